@@ -1,0 +1,3 @@
+from pasur_cli.cli import main
+
+main(prog_name="pasur")

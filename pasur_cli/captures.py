@@ -1,0 +1,248 @@
+"""What a played card captures (RULES.md section 4).
+
+``legal_captures`` lists the legal captures; ``capture_problem`` says why a given capture is not
+legal (or None); ``verify_capture`` raises it. Both follow one set of rules, so a listed capture is
+always accepted and an accepted one is always listable. Nothing here tries every subset: sums are
+searched by value counts (a table holds at most 4 cards of a value) with pruning, and the
+multi-set search stops listing at a cap and stops counting after a work budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, islice, product
+from math import comb, prod
+
+from pasur_cli.cards import Card, Rank
+from pasur_cli.errors import IllegalPlayError
+from pasur_cli.rules import Rules
+
+CAP = 50          # captures listed at most
+BUDGET = 20_000   # table states the multi-set search may visit before it gives up counting
+
+Counts = tuple[int, ...]  # index v (1..10) = how many numerals of value v; index 0 unused
+
+
+@dataclass(frozen=True, slots=True)
+class Captures:
+    """The legal captures of one card on one table.
+
+    ``options``: up to CAP captures (each a canonically sorted tuple of table cards), sorted;
+    empty when the card is trailed. ``count``: how many legal captures exist, or None when
+    there are too many to count. ``truncated``: not every capture is listed.
+    """
+
+    options: tuple[tuple[Card, ...], ...]
+    count: int | None
+    truncated: bool
+
+    @property
+    def trail(self) -> bool:
+        return not self.options
+
+
+def target(card: Card, rules: Rules) -> int | None:
+    """The sum a card's capture sets must make, or None when the card does not capture by sum."""
+    if rules.capture_mode != "sum11":
+        return None
+    if card.is_numeral:
+        return 11 - card.value
+    if card.rank == Rank.JACK and rules.jack_capture == "sum11":
+        return 11
+    return None
+
+
+def _counts(cards) -> Counts:
+    counts = [0] * 11
+    for c in cards:
+        counts[c.value] += 1
+    return tuple(counts)
+
+
+def _by_value(cards) -> dict[int, list[Card]]:
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(cards):
+        groups.setdefault(c.value, []).append(c)
+    return groups
+
+
+def _sets(t: int, counts: Counts, top: int = 10):
+    """Every value multiset (as {value: k}) summing to t within counts, values at most ``top``."""
+    if t == 0:
+        yield {}
+        return
+    for v in range(min(t, top), 0, -1):
+        for k in range(min(counts[v], t // v), 0, -1):
+            for rest in _sets(t - k * v, counts, v - 1):
+                yield {v: k, **rest}
+
+
+def _reaches(t: int, counts: Counts) -> bool:
+    """Whether some multiset within counts sums to exactly t (bitset subset sum)."""
+    bits, mask = 1, (1 << (t + 1)) - 1
+    for v in range(1, 11):
+        for _ in range(counts[v]):
+            bits = (bits | (bits << v)) & mask
+    return bool(bits >> t & 1)
+
+
+@lru_cache(maxsize=65536)
+def _splits(t: int, counts: Counts) -> bool:
+    """Whether counts can be split into disjoint sets each summing to t."""
+    top = max((v for v in range(1, 11) if counts[v]), default=0)
+    if not top:
+        return True
+    rest = list(counts)
+    rest[top] -= 1
+    for group in _sets(t - top, tuple(rest), top):
+        left = list(rest)
+        for v, k in group.items():
+            left[v] -= k
+        if _splits(t, tuple(left)):
+            return True
+    return False
+
+
+def _minus(a: Counts, b: Counts) -> Counts:
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _expand(shape: Counts, groups: dict[int, list[Card]]):
+    """Every card set of the given value shape, canonically sorted tuples."""
+    choices = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
+    for pick in product(*choices):
+        yield tuple(sorted(c for part in pick for c in part))
+
+
+def _ways(shape: Counts, counts: Counts) -> int:
+    return prod(comb(counts[v], k) for v, k in enumerate(shape) if k)
+
+
+def _single(t: int, numerals: list[Card]) -> Captures:
+    counts, groups = _counts(numerals), _by_value(numerals)
+    shapes = [tuple(s.get(v, 0) for v in range(11)) for s in _sets(t, counts)]
+    return _collect(shapes, counts, groups, complete=True)
+
+
+def _maximal_shapes(t: int, counts: Counts) -> tuple[list[Counts], bool]:
+    """Value shapes of every maximal multi-set capture; the flag says whether the search finished."""
+    found: list[Counts] = []
+    seen: set[Counts] = set()
+    stack = [counts]
+    while stack:
+        if len(seen) >= BUDGET:
+            return found, False
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        removable = False
+        for group in _sets(t, state):
+            removable = True
+            left = list(state)
+            for v, k in group.items():
+                left[v] -= k
+            stack.append(tuple(left))
+        if not removable and state != counts:
+            found.append(_minus(counts, state))
+    return found, True
+
+
+def _collect(shapes: list[Counts], counts: Counts, groups, complete: bool) -> Captures:
+    total = sum(_ways(s, counts) for s in shapes)
+    options = sorted(islice((o for s in shapes for o in _expand(s, groups)), CAP))
+    truncated = total > len(options) or not complete
+    return Captures(tuple(options), total if complete else None, truncated)
+
+
+def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rules) -> Captures:
+    """List the legal captures of ``card`` played on ``table`` (the card must not be on it)."""
+    if rules.capture_mode == "rank":
+        same = tuple(sorted(c for c in table if c.rank == card.rank))
+        return Captures((same,) if same else (), 1 if same else 0, False)
+    if card.rank in (Rank.QUEEN, Rank.KING):
+        same = sorted(c for c in table if c.rank == card.rank)
+        if not same:
+            return Captures((), 0, False)
+        if rules.court_capture == "all":
+            return Captures((tuple(same),), 1, False)
+        return Captures(tuple((c,) for c in same), len(same), False)
+    if card.rank == Rank.JACK and rules.jack_capture == "wild":
+        taken = tuple(sorted(c for c in table if c.rank <= Rank.JACK))
+        return Captures((taken,) if taken else (), 1 if taken else 0, False)
+    t = target(card, rules)
+    numerals = [c for c in table if c.is_numeral]
+    if not rules.multi_capture:
+        return _single(t, numerals)
+    counts = _counts(numerals)
+    shapes, complete = _maximal_shapes(t, counts)
+    return _collect(shapes, counts, _by_value(numerals), complete)
+
+
+def _plus(card: Card, take, ascii: bool) -> str:
+    return " + ".join(c.show(ascii) for c in [card, *sorted(take)])
+
+
+def capture_problem(card: Card, table, take, rules: Rules, ascii: bool = False) -> str | None:
+    """Why taking ``take`` with ``card`` from ``table`` is illegal, or None when it is legal.
+
+    ``take`` must be cards on the table (an empty take is a trail). The reason names the cards.
+    """
+    take = sorted(set(take))
+    show = (lambda c: c.show(ascii))
+    names = lambda cards: " ".join(show(c) for c in sorted(cards)) or "nothing"  # noqa: E731
+    stray = [c for c in take if c not in table]
+    if stray:
+        return f"{names(stray)} {'is' if len(stray) == 1 else 'are'} not on the table."
+    if not take:
+        options = legal_captures(card, table, rules).options
+        if options:
+            return f"{show(card)} must capture: it can take {names(options[0])}."
+        return None
+    if rules.capture_mode == "rank" or card.rank in (Rank.QUEEN, Rank.KING) or (
+        card.rank == Rank.JACK and rules.jack_capture == "wild"
+    ):
+        options = legal_captures(card, table, rules).options
+        if tuple(take) in options:
+            return None
+        if not options:
+            return f"{show(card)} captures nothing on this table: it is trailed."
+        if card.rank == Rank.JACK and rules.capture_mode != "rank":
+            return f"a J takes every numeral and J on the table and nothing else: {names(options[0])}."
+        if len(options) == 1:
+            return f"{show(card)} takes every {card.rank.code} on the table: {names(options[0])}, no more, no less."
+        return f"{show(card)} takes exactly one {card.rank.code}, not {names(take)}."
+    courts = [c for c in take if not c.is_numeral]
+    if courts:
+        return f"{names(courts)} cannot be taken by a sum: only numerals (A-10) count."
+    t = target(card, rules)
+    total = sum(c.value for c in take) + (11 - t)
+    if not rules.multi_capture:
+        if total != 11:
+            return f"{_plus(card, take, ascii)} = {total}, not 11."
+        return None
+    counts = _counts(take)
+    if total - (11 - t) < 2 * t and total != 11:
+        return f"{_plus(card, take, ascii)} = {total}, not 11."
+    if (total - (11 - t)) % t or not _splits(t, counts):
+        return (f"{names(take)} cannot be split into sets that each make 11 with {show(card)}"
+                f" (each set must sum to {t}).")
+    rest = [c for c in table if c.is_numeral and c not in take]
+    if _reaches(t, _counts(rest)):
+        shape = next(_sets(t, _counts(rest)))
+        witness = next(_expand(tuple(shape.get(v, 0) for v in range(11)), _by_value(rest)))
+        return (f"the capture is not complete: {_plus(card, witness, ascii)} = 11 as well,"
+                f" so {names(witness)} must be taken too.")
+    return None
+
+
+def verify_capture(card: Card, table, take, rules: Rules) -> None:
+    """Raise IllegalPlayError with the reason when the capture is not legal."""
+    problem = capture_problem(card, table, take, rules)
+    if problem:
+        raise IllegalPlayError(problem)
+
+
+def is_legal_capture(card: Card, table, take, rules: Rules) -> bool:
+    return capture_problem(card, table, take, rules) is None

@@ -1,0 +1,161 @@
+"""A match: players, sides, rules and the deals, advanced by recorded actions.
+
+The match is its log: ``Match.replay(players, rules, dealer, actions)`` rebuilds the state from
+the actions, and every change a player makes is one action (a dict that JSON can hold):
+
+- ``{"type": "deal", "table": ["5C", ...]}``: the initial table of the next deal;
+- ``{"type": "play", "card": "7C", "take": ["4D"], "by": "Ali"}``: a play and its capture;
+- ``{"type": "tally", "piles": {side: [codes]} | "counts": {side: {...}}, "surs": {side: n}}``:
+  a deal scored from its piles without play-by-play entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pasur_cli.cards import Card, parse_cards
+from pasur_cli.deal import Deal, Play
+from pasur_cli.errors import IllegalPlayError, PasurError
+from pasur_cli.rules import Rules
+from pasur_cli.scoring import SideScore, match_winner
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """A finished deal: its number (1-based), dealer, each side's score, and whether it was tallied."""
+
+    number: int
+    dealer: str
+    scores: dict[str, SideScore]
+    tallied: bool = False
+
+
+def side_names(players: list[str], teams: bool) -> list[str]:
+    """The side of each seat: a team is its two names joined by " & " in seat order."""
+    if len(players) == 4 and teams:
+        pairs = [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
+        return [pairs[i % 2] for i in range(4)]
+    return list(players)
+
+
+def check_players(players: list[str], dealer: str | None = None) -> None:
+    """Raise IllegalPlayError for a wrong number of players, empty or duplicate names, unknown dealer."""
+    if not 2 <= len(players) <= 4:
+        raise IllegalPlayError(f"Pasur is played by 2, 3 or 4 players, not {len(players)}.")
+    for name in players:
+        if not name.strip():
+            raise IllegalPlayError("a player's name cannot be empty.")
+        if "&" in name:
+            raise IllegalPlayError(f"{name!r}: a player's name cannot contain '&' (it joins team names).")
+    folded = [p.strip().casefold() for p in players]
+    dupes = sorted({p for p, f in zip(players, folded) if folded.count(f) > 1})
+    if dupes:
+        raise IllegalPlayError(f"every player needs a different name; {', '.join(dupes)} is named twice.")
+    if dealer is not None and dealer not in players:
+        raise IllegalPlayError(f"the dealer {dealer!r} is not one of the players ({', '.join(players)}).")
+
+
+class Match:
+    """The state of a match, derived from its actions."""
+
+    def __init__(self, players: list[str], rules: Rules, dealer: int = 0) -> None:
+        self.players, self.rules, self.first_dealer = list(players), rules, dealer
+        self.seat_sides = side_names(self.players, rules.teams)
+        self.sides = list(dict.fromkeys(self.seat_sides))
+        self.results: list[DealResult] = []
+        self.deal: Deal | None = None
+        self.actions = 0
+
+    @classmethod
+    def replay(cls, players: list[str], rules: Rules, dealer: int, actions: list[dict]) -> Match:
+        """Rebuild a match from its log. Raises PasurError naming the first action that fails."""
+        match = cls(players, rules, dealer)
+        for number, action in enumerate(actions, 1):
+            try:
+                match.apply(action)
+            except (PasurError, KeyError, TypeError, AttributeError) as err:
+                raise IllegalPlayError(f"action {number} ({action.get('type', '?') if isinstance(action, dict) else action!r}) fails: {err}") from err
+        return match
+
+    # -- position --------------------------------------------------------------------------
+    @property
+    def totals(self) -> dict[str, int]:
+        totals = {s: 0 for s in self.sides}
+        for result in self.results:
+            for side, score in result.scores.items():
+                totals[side] += score.total
+        return totals
+
+    @property
+    def winner(self) -> str | None:
+        return match_winner(self.totals, len(self.results), self.rules)
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal in progress, or of the next deal when none is."""
+        return len(self.results) + 1
+
+    @property
+    def dealer(self) -> str:
+        """Who deals the deal in progress (or the next one)."""
+        return self.players[(self.first_dealer + len(self.results)) % len(self.players)]
+
+    def side_of(self, player: str) -> str:
+        return self.seat_sides[self.players.index(player)]
+
+    # -- actions ---------------------------------------------------------------------------
+    def _ready(self) -> None:
+        if self.finished:
+            raise IllegalPlayError(f"the match is over: {self.winner} won.")
+
+    def start_deal(self, table: list[Card]) -> Deal:
+        """Begin the next deal with its initial table. Raises IllegalPlayError when not allowed."""
+        self._ready()
+        if self.deal is not None:
+            raise IllegalPlayError(f"deal {self.deal_number} is still being played; finish it first.")
+        self.deal = Deal(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
+                         table, self.totals)
+        self.actions += 1
+        return self.deal
+
+    def play(self, card: Card, take: list[Card] | None = None, by: str | None = None) -> Play:
+        """Play a card in the current deal; closes the deal after its last card."""
+        self._ready()
+        if self.deal is None:
+            raise IllegalPlayError(f"enter the table of deal {self.deal_number} first (pasur deal C C C C).")
+        if by is not None and by not in self.players:
+            raise IllegalPlayError(f"{by!r} is not playing in this match ({', '.join(self.players)}).")
+        record = self.deal.play(card, take, by)
+        self.actions += 1
+        if self.deal.over:
+            self.results.append(DealResult(self.deal_number, self.dealer, self.deal.score()))
+            self.deal = None
+        return record
+
+    def add_result(self, scores: dict[str, SideScore]) -> DealResult:
+        """Add a tallied deal's scores (no deal may be in progress)."""
+        self._ready()
+        if self.deal is not None:
+            raise IllegalPlayError(f"deal {self.deal_number} is being played card by card; finish or undo it before a tally.")
+        result = DealResult(self.deal_number, self.dealer, scores, tallied=True)
+        self.results.append(result)
+        self.actions += 1
+        return result
+
+    def apply(self, action: dict) -> object:
+        """Apply one recorded action; returns what the action did (Deal, Play or DealResult)."""
+        kind = action["type"]
+        if kind == "deal":
+            return self.start_deal(parse_cards(action["table"], "table"))
+        if kind == "play":
+            take = action.get("take")
+            return self.play(parse_cards(action["card"])[0],
+                             None if take is None else parse_cards(take, "capture"), action.get("by"))
+        if kind == "tally":
+            from pasur_cli.tally import tally_scores
+            return self.add_result(tally_scores(self, action))
+        raise IllegalPlayError(f"unknown action type {kind!r}.")

@@ -1,0 +1,133 @@
+"""The rule set: every option of RULES.md, the two presets, and NAME=VALUE overrides.
+
+>>> parse_rules("pagat", ["sur_points=10"]).sur_points
+10
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from pasur_cli.errors import NotationError
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "table_check": ("standard", "pagat", "none"),
+    "capture_mode": ("sum11", "rank"),
+    "court_capture": ("one", "all"),
+    "jack_capture": ("wild", "sum11"),
+    "three_player_clubs": ("none", "third"),
+}
+BOOLS = ("multi_capture", "jack_sur", "last_hand_sur", "sur_cancel", "teams")
+OPTIONAL_INTS = ("sur_limit", "fixed_deals")  # an int, or none
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule option; the defaults are the `standard` preset."""
+
+    table_check: str = "standard"
+    capture_mode: str = "sum11"
+    multi_capture: bool = True
+    court_capture: str = "all"
+    jack_capture: str = "wild"
+    jack_sur: bool = True
+    last_hand_sur: bool = True
+    sur_limit: int | None = None
+    sur_cancel: bool = False
+    sur_points: int = 5
+    clubs_points: int = 7
+    clubs_min: int = 7
+    three_player_clubs: str = "none"
+    seven_diamonds: int = 0
+    target: int = 62
+    fixed_deals: int | None = None
+    teams: bool = True
+
+    def as_dict(self) -> dict[str, object]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def preset(self) -> str:
+        """The preset these rules equal, or ``custom``."""
+        return next((name for name, rules in PRESETS.items() if rules == self), "custom")
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "pagat": Rules(
+        table_check="pagat", multi_capture=False, court_capture="one", jack_sur=False,
+        last_hand_sur=False, sur_limit=50, sur_cancel=True, three_player_clubs="third",
+    ),
+}
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
+
+MEANINGS: dict[str, str] = {
+    "table_check": "initial table: standard = one J replaced, 2+ J/Q/K misdeal; pagat = one J replaced, 2+ J or 3+ Q/K misdeal; none",
+    "capture_mode": "sum11 = numerals take table numerals summing to 11 with them; rank = every card takes its own rank",
+    "multi_capture": "a numeral takes every disjoint set summing to 11 (maximal), not just one set",
+    "court_capture": "a K or Q takes one matching card (one) or every matching card (all)",
+    "jack_capture": "wild = a J takes every numeral and J on the table; sum11 = a J takes numerals totalling 11",
+    "jack_sur": "a J that clears the table is a sur",
+    "last_hand_sur": "a sur can be made during the last hand of a deal",
+    "sur_limit": "a side at or above this match total at the start of a deal neither scores nor cancels surs (none = no limit)",
+    "sur_cancel": "a sur cancels one sur held by an opponent side instead of being added",
+    "sur_points": "points for each sur held at the end of a deal",
+    "clubs_points": "points for holding at least clubs_min clubs",
+    "clubs_min": "clubs a side needs for the clubs points",
+    "three_player_clubs": "third = with three sides, when two tie on clubs the third scores the clubs points; none",
+    "seven_diamonds": "points for the 7♦",
+    "target": "a match ends after the deal in which a side reaches this total (highest total wins; ties play on)",
+    "fixed_deals": "play exactly this many deals instead of playing to the target (none = use the target)",
+    "teams": "with 4 players, partnerships (seats 1+3 against 2+4); false = 4-handed solo",
+}
+
+
+def _parse_value(name: str, text: str) -> object:
+    """Turn the text of one option into its value; raise NotationError when it does not fit."""
+    low = text.strip().lower()
+    if name in CHOICES:
+        if low not in CHOICES[name]:
+            raise NotationError(f"{name}={text!r} is not allowed: choose one of {', '.join(CHOICES[name])}.")
+        return low
+    if name in BOOLS:
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise NotationError(f"{name}={text!r} is not allowed: write true or false.")
+    if name in OPTIONAL_INTS and low in ("none", "off", ""):
+        return None
+    try:
+        number = int(low)
+    except ValueError:
+        extra = " or none" if name in OPTIONAL_INTS else ""
+        raise NotationError(f"{name}={text!r} is not allowed: write a whole number{extra}.") from None
+    if number < 0 or (name in ("target", "fixed_deals", "clubs_min") and number < 1):
+        raise NotationError(f"{name}={text!r} is not allowed: the number is too small.")
+    return number
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """Parse one ``NAME=VALUE`` override. Raises NotationError for an unknown name or bad value."""
+    name, sep, value = text.partition("=")
+    name = name.strip().lower().replace("-", "_")
+    if not sep:
+        raise NotationError(f"{text!r} is not a rule override: write NAME=VALUE, e.g. sur_points=10.")
+    if name not in OPTION_NAMES:
+        raise NotationError(f"{name!r} is not a rule option; the options are: {', '.join(OPTION_NAMES)}.")
+    return name, _parse_value(name, value)
+
+
+def parse_rules(preset: str = "standard", overrides: list[str] | tuple[str, ...] = ()) -> Rules:
+    """The named preset with overrides applied. Raises NotationError for an unknown preset or option."""
+    key = preset.strip().lower()
+    if key not in PRESETS:
+        raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
+    changes = dict(parse_override(o) for o in overrides)
+    return replace(PRESETS[key], **changes)
+
+
+def rules_from_dict(data: dict[str, object]) -> Rules:
+    """Rules from a stored dict of every option (unknown or missing names keep defaults)."""
+    known = {k: v for k, v in data.items() if k in OPTION_NAMES}
+    return replace(Rules(), **known)

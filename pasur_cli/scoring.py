@@ -1,0 +1,110 @@
+"""Scoring a deal (RULES.md section 7) and deciding a match (section 8)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from pasur_cli.cards import Card, Rank, Suit
+from pasur_cli.rules import Rules
+
+TWO_CLUBS = Card(Rank.TWO, Suit.CLUBS)
+TEN_DIAMONDS = Card(Rank.TEN, Suit.DIAMONDS)
+SEVEN_DIAMONDS = Card(Rank.SEVEN, Suit.DIAMONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class PileCount:
+    """What scores in one side's pile: counts and the three special cards held."""
+
+    clubs: int = 0
+    aces: int = 0
+    jacks: int = 0
+    two_clubs: bool = False
+    ten_diamonds: bool = False
+    seven_diamonds: bool = False
+
+    @staticmethod
+    def of(pile) -> PileCount:
+        pile = set(pile)
+        return PileCount(
+            clubs=sum(c.suit == Suit.CLUBS for c in pile),
+            aces=sum(c.rank == Rank.ACE for c in pile),
+            jacks=sum(c.rank == Rank.JACK for c in pile),
+            two_clubs=TWO_CLUBS in pile,
+            ten_diamonds=TEN_DIAMONDS in pile,
+            seven_diamonds=SEVEN_DIAMONDS in pile,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore:
+    """One side's score for one deal; every item is points except ``clubs`` and ``surs`` (counts)."""
+
+    clubs: int
+    clubs_points: int
+    two_clubs: int
+    ten_diamonds: int
+    aces: int
+    jacks: int
+    surs: int
+    sur_points: int
+    seven_diamonds: int
+    total: int
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def clubs_winners(clubs: dict[str, int], rules: Rules) -> set[str]:
+    """The sides that score the clubs points.
+
+    A side with at least ``clubs_min`` clubs and strictly more than every other side scores them.
+    With three sides and ``three_player_clubs=third``, when nobody qualifies and two sides hold the
+    same number, the third side scores them.
+    """
+    top = max(clubs.values(), default=0)
+    leaders = [s for s, n in clubs.items() if n == top]
+    if top >= rules.clubs_min and len(leaders) == 1:
+        return set(leaders)
+    if len(clubs) == 3 and rules.three_player_clubs == "third" and top < rules.clubs_min:
+        counts = list(clubs.values())
+        for side, n in clubs.items():
+            others = [m for s, m in clubs.items() if s != side]
+            if others[0] == others[1] and counts.count(n) == 1:
+                return {side}
+    return set()
+
+
+def score_deal(piles: dict[str, PileCount], surs: dict[str, int], rules: Rules) -> dict[str, SideScore]:
+    """Score every side of one deal from what its pile holds and the surs it holds at the end."""
+    winners = clubs_winners({s: p.clubs for s, p in piles.items()}, rules)
+    scores = {}
+    for side, p in piles.items():
+        items = dict(
+            clubs_points=rules.clubs_points if side in winners else 0,
+            two_clubs=2 if p.two_clubs else 0,
+            ten_diamonds=3 if p.ten_diamonds else 0,
+            aces=p.aces,
+            jacks=p.jacks,
+            sur_points=surs.get(side, 0) * rules.sur_points,
+            seven_diamonds=rules.seven_diamonds if p.seven_diamonds else 0,
+        )
+        scores[side] = SideScore(clubs=p.clubs, surs=surs.get(side, 0), total=sum(items.values()), **items)
+    return scores
+
+
+def match_winner(totals: dict[str, int], deals_played: int, rules: Rules) -> str | None:
+    """The side that has won after ``deals_played`` deals, or None while the match goes on.
+
+    With ``fixed_deals`` the match ends after that many deals; otherwise once a side is at or
+    above ``target``. Either way an equal highest total plays on.
+    """
+    if not totals:
+        return None
+    top = max(totals.values())
+    leaders = [s for s, t in totals.items() if t == top]
+    if rules.fixed_deals is not None:
+        over = deals_played >= rules.fixed_deals
+    else:
+        over = top >= rules.target
+    return leaders[0] if over and len(leaders) == 1 else None

@@ -1,0 +1,51 @@
+"""Random legal deals for the tests: a shuffled deck, a table that passes the check, hands dealt
+4 at a time, and each player playing a random card of their hand with a random legal capture."""
+
+from __future__ import annotations
+
+import random
+
+from pasur_cli.captures import legal_captures
+from pasur_cli.cards import DECK, Card, Rank
+from pasur_cli.deal import CARDS_PER_HAND, HANDS, Deal, table_problem
+from pasur_cli.rules import Rules
+
+
+def random_table(rng: random.Random, rules: Rules) -> tuple[list[Card], list[Card]]:
+    """An initial table that passes the rules' check, and the stock left after it."""
+    while True:
+        stock = list(DECK)
+        rng.shuffle(stock)
+        table = [stock.pop() for _ in range(4)]
+        while True:
+            problem = table_problem(table, rules)
+            if problem is None:
+                return table, stock
+            if "misdeal" in problem:
+                break
+            jack = next(c for c in table if c.rank == Rank.JACK)
+            table.remove(jack)
+            stock.insert(rng.randrange(len(stock) + 1), jack)
+            table.append(stock.pop())
+
+
+def random_plays(rng: random.Random, deal: Deal, stock: list[Card]):
+    """Play the deal out at random; yields (player, card, take) before each play is applied."""
+    players = deal.players
+    hands: dict[str, list[Card]] = {p: [] for p in players}
+    per_hand = CARDS_PER_HAND * len(players)
+    while not deal.over:
+        if len(deal.plays) % per_hand == 0:
+            for p in players:
+                hands[p] = [stock.pop() for _ in range(CARDS_PER_HAND)]
+        player = deal.turn
+        card = rng.choice(hands[player])
+        hands[player].remove(card)
+        options = legal_captures(card, deal.table, deal.rules).options
+        take = list(rng.choice(options)) if options else []
+        yield player, card, take
+        deal.play(card, take, by=player)
+
+
+def hands_for(players: int) -> int:
+    return HANDS[players]

@@ -1,0 +1,43 @@
+"""Thousands of random legal deals through the state machine."""
+
+import random
+
+import pytest
+
+from pasur_cli.cards import DECK
+from pasur_cli.deal import Deal
+from pasur_cli.match import side_names
+from pasur_cli.rules import PRESETS, parse_rules
+from simulate import random_plays, random_table
+
+CASES = [(n, preset, teams) for n in (2, 3, 4) for preset in ("standard", "pagat") for teams in (True, False)
+         if n == 4 or teams]
+
+
+@pytest.mark.parametrize("players,preset,teams", CASES)
+def test_random_deals_account_for_every_card(players, preset, teams):
+    rng = random.Random(f"{players}{preset}{teams}")
+    rules = parse_rules(preset, [f"teams={teams}"])
+    names = ["Ali", "Sara", "Reza", "Mina"][:players]
+    sides = side_names(names, rules.teams)
+    for number in range(350):
+        table, stock = random_table(rng, rules)
+        totals = {s: rng.choice([0, 30, 55]) for s in sides}
+        deal = Deal(names, sides, number % players, rules, table, totals)
+        for _ in random_plays(rng, deal, stock):
+            pass
+        piles = [c for pile in deal.piles.values() for c in pile]
+        assert sorted(piles) == sorted(DECK)
+        assert deal.table == [] and deal.unseen == 0
+        surs = sum(deal.surs.values())
+        if rules.sur_cancel:
+            assert sum(1 for n in deal.surs.values() if n) <= 1
+        scores = deal.score()
+        total = sum(s.total for s in scores.values())
+        clubs = any(s.clubs_points for s in scores.values())
+        assert total == (20 if clubs else 13) + surs * rules.sur_points
+        if len(set(sides)) == 2:
+            assert clubs  # 13 clubs between two sides: one of them holds 7 or more
+        for play in deal.plays:
+            if play.sur:
+                assert rules.sur_limit is None or totals[play.side] < rules.sur_limit
