@@ -47,6 +47,15 @@ def look_options(f):
     return f
 
 
+def store_options(f):
+    """--db and --match, accepted on the group and on every command that uses the database."""
+    f = click.option("--match", "match_id", type=int, expose_value=False, callback=_remember, metavar="ID",
+                     help="The match to use (default: the most recently used unfinished match).")(f)
+    f = click.option("--db", type=click.Path(dir_okay=False), expose_value=False, callback=_remember,
+                     metavar="PATH", help="The database file (default: $PASUR_DB, else the user data folder).")(f)
+    return f
+
+
 def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")(f)
 
@@ -65,6 +74,7 @@ def look(ctx: click.Context):
 
 
 @click.group(cls=PasurGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@store_options
 @look_options
 @click.version_option(package_name="pasur", prog_name="pasur")
 def main() -> None:
@@ -123,3 +133,189 @@ def rules(preset, as_json):
         raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
     names = [preset.lower()] if preset else list(PRESETS)
     click.echo(render.dumps(render.rules_json(names)) if as_json else render.rules_text(names))
+
+
+# -- the match ----------------------------------------------------------------------------
+def open_store(ctx: click.Context, write: bool = False):
+    """The database named by --db / PASUR_DB / the data folder, closed when the command ends."""
+    from pasur_cli.store import Store
+    store = Store(ctx.meta.get("pasur.db"), write=write)
+    ctx.call_on_close(store.close)
+    return store
+
+
+def match_id(ctx: click.Context, store) -> int:
+    """--match, else the most recently changed match that is not finished."""
+    from pasur_cli.store import StoreError
+    chosen = ctx.meta.get("pasur.match_id")
+    if chosen is not None:
+        store.load(chosen)  # raises StoreError when there is no such match
+        return chosen
+    ids = store.match_ids()
+    for mid in ids:
+        if not store.load(mid).replay().finished:
+            return mid
+    if ids:
+        raise StoreError("every match in the database is finished: start one with `pasur new NAME NAME`,"
+                         " or name one with --match ID.")
+    raise StoreError("there is no match yet: start one with `pasur new NAME NAME`.")
+
+
+@main.command()
+@click.argument("players", nargs=-1, required=True)
+@rule_options
+@click.option("--dealer", metavar="NAME", help="Who deals the first deal (default: the first player named).")
+@click.option("--solo", is_flag=True, help="With 4 players, everyone plays for themselves (no teams).")
+@store_options
+@look_options
+@click.pass_context
+def new(ctx, players, preset, overrides, dealer, solo):
+    """Start a match: PLAYERS in playing order (2-4; 4 play as teams 1+3 against 2+4)."""
+    from pasur_cli import render
+    from pasur_cli.match import Match, check_players
+    from pasur_cli.rules import parse_rules
+
+    names = [p.strip() for p in players]
+    rules = parse_rules(preset, [*overrides, *(["teams=false"] if solo else [])])
+    check_players(names)
+    if solo and len(names) != 4:
+        raise NotationError("--solo is for 4 players; with 2 or 3 everyone plays for themselves anyway.")
+    seat = 0
+    if dealer is not None:
+        match = Match(names, rules)
+        seat = names.index(match.player_named(dealer))
+    store = open_store(ctx, write=True)
+    mid = store.create(names, rules, seat)
+    click.echo(render.new_text(mid, Match(names, rules, seat)))
+
+
+@main.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--expect", type=int, hidden=True, help="Refuse unless the log holds this many actions.")
+@store_options
+@look_options
+@click.pass_context
+def deal(ctx, cards, expect):
+    """Enter the face-up table of the next deal: four CARDS (checked for misdeals)."""
+    from pasur_cli import render
+    from pasur_cli.cards import parse_cards
+
+    table_cards = parse_cards(cards, "table")
+    store = open_store(ctx, write=True)
+    with store.changing(match_id(ctx, store), expect) as change:
+        change.match.start_deal(table_cards)
+        change.append({"type": "deal", "table": [c.code for c in table_cards]})
+    click.echo(render.deal_text(look(ctx), change.match))
+
+
+@main.command()
+@click.argument("card")
+@click.option("--take", "take_text", default=None, metavar="CARDS",
+              help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
+@click.option("--by", metavar="NAME", help="Refuse unless it is NAME's turn.")
+@click.option("--expect", type=int, hidden=True, help="Refuse unless the log holds this many actions.")
+@store_options
+@look_options
+@click.pass_context
+def play(ctx, card, take_text, by, expect):
+    """Record CARD played by whoever's turn it is, with the capture it makes."""
+    from pasur_cli import render
+    from pasur_cli.cards import parse_card, parse_cards
+    from pasur_cli.errors import AmbiguousPlayError
+
+    played = parse_card(card)
+    take = None if take_text is None else parse_cards(take_text, "--take list")
+    store = open_store(ctx, write=True)
+    with store.changing(match_id(ctx, store), expect) as change:
+        match = change.match
+        current = match.deal
+        try:
+            record = match.play(played, take, by)
+        except AmbiguousPlayError as err:
+            refused = Refused(render.options_text(look(ctx), played, err.options, err.count))
+            refused.options = err.options  # the session offers them as numbered choices
+            raise refused from None
+        change.append({"type": "play", "card": played.code, "take": [c.code for c in record.taken],
+                       "by": record.player})
+    click.echo(render.play_text(look(ctx), record, current, match))
+
+
+@main.command()
+@click.argument("count", type=click.IntRange(min=1), default=1)
+@json_option
+@store_options
+@click.pass_context
+def undo(ctx, count, as_json):
+    """Take back the last COUNT recorded actions (default 1)."""
+    from pasur_cli import render
+    from pasur_cli.errors import IllegalPlayError
+
+    store = open_store(ctx, write=True)
+    mid = match_id(ctx, store)
+    with store.changing(mid) as change:
+        have = len(change.record.actions)
+        if count > have:
+            raise IllegalPlayError(f"match {mid} has {have} recorded action{'s' * (have != 1)}; cannot undo {count}.")
+        dropped = change.drop(count)
+    if as_json:
+        click.echo(render.dumps({"match": mid, "undone": dropped}))
+    else:
+        for action in reversed(dropped):
+            click.echo(f"Took back {render.describe_action(action)}.")
+
+
+@main.command()
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def show(ctx, as_json):
+    """The deal in progress: table, whose turn, piles, surs, last capture, unseen cards."""
+    from pasur_cli import render
+
+    store = open_store(ctx)
+    mid = match_id(ctx, store)
+    match = store.load(mid).replay()
+    click.echo(render.dumps(render.show_json(mid, match)) if as_json else render.show_text(look(ctx), mid, match))
+
+
+@main.command()
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def score(ctx, as_json):
+    """One score table per deal and the match table with running totals."""
+    from pasur_cli import render
+
+    store = open_store(ctx)
+    mid = match_id(ctx, store)
+    match = store.load(mid).replay()
+    click.echo(render.dumps(render.score_json(mid, match)) if as_json else render.score_text(look(ctx), match))
+
+
+@main.command()
+@json_option
+@store_options
+@click.pass_context
+def matches(ctx, as_json):
+    """Every match in the database: players, rules, deals played, totals, status."""
+    from pasur_cli import render
+
+    store = open_store(ctx)
+    rows = render.matches_rows([(mid, store.load(mid).replay()) for mid in store.match_ids()])
+    click.echo(render.dumps(rows) if as_json else render.matches_text(rows))
+
+
+@main.command()
+@store_options
+@look_options
+@click.pass_context
+def session(ctx):
+    """Referee the current match interactively: type each play, get the capture and the score."""
+    from pasur_cli import session as loop
+
+    store = open_store(ctx)
+    mid = match_id(ctx, store)
+    store.close()
+    loop.run(dict(ctx.meta), mid)

@@ -135,7 +135,7 @@ class Deal:
             return found.options[0]
         many = found.count if found.count is not None else "many"
         raise AmbiguousPlayError(
-            f"{card.symbol} can capture in {many} ways; say which cards it takes.", list(found.options))
+            f"{card.symbol} can capture in {many} ways; say which cards it takes.", list(found.options), found.count)
 
     def play(self, card: Card, take: list[Card] | None = None, by: str | None = None) -> Play:
         """Play ``card`` for whoever's turn it is; ``take`` names the table cards it captures.

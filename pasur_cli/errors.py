@@ -20,9 +20,10 @@ class IllegalPlayError(PasurError):
 class AmbiguousPlayError(PasurError):
     """A play that has several legal captures and none was named.
 
-    ``options`` holds the legal captures (each a tuple of cards) so a caller can offer them.
+    ``options`` holds the legal captures (each a tuple of cards) so a caller can offer them;
+    ``count`` how many exist (None: too many to count).
     """
 
-    def __init__(self, message: str, options: list) -> None:
+    def __init__(self, message: str, options: list, count: int | None = None) -> None:
         super().__init__(message)
-        self.options = options
+        self.options, self.count = options, count

@@ -11,6 +11,7 @@ the actions, and every change a player makes is one action (a dict that JSON can
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from pasur_cli.cards import Card, parse_cards
@@ -74,7 +75,7 @@ class Match:
             try:
                 match.apply(action)
             except (PasurError, KeyError, TypeError, AttributeError) as err:
-                raise IllegalPlayError(f"action {number} ({action.get('type', '?') if isinstance(action, dict) else action!r}) fails: {err}") from err
+                raise IllegalPlayError(f"action {number} ({json.dumps(action)}) cannot be replayed: {err}") from err
         return match
 
     # -- position --------------------------------------------------------------------------
@@ -104,6 +105,13 @@ class Match:
         """Who deals the deal in progress (or the next one)."""
         return self.players[(self.first_dealer + len(self.results)) % len(self.players)]
 
+    def player_named(self, name: str) -> str:
+        """The player called ``name`` (case-insensitive). Raises IllegalPlayError for a stranger."""
+        for player in self.players:
+            if player.casefold() == name.strip().casefold():
+                return player
+        raise IllegalPlayError(f"{name!r} is not playing in this match ({', '.join(self.players)}).")
+
     def side_of(self, player: str) -> str:
         return self.seat_sides[self.players.index(player)]
 
@@ -127,8 +135,8 @@ class Match:
         self._ready()
         if self.deal is None:
             raise IllegalPlayError(f"enter the table of deal {self.deal_number} first (pasur deal C C C C).")
-        if by is not None and by not in self.players:
-            raise IllegalPlayError(f"{by!r} is not playing in this match ({', '.join(self.players)}).")
+        if by is not None:
+            by = self.player_named(by)
         record = self.deal.play(card, take, by)
         self.actions += 1
         if self.deal.over:

@@ -123,3 +123,207 @@ def rules_json(names: list[str]) -> dict:
 def rules_text(names: list[str]) -> str:
     rows = [[o, *(show_value(getattr(PRESETS[n], o)) for n in names), MEANINGS[o]] for o in OPTION_NAMES]
     return table(rows, ["option", *names, "meaning"])
+
+
+# -- a match ------------------------------------------------------------------------------
+def _rules_line(rules: Rules) -> str:
+    if rules.preset != "custom":
+        return rules.preset
+    base = min(PRESETS, key=lambda n: sum(getattr(PRESETS[n], o) != getattr(rules, o) for o in OPTION_NAMES))
+    diffs = [f"{o}={show_value(getattr(rules, o))}" for o in OPTION_NAMES
+             if getattr(PRESETS[base], o) != getattr(rules, o)]
+    return f"{base} with {', '.join(diffs)}"
+
+
+def new_text(match_id: int, match) -> str:
+    sides = " against ".join(match.sides)
+    goal = f"{match.rules.fixed_deals} deals" if match.rules.fixed_deals else f"first to {match.rules.target}"
+    return (f"Match {match_id}: {sides}. Rules: {_rules_line(match.rules)} ({goal}).\n"
+            f"{match.dealer} deals first; {_leader(match)} leads. Enter the table: pasur deal CARD CARD CARD CARD")
+
+
+def _leader(match) -> str:
+    seat = (match.players.index(match.dealer) + 1) % len(match.players)
+    return match.players[seat]
+
+
+def deal_text(look: Look, match) -> str:
+    deal = match.deal
+    return (f"Deal {match.deal_number} ({match.dealer} deals). Table: {look.cards(deal.table, sort=False)}\n"
+            f"{deal.turn} to play.")
+
+
+def play_text(look: Look, record, deal, match) -> str:
+    lines = []
+    if record.taken:
+        lines.append(f"{record.player} plays {look.card(record.card)} and takes {look.cards(record.taken)}.")
+    else:
+        lines.append(f"{record.player} plays {look.card(record.card)}: trailed.")
+    if record.sur:
+        held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or "none"
+        cancel = f", cancelling a sur of {record.cancelled}" if record.cancelled else ""
+        lines.append(look.loud(f"*** SUR for {record.side}{cancel}! *** Surs held: {held}."))
+    elif record.no_sur:
+        lines.append(f"The table is cleared, but no sur: {record.no_sur}.")
+    if not deal.over:
+        lines.append(f"Table: {look.cards(deal.table, sort=False)}")
+        lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
+        return "\n".join(lines)
+    taker = deal.last_capturer or deal.players[deal.dealer]
+    if deal.leftover:
+        lines.append(f"Last card played. {taker} made the last capture and takes the table: {look.cards(deal.leftover)}.")
+    else:
+        lines.append("Last card played; the table is empty.")
+    lines.append("")
+    lines.append(score_text(look, match, only_last=True))
+    return "\n".join(lines)
+
+
+def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[str]]:
+    headers = ["side", "clubs", "clubs pts", "2♣", "10♦", "aces", "jacks", "surs"]
+    if rules.seven_diamonds:
+        headers.append("7♦")
+    headers.append("total")
+    rows = []
+    for side, s in scores.items():
+        row = [side, s.clubs, s.clubs_points, s.two_clubs, s.ten_diamonds, s.aces, s.jacks,
+               f"{s.surs} ({s.sur_points})" if s.surs else 0]
+        if rules.seven_diamonds:
+            row.append(s.seven_diamonds)
+        rows.append(row + [s.total])
+    return rows, headers
+
+
+def _ascii_headers(headers: list[str], look: Look) -> list[str]:
+    return [h.replace("♣", "C").replace("♦", "D") for h in headers] if look.ascii else headers
+
+
+def match_table(match) -> str:
+    running = {s: 0 for s in match.sides}
+    rows = []
+    for result in match.results:
+        for side, score in result.scores.items():
+            running[side] += score.total
+        mark = " (tallied)" if result.tallied else ""
+        rows.append([f"{result.number}{mark}", result.dealer, *running.values()])
+    return table(rows, ["deal", "dealer", *match.sides])
+
+
+def _standing(match) -> str:
+    totals = match.totals
+    if match.winner:
+        others = " to ".join(str(t) for s, t in totals.items() if s != match.winner)
+        return f"{match.winner} won the match, {totals[match.winner]} to {others}."
+    goal = (f"{len(match.results)} of {match.rules.fixed_deals} deals played" if match.rules.fixed_deals
+            else f"target {match.rules.target}")
+    top = max(totals.values())
+    leaders = [s for s, t in totals.items() if t == top]
+    lead = f"{leaders[0]} leads with {top}" if len(leaders) == 1 else f"level at {top}"
+    if match.deal is not None:
+        return f"{lead}; {goal}. Deal {match.deal_number} is being played."
+    return f"{lead}; {goal}. Next: deal {match.deal_number}, {match.dealer} deals."
+
+
+def score_text(look: Look, match, only_last: bool = False) -> str:
+    parts = []
+    results = match.results[-1:] if only_last else match.results
+    for result in results:
+        rows, headers = _score_rows(result.scores, match.rules)
+        mark = ", tallied" if result.tallied else ""
+        parts.append(f"Deal {result.number} ({result.dealer} dealt{mark})\n"
+                     + table(rows, _ascii_headers(headers, look)))
+    if not only_last and match.deal is not None:
+        parts.append(f"Deal {match.deal_number}: {len(match.deal.plays)} of {match.deal.total_plays} cards played so far.")
+    if match.results:
+        parts.append("Match\n" + match_table(match))
+    else:
+        parts.append("No deal has been scored yet.")
+    parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
+    return "\n\n".join(parts)
+
+
+def score_json(match_id: int, match) -> dict:
+    deals = [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": r.tallied,
+              "scores": {s: score.as_dict() for s, score in r.scores.items()}} for r in match.results]
+    if match.deal is not None:
+        deals.append({"number": match.deal_number, "dealer": match.dealer, "complete": False, "tallied": False,
+                      "scores": {s: score.as_dict() for s, score in match.deal.score().items()}})
+    return {"match": match_id, "rules": match.rules.preset, "target": match.rules.target,
+            "sides": list(match.sides), "deals": deals, "totals": match.totals,
+            "finished": match.finished, "winner": match.winner}
+
+
+def show_json(match_id: int, match) -> dict:
+    deal = match.deal
+    return {
+        "match": match_id,
+        "deal": match.deal_number,
+        "hand": deal.hand if deal else None,
+        "hands": deal.hands if deal else None,
+        "dealer": match.dealer,
+        "turn": deal.turn if deal else None,
+        "table": [c.code for c in deal.table] if deal else [],
+        "piles": {s: len(p) for s, p in deal.piles.items()} if deal else {s: 0 for s in match.sides},
+        "surs": dict(deal.surs) if deal else {s: 0 for s in match.sides},
+        "last_capturer": deal.last_capturer if deal else None,
+        "unseen": deal.unseen if deal else 52,
+        "finished": match.finished,
+        "winner": match.winner,
+    }
+
+
+def show_text(look: Look, match_id: int, match) -> str:
+    head = f"Match {match_id}: {' against '.join(match.sides)} ({_rules_line(match.rules)})."
+    if match.winner:
+        return f"{head}\n" + look.loud(_standing(match))
+    deal = match.deal
+    if deal is None:
+        return (f"{head}\nDeal {match.deal_number}: {match.dealer} deals; enter the table with"
+                f" pasur deal CARD CARD CARD CARD.\n{_standing(match)}")
+    piles = " · ".join(f"{s} {len(p)} cards" + (f", {deal.surs[s]} sur{'s' * (deal.surs[s] > 1)}" if deal.surs[s] else "")
+                       for s, p in deal.piles.items())
+    return "\n".join([
+        head,
+        f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt. {deal.turn} to play.",
+        f"Table: {look.cards(deal.table, sort=False)}",
+        f"Piles: {piles}",
+        f"Last capture: {deal.last_capturer or 'nobody yet'}. Cards unseen: {deal.unseen}.",
+    ])
+
+
+def options_text(look: Look, card: Card, options, count) -> str:
+    lines = [f"{look.card(card)} can capture in {count if count is not None else 'many'} ways; name one with --take:"]
+    for number, option in enumerate(options, 1):
+        lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
+    return "\n".join(lines)
+
+
+def describe_action(action: dict) -> str:
+    """One line for an action in the log (what undo took back)."""
+    kind = action.get("type")
+    if kind == "deal":
+        return f"the table {' '.join(action['table'])}"
+    if kind == "play":
+        took = f", taking {' '.join(action['take'])}" if action.get("take") else ", trailed"
+        return f"{action.get('by')}'s {action['card']}{took}"
+    if kind == "tally":
+        return "a tallied deal"
+    return str(kind)
+
+
+def matches_rows(items: list[tuple[int, object]]) -> list[dict]:
+    out = []
+    for mid, match in items:
+        out.append({"match": mid, "players": list(match.players), "sides": list(match.sides),
+                    "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
+                    "finished": match.finished, "winner": match.winner})
+    return out
+
+
+def matches_text(rows: list[dict]) -> str:
+    if not rows:
+        return "No matches yet: start one with pasur new NAME NAME."
+    body = [[r["match"], ", ".join(r["players"]), r["rules"], r["deals"],
+             " / ".join(f"{s} {t}" for s, t in r["totals"].items()),
+             f"won by {r['winner']}" if r["finished"] else "playing"] for r in rows]
+    return table(body, ["match", "players", "rules", "deals", "totals", "status"])

@@ -1,0 +1,114 @@
+"""`pasur session`: the referee as an interactive loop.
+
+Every line becomes one of the one-shot commands, run in-process through the same click app, so
+the session has no rules or storage code of its own. Plays carry the log length the prompt was
+drawn from (--expect), so a play entered by another pasur meanwhile is never mistaken for ours.
+Prompts are written only at a terminal; piped input works line by line.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+HELP = """Type a play as the card, then the cards it takes if you want to name them:
+  7c            play 7♣ (its capture is worked out; you are asked when there is a choice)
+  7c 4d         play 7♣ taking 4♦
+  5c 9d 3h ks   (when a deal is waiting for its table) the four face-up cards
+Commands: show, score, undo [N], deal C C C C, matches, help, quit (Ctrl-D and Ctrl-C also leave;
+everything is already saved)."""
+
+
+def _run(args: list[str]) -> click.ClickException | None:
+    """Run one pasur command in-process; return its refusal, if any (it has been printed)."""
+    from pasur_cli.cli import main
+    try:
+        main.main(args=args, prog_name="pasur", standalone_mode=False)
+    except click.ClickException as err:
+        click.echo(f"Error: {err.format_message()}")
+        return err
+    except click.exceptions.Exit:
+        pass
+    return None
+
+
+def _state(meta: dict, mid: int):
+    from pasur_cli.store import Store
+    store = Store(meta.get("pasur.db"))
+    try:
+        record = store.load(mid)
+        return record.replay(), len(record.actions)
+    finally:
+        store.close()
+
+
+def _prompt(match) -> str:
+    if match.finished:
+        return "match over> "
+    if match.deal is None:
+        return f"deal {match.deal_number} table ({match.dealer} deals)> "
+    return f"{match.deal.turn} plays> "
+
+
+def run(meta: dict, mid: int) -> None:
+    """The loop; ``meta`` holds the global options (--db, --ascii, --no-color), ``mid`` the match."""
+    base = ["--match", str(mid)]
+    if meta.get("pasur.db"):
+        base = ["--db", str(meta["pasur.db"]), *base]
+    for flag in ("ascii", "no_color"):
+        if meta.get(f"pasur.{flag}"):
+            base.append("--" + flag.replace("_", "-"))
+    at_terminal = sys.stdin.isatty()
+    _run(["show", *base])
+    if at_terminal:
+        click.echo('Type "help" for how to enter plays.')
+    while True:
+        match, seen = _state(meta, mid)
+        try:
+            if at_terminal:
+                line = input(_prompt(match))
+            else:
+                line = sys.stdin.readline()
+                if not line:
+                    break
+        except (EOFError, KeyboardInterrupt):
+            break
+        words = line.replace(",", " ").split()
+        if not words:
+            continue
+        word = words[0].lower()
+        if word in ("quit", "exit", "q"):
+            break
+        if word in ("help", "?", "h"):
+            click.echo(HELP)
+        elif word in ("show", "score", "matches"):
+            _run([word, *base])
+        elif word == "undo":
+            _run(["undo", *words[1:], *base])
+        elif word == "deal":
+            _run(["deal", *words[1:], *base, "--expect", str(seen)])
+        elif match.deal is None and not match.finished and len(words) == 4:
+            _run(["deal", *words, *base, "--expect", str(seen)])
+        else:
+            _play(words, base, seen, at_terminal)
+    click.echo("Everything is saved. Bye.")
+
+
+def _play(words: list[str], base: list[str], seen: int, at_terminal: bool) -> None:
+    args = ["play", words[0], *base, "--expect", str(seen)]
+    if len(words) > 1:
+        args += ["--take", " ".join(words[1:])]
+    refused = _run(args)
+    options = getattr(refused, "options", None)
+    if not options:
+        return
+    try:
+        answer = input(f"Which capture? 1-{len(options)} (Enter: none) ") if at_terminal else sys.stdin.readline()
+    except (EOFError, KeyboardInterrupt):
+        return
+    answer = answer.strip()
+    if answer.isdigit() and 1 <= int(answer) <= len(options):
+        _run([*args, "--take", " ".join(c.code for c in options[int(answer) - 1])])
+    elif answer:
+        click.echo("No such choice; nothing was recorded.")
