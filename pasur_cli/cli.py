@@ -145,7 +145,8 @@ def open_store(ctx: click.Context, write: bool = False):
 
 
 def match_id(ctx: click.Context, store) -> int:
-    """--match, else the most recently changed match that is not finished."""
+    """--match, else the most recently changed match that is not finished, else the most recent one
+    (so `pasur score` still shows a match just won)."""
     from pasur_cli.store import StoreError
     chosen = ctx.meta.get("pasur.match_id")
     if chosen is not None:
@@ -156,8 +157,7 @@ def match_id(ctx: click.Context, store) -> int:
         if not store.load(mid).replay().finished:
             return mid
     if ids:
-        raise StoreError("every match in the database is finished: start one with `pasur new NAME NAME`,"
-                         " or name one with --match ID.")
+        return ids[0]
     raise StoreError("there is no match yet: start one with `pasur new NAME NAME`.")
 
 
@@ -201,6 +201,8 @@ def deal(ctx, cards, expect):
     from pasur_cli.cards import parse_cards
 
     table_cards = parse_cards(cards, "table")
+    if len(table_cards) != 4:
+        raise NotationError(f"the initial table is 4 cards; {len(table_cards)} were given.")
     store = open_store(ctx, write=True)
     with store.changing(match_id(ctx, store), expect) as change:
         change.match.start_deal(table_cards)

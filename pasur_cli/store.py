@@ -109,7 +109,11 @@ class Store:
             if self.write:
                 db = sqlite3.connect(where, timeout=10, isolation_level=None)
             else:
-                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10,
+                # rw (never create) lets SQLite roll back a journal a crashed writer left behind;
+                # a file we may not write is still readable with ro.
+                writable = os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+                mode = "rw" if writable else "ro"
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={mode}", uri=True, timeout=10,
                                      isolation_level=None)
             db.execute("PRAGMA foreign_keys = ON")
             self._check_schema(db)

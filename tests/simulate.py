@@ -7,7 +7,8 @@ import random
 
 from pasur_cli.captures import legal_captures
 from pasur_cli.cards import DECK, Card, Rank
-from pasur_cli.deal import CARDS_PER_HAND, HANDS, Deal, table_problem
+from pasur_cli.deal import CARDS_PER_HAND, Deal, table_problem
+from pasur_cli.match import Match
 from pasur_cli.rules import Rules
 
 
@@ -30,7 +31,8 @@ def random_table(rng: random.Random, rules: Rules) -> tuple[list[Card], list[Car
 
 
 def random_plays(rng: random.Random, deal: Deal, stock: list[Card]):
-    """Play the deal out at random; yields (player, card, take) before each play is applied."""
+    """Random legal plays for ``deal``: yields (player, card, take); the caller applies each one
+    (to this deal, directly or through a Match or the CLI) before asking for the next."""
     players = deal.players
     hands: dict[str, list[Card]] = {p: [] for p in players}
     per_hand = CARDS_PER_HAND * len(players)
@@ -44,8 +46,14 @@ def random_plays(rng: random.Random, deal: Deal, stock: list[Card]):
         options = legal_captures(card, deal.table, deal.rules).options
         take = list(rng.choice(options)) if options else []
         yield player, card, take
-        deal.play(card, take, by=player)
 
 
-def hands_for(players: int) -> int:
-    return HANDS[players]
+def random_match(rng: random.Random, match: Match):
+    """Random legal actions for ``match`` until it is won, as log actions; the caller applies each
+    (e.g. ``match.apply``) before asking for the next."""
+    while not match.finished:
+        table, stock = random_table(rng, match.rules)
+        yield {"type": "deal", "table": [c.code for c in table]}
+        deal = match.deal
+        for player, card, take in random_plays(rng, deal, stock):
+            yield {"type": "play", "card": card.code, "take": [c.code for c in take], "by": player}

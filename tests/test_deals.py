@@ -24,8 +24,8 @@ def test_random_deals_account_for_every_card(players, preset, teams):
         table, stock = random_table(rng, rules)
         totals = {s: rng.choice([0, 30, 55]) for s in sides}
         deal = Deal(names, sides, number % players, rules, table, totals)
-        for _ in random_plays(rng, deal, stock):
-            pass
+        for player, card, take in random_plays(rng, deal, stock):
+            deal.play(card, take, by=player)
         piles = [c for pile in deal.piles.values() for c in pile]
         assert sorted(piles) == sorted(DECK)
         assert deal.table == [] and deal.unseen == 0

@@ -1,0 +1,105 @@
+"""Crashes and concurrency: killed processes lose nothing completed; two writers never duplicate."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from pasur_cli.store import Store
+from simulate import random_match
+
+PASUR = [sys.executable, "-m", "pasur_cli"]
+
+
+def one_deal(seed: int, players=("Ali", "Sara")) -> list[dict]:
+    engine = Match(list(players), parse_rules("pagat", ["fixed_deals=1"]))
+    actions = []
+    for action in random_match(random.Random(seed), engine):
+        engine.apply(action)
+        actions.append(action)
+    return actions
+
+
+def args_for(action: dict) -> list[str]:
+    if action["type"] == "deal":
+        return ["deal", *action["table"]]
+    return ["play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"]]
+
+
+def log(db) -> list[dict]:
+    store = Store(db)
+    try:
+        record = store.load(store.match_ids()[0])
+        record.replay()  # must replay cleanly
+        return record.actions
+    finally:
+        store.close()
+
+
+def test_fault_after_append_records_nothing(db):
+    subprocess.run([*PASUR, "new", "Ali", "Sara", "--rules", "pagat"], check=True, capture_output=True)
+    actions = one_deal(1)
+    subprocess.run([*PASUR, *args_for(actions[0])], check=True, capture_output=True)
+    before = db.read_bytes()
+    env = dict(os.environ, PASUR_FAULT="after-append")
+    crashed = subprocess.run([*PASUR, *args_for(actions[1])], env=env, capture_output=True)
+    assert crashed.returncode == 70  # died inside the transaction, before COMMIT
+    assert log(db) == actions[:1]
+    assert db.read_bytes() == before  # the hot journal rolled the half-made change back
+    done = subprocess.run([*PASUR, *args_for(actions[1])], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert log(db) == actions[:2]
+
+
+def test_sigkill_at_random_moments_loses_no_completed_play(db):
+    subprocess.run([*PASUR, "new", "Ali", "Sara", "--rules", "pagat"], check=True, capture_output=True)
+    actions = one_deal(2)[:30]
+    rng = random.Random(3)
+    recorded = 0
+    kills = 0
+    while recorded < len(actions):
+        proc = subprocess.Popen([*PASUR, *args_for(actions[recorded])], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0, 0.25))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        code = proc.wait()
+        now = log(db)
+        assert now in (actions[:recorded], actions[:recorded + 1])
+        if code == 0:
+            assert now == actions[:recorded + 1]  # a play that said it was done is there
+        recorded = len(now)
+    assert kills > 0
+
+
+WORKER = """
+import json, sys
+from click import ClickException
+from pasur_cli.cli import main
+accepted = []
+for number, args in enumerate(json.loads(sys.argv[1])):
+    try:
+        main.main(args=args, prog_name="pasur", standalone_mode=False)
+        accepted.append(number)
+    except ClickException:
+        pass
+print(json.dumps(accepted))
+"""
+
+
+def test_two_writers_record_every_play_once_in_order(db):
+    subprocess.run([*PASUR, "new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=1"], check=True,
+                   capture_output=True)
+    actions = one_deal(4)
+    batch = json.dumps([args_for(a) for a in actions])
+    workers = [subprocess.Popen([sys.executable, "-c", WORKER, batch], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True) for _ in range(2)]
+    accepted = [json.loads(w.communicate()[0].strip().splitlines()[-1]) for w in workers]
+    assert log(db) == actions
+    assert sorted(accepted[0] + accepted[1]) == list(range(len(actions)))  # each play exactly once

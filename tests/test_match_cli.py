@@ -1,0 +1,95 @@
+"""Whole matches through the CLI, checked against the engine playing the same actions directly."""
+
+import json
+import random
+
+import pytest
+
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from simulate import random_match
+
+NAMES = ["Ali", "Sara", "Reza", "Mina"]
+CASES = [
+    (2, "standard", []), (2, "pagat", []), (3, "standard", []), (3, "pagat", []),
+    (4, "standard", []), (4, "pagat", []), (4, "standard", ["--solo"]), (4, "pagat", ["--solo"]),
+]
+
+
+def expected_score(match: Match) -> dict:
+    """The score JSON the CLI must print, computed here from the engine's own match."""
+    return {
+        "rules": match.rules.preset, "target": match.rules.target, "sides": match.sides,
+        "totals": match.totals, "finished": match.finished, "winner": match.winner,
+        "deals": [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": False,
+                   "scores": {s: v.as_dict() for s, v in r.scores.items()}} for r in match.results],
+    }
+
+
+def enter(pasur, action):
+    if action["type"] == "deal":
+        return pasur("deal", *action["table"])
+    return pasur("play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"])
+
+
+@pytest.mark.parametrize("players,preset,extra", CASES)
+def test_random_match_through_the_cli(pasur, players, preset, extra):
+    rng = random.Random(f"match{players}{preset}{extra}")
+    overrides = ["fixed_deals=2"] if players != 2 else []
+    names = NAMES[:players]
+    args = ["new", *names, "--rules", preset, "--dealer", names[-1], *extra]
+    for o in overrides:
+        args += ["--rule", o]
+    assert pasur(*args).exit_code == 0
+    rules = parse_rules(preset, overrides + (["teams=false"] if extra else []))
+    engine = Match(names, rules, players - 1)
+    for action in random_match(rng, engine):
+        result = enter(pasur, action)
+        assert result.exit_code == 0, result.output
+        engine.apply(action)
+        if rng.random() < 0.02:  # take back some actions and enter them again
+            shown = json.loads(pasur("show", "--json").output)
+            assert pasur("undo").exit_code == 0
+            assert enter(pasur, action).exit_code == 0
+            assert json.loads(pasur("show", "--json").output) == shown
+    score = json.loads(pasur("score", "--json").output)
+    assert score.pop("match") == 1
+    assert score == expected_score(engine)
+    assert score["finished"] and score["winner"] in engine.sides
+    show = json.loads(pasur("show", "--json").output)
+    assert show["finished"] and show["winner"] == engine.winner
+    refused = pasur("deal", "2C", "3C", "4C", "5C")
+    assert refused.exit_code == 1 and "over" in refused.output
+
+
+def test_first_match_to_62_with_the_deal_score_printed(pasur):
+    rng = random.Random(62)
+    assert pasur("new", "Ali", "Sara").exit_code == 0
+    engine = Match(["Ali", "Sara"], parse_rules())
+    last = None
+    for action in random_match(rng, engine):
+        last = enter(pasur, action)
+        engine.apply(action)
+    assert max(engine.totals.values()) >= 62
+    assert f"{engine.winner} won the match" in last.output and "Deal " in last.output
+    matches = json.loads(pasur("matches", "--json").output)
+    assert matches[0]["winner"] == engine.winner and matches[0]["deals"] == len(engine.results)
+
+
+def test_undo_then_replay_gives_identical_results(pasur):
+    rng = random.Random(7)
+    pasur("new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=1")
+    engine = Match(["Ali", "Sara"], parse_rules("pagat", ["fixed_deals=1"]))
+    actions = []
+    for action in random_match(rng, engine):
+        engine.apply(action)
+        actions.append(action)
+    for action in actions:
+        enter(pasur, action)
+    final = pasur("score", "--json").output
+    cut = rng.randrange(1, len(actions))
+    assert pasur("undo", cut).exit_code == 0
+    assert json.loads(pasur("show", "--json").output)["finished"] is False
+    for action in actions[-cut:]:
+        assert enter(pasur, action).exit_code == 0
+    assert pasur("score", "--json").output == final

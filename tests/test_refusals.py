@@ -1,0 +1,131 @@
+"""Every refusal of the match commands: its exit code, its message, and a database left byte for byte."""
+
+import pytest
+
+
+@pytest.fixture
+def started(pasur, db):
+    """Ali and Sara (pagat); deal 1's table entered and three plays made."""
+    assert pasur("new", "Ali", "Sara", "--rules", "pagat").exit_code == 0
+    assert pasur("deal", "5C", "9D", "3H", "KS").exit_code == 0
+    assert pasur("play", "2S").exit_code == 0          # Sara takes 9D
+    assert pasur("play", "6H").exit_code == 0          # Ali takes 5C
+    assert pasur("play", "AD").exit_code == 0          # Sara trails AD
+    return db
+
+
+REFUSALS = [
+    (["play", "3H"], 1, "3♥ is on the initial table"),
+    (["play", "9D"], 1, "9♦ was captured by Sara in hand 1"),
+    (["play", "6H"], 1, "6♥ was played by Ali in hand 1"),
+    (["play", "AD"], 1, "A♦ is on the table (trailed by Sara in hand 1)"),
+    (["play", "7C", "--by", "Sara"], 1, "it is Ali's turn, not Sara's"),
+    (["play", "7C", "--by", "Nobody"], 1, "'Nobody' is not playing"),
+    (["play", "8C", "--take", "3H AD KS"], 1, "cannot be taken by a sum"),
+    (["play", "8C", "--take", "AD"], 1, "8♣ + A♦ = 9, not 11"),
+    (["play", "8C", "--take", ""], 1, "must capture"),
+    (["play", "8C", "--take", "2C"], 1, "2♣ is not on the table"),
+    (["play", "7X"], 2, "'7X' is not a card"),
+    (["play", "7C", "--take", "AD AD"], 2, "named twice"),
+    (["deal", "2C", "3C", "4C", "5C"], 1, "deal 1 is still being played"),
+    (["deal", "2C", "3C"], 2, "the initial table is 4 cards; 2 were given"),
+    (["undo", "99"], 1, "cannot undo 99"),
+    (["undo", "0"], 2, "0"),
+    (["show", "--match", "42"], 1, "there is no match 42"),
+    (["play", "7C", "--match", "42"], 1, "there is no match 42"),
+    (["play", "7C", "--expect", "1"], 1, "changed since it was shown"),
+    (["new", "Ali"], 1, "2, 3 or 4 players"),
+    (["new", "A", "B", "C", "D", "E"], 1, "2, 3 or 4 players"),
+    (["new", "Ali", "ali"], 1, "named twice"),
+    (["new", "Ali", " "], 1, "cannot be empty"),
+    (["new", "Ali", "Sara", "--dealer", "Reza"], 1, "'Reza' is not playing"),
+    (["new", "Ali", "Sara", "--rule", "target=lots"], 2, "whole number"),
+    (["new", "Ali", "Sara", "--solo"], 2, "--solo is for 4 players"),
+]
+
+
+@pytest.mark.parametrize("args,code,words", REFUSALS)
+def test_refusal_changes_nothing(pasur, started, args, code, words):
+    before = started.read_bytes()
+    result = pasur(*args)
+    assert result.exit_code == code, result.output
+    assert words in result.output
+    assert "Traceback" not in result.output
+    assert started.read_bytes() == before
+
+
+def test_ambiguous_play_lists_numbered_choices(pasur, started):
+    assert pasur("undo", "4").exit_code == 0  # back to before deal 1's table
+    pasur("deal", "AC", "2D", "4H", "5C")
+    before = started.read_bytes()
+    result = pasur("play", "5S")
+    assert result.exit_code == 1
+    assert "1. --take \"AC 5C\"" in result.output and "2. --take \"2D 4H\"" in result.output
+    assert started.read_bytes() == before
+    assert pasur("play", "5S", "--take", "2D 4H").exit_code == 0
+
+
+@pytest.mark.parametrize("table,words", [
+    (["JC", "5D", "9H", "QS"], "J♣ on the initial table: put it back"),
+    (["JC", "JD", "9H", "QS"], "misdeal"),
+    (["QC", "QD", "QH", "5S"], "misdeal"),
+    (["2C", "2C", "9H", "QS"], "named twice"),
+])
+def test_failing_initial_table_says_what_to_do(pasur, db, table, words):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    before = db.read_bytes()
+    result = pasur("deal", *table)
+    assert result.exit_code in (1, 2) and words in result.output
+    assert db.read_bytes() == before
+
+
+def test_play_before_the_table(pasur, db):
+    pasur("new", "Ali", "Sara")
+    before = db.read_bytes()
+    result = pasur("play", "7C")
+    assert result.exit_code == 1 and "enter the table of deal 1 first" in result.output
+    assert db.read_bytes() == before
+
+
+def test_no_database_yet(pasur, db):
+    for args in (["show"], ["score"], ["play", "7C"], ["undo"]):
+        result = pasur(*args)
+        assert result.exit_code == 1 and "pasur new" in result.output
+    assert not db.exists() or db.stat().st_size == 0 or "no match" in pasur("show").output
+
+
+@pytest.mark.parametrize("content,words", [
+    (b"hello, I am a text file\n" * 10, "not a pasur database"),
+    (b"SQLite format 3\x00" + b"\x13" * 2000, "cannot be read"),
+])
+def test_foreign_or_damaged_file_is_left_alone(pasur, db, content, words):
+    db.write_bytes(content)
+    for args in (["show"], ["new", "Ali", "Sara"], ["play", "7C"]):
+        result = pasur(*args)
+        assert result.exit_code == 1 and words in result.output, result.output
+        assert db.read_bytes() == content
+
+
+def test_someone_elses_sqlite_database(pasur, db):
+    import sqlite3
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE invoices (id INTEGER)")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    result = pasur("new", "Ali", "Sara")
+    assert result.exit_code == 1 and "something else" in result.output
+    assert db.read_bytes() == before
+
+
+def test_newer_schema_is_refused(pasur, db):
+    import sqlite3
+    pasur("new", "Ali", "Sara")
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    result = pasur("show")
+    assert result.exit_code == 1 and "newer pasur" in result.output
+    assert db.read_bytes() == before

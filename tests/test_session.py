@@ -1,0 +1,71 @@
+"""`pasur session` through click's runner and through a real terminal (pexpect)."""
+
+import json
+import os
+import sys
+
+import pexpect
+import pytest
+
+
+def test_session_over_a_pipe(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    script = "\n".join([
+        "help",
+        "5c 9d 3h ks",       # the table
+        "2s",                # Sara takes 9D
+        "7x",                # bad card: refused, nothing recorded
+        "ac",                # Ali trails AC
+        "undo",
+        "ac",
+        "score",
+        "show",
+    ]) + "\n"
+    result = pasur("session", input=script)
+    assert result.exit_code == 0
+    assert "Sara plays 2♠ and takes 9♦" in result.output
+    assert "'7x' is not a card" in result.output
+    assert "Took back Ali's AC" in result.output
+    assert "Everything is saved" in result.output
+    show = json.loads(pasur("show", "--json").output)
+    assert show["table"] == ["5C", "3H", "KS", "AC"] and show["piles"] == {"Ali": 0, "Sara": 2}
+
+
+def test_session_offers_numbered_choices(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    result = pasur("session", input="ac 2d 4h 5c\n5s\n2\n")
+    assert "1. --take" in result.output and "Sara plays 5♠ and takes 2♦ 4♥" in result.output
+    assert json.loads(pasur("show", "--json").output)["table"] == ["AC", "5C"]
+
+
+@pytest.mark.skipif(not sys.stdin or os.name != "posix", reason="needs a pseudo-terminal")
+def test_session_at_a_real_terminal(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1", COLUMNS="100")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect(r"deal 1 table \(Ali deals\)> ")
+        child.sendline("ac 2d 4h 5c")
+        child.expect("Sara plays> ")
+        child.sendline("5s")
+        child.expect(r"Which capture\? 1-2")
+        child.sendline("1")
+        child.expect("Sara plays 5♠ and takes A♣ 5♣")
+        child.expect("Ali plays> ")
+        child.sendline("9c")
+        child.expect("Ali plays 9♣ and takes 2♦")
+        child.expect("Sara plays> ")
+        child.sendcontrol("c")  # Ctrl-C leaves, everything saved
+        child.expect("Everything is saved")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    show = json.loads(pasur("show", "--json").output)
+    assert show["table"] == ["4H"] and show["turn"] == "Sara"
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect("Sara plays> ")
+        child.sendeof()  # Ctrl-D leaves too
+        child.expect("Everything is saved")
+    finally:
+        child.close(force=True)
