@@ -56,14 +56,62 @@ def store_options(f):
     return f
 
 
+# -- shell completion (click's own mechanism; see the README) -------------------------------
+def complete_presets(ctx, param, incomplete: str) -> list[str]:
+    from pasur_cli.rules import PRESETS
+    return [p for p in PRESETS if p.startswith(incomplete.lower())]
+
+
+def complete_rule(ctx, param, incomplete: str) -> list[str]:
+    """Option names with '=', then the values that option takes."""
+    from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES
+    name, sep, _ = incomplete.partition("=")
+    if not sep:
+        return [f"{n}=" for n in OPTION_NAMES if n.startswith(name.lower())]
+    values = CHOICES.get(name) or (("true", "false") if name in BOOLS else ())
+    return [f"{name}={v}" for v in values if f"{name}={v}".startswith(incomplete)]
+
+
+def _current_match(ctx):
+    from pasur_cli.store import Store
+    store = Store(ctx.meta.get("pasur.db"))
+    try:
+        return store.load(match_id(ctx, store)).replay()
+    finally:
+        store.close()
+
+
+def complete_cards(ctx, param, incomplete: str) -> list[str]:
+    """For a played card: the cards still unseen in the current deal; for --take: the table's cards."""
+    try:
+        match = _current_match(ctx)
+    except Exception:  # completion must never fail loudly; no match means nothing to offer
+        return []
+    deal = match.deal
+    if deal is None:
+        return []
+    from pasur_cli.cards import DECK
+    cards = deal.table if param.name == "take_text" else [c for c in DECK if c not in deal.where]
+    return [c.code for c in cards if c.code.startswith(incomplete.upper())]
+
+
+def complete_players(ctx, param, incomplete: str) -> list[str]:
+    try:
+        players = _current_match(ctx).players
+    except Exception:  # as above
+        return []
+    return [p for p in players if p.casefold().startswith(incomplete.casefold())]
+
+
 def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")(f)
 
 
 def rule_options(f):
-    f = click.option("--rule", "overrides", multiple=True, metavar="NAME=VALUE",
+    f = click.option("--rule", "overrides", multiple=True, metavar="NAME=VALUE", shell_complete=complete_rule,
                      help="Override one rule option (repeatable); see `pasur rules`.")(f)
     f = click.option("--rules", "preset", default="standard", show_default=True, metavar="PRESET",
+                     shell_complete=complete_presets,
                      help="Rule preset: standard or pagat.")(f)
     return f
 
@@ -122,7 +170,7 @@ def check(ctx, card, table_text, take_text, preset, overrides, as_json):
 
 
 @main.command()
-@click.argument("preset", required=False)
+@click.argument("preset", required=False, shell_complete=complete_presets)
 @json_option
 def rules(preset, as_json):
     """Every rule option with its value in each preset (or in PRESET) and what it means."""
@@ -211,10 +259,10 @@ def deal(ctx, cards, expect):
 
 
 @main.command()
-@click.argument("card")
-@click.option("--take", "take_text", default=None, metavar="CARDS",
+@click.argument("card", shell_complete=complete_cards)
+@click.option("--take", "take_text", default=None, metavar="CARDS", shell_complete=complete_cards,
               help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
-@click.option("--by", metavar="NAME", help="Refuse unless it is NAME's turn.")
+@click.option("--by", metavar="NAME", shell_complete=complete_players, help="Refuse unless it is NAME's turn.")
 @click.option("--expect", type=int, hidden=True, help="Refuse unless the log holds this many actions.")
 @store_options
 @look_options
@@ -321,3 +369,96 @@ def session(ctx):
     mid = match_id(ctx, store)
     store.close()
     loop.run(dict(ctx.meta), mid)
+
+
+@main.command()
+@click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS",
+              help='A side\'s captured cards, e.g. "Ali=AS 2C 10D ..." (repeat for each side).')
+@click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...",
+              help='A side\'s counts instead of its cards: "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
+@click.option("--surs", multiple=True, metavar="SIDE=N", help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
+@click.option("--partial", is_flag=True, help="The piles need not hold all 52 cards (and counts need not add up).")
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def tally(ctx, piles, counts, surs, partial, as_json):
+    """Score a deal played without play-by-play entry, from what each side captured.
+
+    A side may be named by its name or any of its players. At a terminal with no options, asks
+    side by side.
+    """
+    import sys
+
+    from pasur_cli import render
+    from pasur_cli.tally import build_action
+
+    store = open_store(ctx, write=True)
+    mid = match_id(ctx, store)
+    if not (piles or counts or surs):
+        if not sys.stdin.isatty():
+            raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
+        piles, counts, surs = _ask_tally(store.load(mid).replay())
+    with store.changing(mid) as change:
+        action = build_action(change.match, list(piles), list(counts), list(surs), partial)
+        result = change.match.apply(action)
+        change.append(action)
+    match = change.match
+    if as_json:
+        data = render.score_json(mid, match)
+        click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
+                                 "finished": data["finished"], "winner": data["winner"]}))
+    else:
+        click.echo(render.score_text(look(ctx), match, only_last=True))
+
+
+def _ask_tally(match) -> tuple[list[str], list[str], list[str]]:
+    """Ask side by side at a terminal; returns the same texts the options would hold."""
+    piles, counts, surs = [], [], []
+    click.echo(f"Tally of deal {match.deal_number} ({match.dealer} dealt). For each side type its pile's cards,"
+               " or counts like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no")
+    for side in match.sides:
+        answer = click.prompt(f"{side}: pile or counts").strip()
+        if "=" in answer:
+            counts.append(f"{side}: {answer}")
+        else:
+            piles.append(f"{side}={answer}")
+        held = click.prompt(f"{side}: surs held", default=0, type=click.IntRange(min=0))
+        surs.append(f"{side}={held}")
+    return piles, counts, surs
+
+
+@main.command()
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-", metavar="FILE",
+              help="Where to write the record (default or -: standard output).")
+@store_options
+@click.pass_context
+def export(ctx, output):
+    """Write the match as a self-describing JSON record (players, rules, every action with its time)."""
+    from pasur_cli import render
+    from pasur_cli.record import write_record
+
+    store = open_store(ctx)
+    record = store.load(match_id(ctx, store))
+    output.write(render.dumps(write_record(record)) + "\n")
+
+
+@main.command(name="import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@store_options
+@look_options
+@click.pass_context
+def import_(ctx, file):
+    """Replay a match record (from `pasur export`) through the rules and store it as a new match."""
+    from pasur_cli import render
+    from pasur_cli.record import read_record
+
+    try:
+        text = file.read()
+    except UnicodeDecodeError:
+        raise NotationError(f"{file.name} is not a text file; a match record is JSON.") from None
+    players, rules, dealer, actions, times, match = read_record(text)
+    store = open_store(ctx, write=True)
+    mid = store.create(players, rules, dealer, actions, times)
+    click.echo(f"Imported as match {mid}: {len(actions)} actions replayed.")
+    click.echo(render.show_text(look(ctx), mid, match))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pasur_cli.cards import Card, parse_cards
 from pasur_cli.deal import Deal, Play
-from pasur_cli.errors import IllegalPlayError, PasurError
+from pasur_cli.errors import IllegalPlayError
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
 
@@ -74,7 +74,7 @@ class Match:
         for number, action in enumerate(actions, 1):
             try:
                 match.apply(action)
-            except (PasurError, KeyError, TypeError, AttributeError) as err:
+            except (ValueError, KeyError, TypeError, AttributeError) as err:  # PasurError is a ValueError
                 raise IllegalPlayError(f"action {number} ({json.dumps(action)}) cannot be replayed: {err}") from err
         return match
 

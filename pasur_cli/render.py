@@ -58,8 +58,10 @@ def dumps(data: object) -> str:
 
 
 def table(rows: list[list[object]], headers: list[str]) -> str:
+    """A plain text table; columns of numbers align right, nothing else is reinterpreted."""
     from tabulate import tabulate
-    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+    align = ["right" if rows and all(isinstance(r[i], int) for r in rows) else "left" for i in range(len(headers))]
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
 
 
 # -- pasur check --------------------------------------------------------------------------
@@ -278,8 +280,9 @@ def show_text(look: Look, match_id: int, match) -> str:
         return f"{head}\n" + look.loud(_standing(match))
     deal = match.deal
     if deal is None:
+        standing = f"\n{_standing(match)}" if match.results else ""
         return (f"{head}\nDeal {match.deal_number}: {match.dealer} deals; enter the table with"
-                f" pasur deal CARD CARD CARD CARD.\n{_standing(match)}")
+                f" pasur deal CARD CARD CARD CARD.{standing}")
     piles = " · ".join(f"{s} {len(p)} cards" + (f", {deal.surs[s]} sur{'s' * (deal.surs[s] > 1)}" if deal.surs[s] else "")
                        for s, p in deal.piles.items())
     return "\n".join([

@@ -1,0 +1,152 @@
+"""Scoring a deal from what each side captured, without play-by-play entry.
+
+A side is given by its pile's cards or by counts; both are checked across sides (13 clubs, 4 aces,
+4 jacks, one holder of 2♣ and of 10♦, no card in two piles, all 52 cards unless partial) and every
+mismatch is refused with the numbers that do not add up.
+
+The tally action (see pasur_cli.match): ``{"type": "tally", "piles": {side: [codes]},
+"counts": {side: {"clubs": n, "aces": n, "jacks": n, "two_clubs": bool, "ten_diamonds": bool,
+"seven_diamonds": bool}}, "surs": {side: n}, "partial": bool}``.
+"""
+
+from __future__ import annotations
+
+from pasur_cli.cards import DECK, parse_cards
+from pasur_cli.errors import IllegalPlayError, NotationError
+from pasur_cli.scoring import PileCount, SideScore, score_deal
+
+COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
+LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
+YES, NO = ("yes", "y", "true", "1"), ("no", "n", "false", "0")
+
+
+def split_side(text: str, sep: str) -> tuple[str, str]:
+    """``NAME<sep>REST`` into its two parts. Raises NotationError when there is no separator."""
+    name, found, rest = text.partition(sep)
+    if not found or not name.strip():
+        raise NotationError(f"{text!r}: write the side's name, then {sep!r}, e.g. \"Ali{sep}...\".")
+    return name.strip(), rest
+
+
+def parse_counts(text: str) -> dict[str, object]:
+    """``clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no`` into a counts dict (missing: 0 / no)."""
+    counts: dict[str, object] = {"clubs": 0, "aces": 0, "jacks": 0,
+                                 "two_clubs": False, "ten_diamonds": False, "seven_diamonds": False}
+    for item in text.replace(",", " ").split():
+        key, found, value = item.partition("=")
+        key = key.strip().lower()
+        if not found or key not in COUNT_KEYS:
+            raise NotationError(f"{item!r} is not a count: write {' '.join(k + '=...' for k in COUNT_KEYS)}.")
+        if key in LIMITS:
+            if not value.isdigit():
+                raise NotationError(f"{item!r}: {key} is a whole number.")
+            counts[key] = int(value)
+        elif value.lower() in YES or value.lower() in NO:
+            counts[key] = value.lower() in YES
+        else:
+            raise NotationError(f"{item!r}: {key} is yes or no.")
+    return counts
+
+
+def parse_surs(text: str) -> tuple[str, int]:
+    name, value = split_side(text, "=")
+    if not value.strip().isdigit():
+        raise NotationError(f"{text!r}: the surs held are a whole number, e.g. \"{name}=2\".")
+    return name, int(value)
+
+
+def _side(match, name: str) -> str:
+    """The side a name refers to: a side's own name, or one of its players."""
+    if name in match.sides:
+        return name
+    return match.side_of(match.player_named(name))
+
+
+def build_action(match, piles: list[str], counts: list[str], surs: list[str], partial: bool) -> dict:
+    """The tally action from the command-line texts (``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``)."""
+    action: dict = {"type": "tally", "piles": {}, "counts": {}, "surs": {}, "partial": partial}
+    for text in piles:
+        name, cards = split_side(text, "=")
+        side = _side(match, name)
+        if side in action["piles"]:
+            raise NotationError(f"{side}'s pile is given twice.")
+        action["piles"][side] = [c.code for c in parse_cards(cards, f"pile of {side}")]
+    for text in counts:
+        name, rest = split_side(text, ":")
+        side = _side(match, name)
+        if side in action["counts"] or side in action["piles"]:
+            raise NotationError(f"{side} is given twice (a side has either a pile or counts).")
+        action["counts"][side] = parse_counts(rest)
+    for text in surs:
+        name, n = parse_surs(text)
+        action["surs"][_side(match, name)] = n
+    return action
+
+
+def tally_scores(match, action: dict) -> dict[str, SideScore]:
+    """Check a tally action against the match and score it. Raises IllegalPlayError naming the numbers."""
+    partial = bool(action.get("partial"))
+    piles = {s: parse_cards(c, f"pile of {s}") for s, c in action.get("piles", {}).items()}
+    counts = action.get("counts", {})
+    surs = {s: int(n) for s, n in action.get("surs", {}).items()}
+    for side in [*piles, *counts, *surs]:
+        if side not in match.sides:
+            raise IllegalPlayError(f"{side!r} is not a side of this match ({', '.join(match.sides)}).")
+    missing = [s for s in match.sides if s not in piles and s not in counts]
+    if missing:
+        raise IllegalPlayError(f"no pile or counts for {', '.join(missing)}: every side needs one.")
+    _check_piles(piles, partial and not counts, bool(counts))
+    summary = {s: PileCount.of(p) for s, p in piles.items()}
+    for side, c in counts.items():
+        summary[side] = PileCount(**{k: c.get(k, 0 if k in LIMITS else False) for k in COUNT_KEYS})
+    _check_counts(summary, partial, match.rules)
+    _check_surs(surs, match)
+    return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)
+
+
+def _check_piles(piles: dict, partial: bool, with_counts: bool) -> None:
+    owner: dict = {}
+    for side, cards in piles.items():
+        for card in cards:
+            if card in owner:
+                raise IllegalPlayError(f"{card.code} is in the piles of both {owner[card]} and {side}.")
+            owner[card] = side
+    if not partial and not with_counts and len(owner) != 52:
+        missing = [c.code for c in DECK if c not in owner]
+        shown = " ".join(missing[:12]) + (" ..." if len(missing) > 12 else "")
+        raise IllegalPlayError(f"the piles hold {len(owner)} cards, not 52: missing {shown}"
+                               " (use --partial to score piles that are not complete).")
+
+
+def _check_counts(summary: dict[str, PileCount], partial: bool, rules) -> None:
+    for side, p in summary.items():
+        for key, most in LIMITS.items():
+            if getattr(p, key) > most:
+                raise IllegalPlayError(f"{side} cannot hold {getattr(p, key)} {key}: there are {most}.")
+        if p.two_clubs and not p.clubs:
+            raise IllegalPlayError(f"{side} holds the 2♣ but 0 clubs: the 2♣ counts as a club.")
+    for key, most in LIMITS.items():
+        total = sum(getattr(p, key) for p in summary.values())
+        if total > most or (not partial and total != most):
+            parts = " + ".join(f"{s} {getattr(p, key)}" for s, p in summary.items())
+            raise IllegalPlayError(f"{key} add up to {total} ({parts}), not {most}.")
+    specials = [("two_clubs", "2♣"), ("ten_diamonds", "10♦")]
+    if rules.seven_diamonds:
+        specials.append(("seven_diamonds", "7♦"))
+    for key, name in specials:
+        holders = [s for s, p in summary.items() if getattr(p, key)]
+        if len(holders) > 1 or (not partial and not holders):
+            said = ", ".join(holders) or "nobody"
+            raise IllegalPlayError(f"exactly one side holds the {name}; here: {said}.")
+
+
+def _check_surs(surs: dict[str, int], match) -> None:
+    rules, totals = match.rules, match.totals
+    for side, n in surs.items():
+        if n < 0:
+            raise IllegalPlayError(f"{side} cannot hold {n} surs.")
+        if n and rules.sur_limit is not None and totals[side] >= rules.sur_limit:
+            raise IllegalPlayError(f"{side} had {totals[side]} points at the start of the deal, at or above the"
+                                   f" sur limit {rules.sur_limit}: it cannot score surs.")
+    if rules.sur_cancel and sum(1 for n in surs.values() if n) > 1:
+        raise IllegalPlayError("surs cancel under these rules, so only one side can hold surs at the end of a deal.")

@@ -1,0 +1,75 @@
+"""`pasur export` and `pasur import`: a round trip keeps everything; a bad record is refused."""
+
+import json
+import random
+
+import pytest
+
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from simulate import random_match
+
+
+def play_random(pasur, seed, players, preset, stop):
+    pasur("new", *players, "--rules", preset, "--rule", "fixed_deals=2")
+    engine = Match(list(players), parse_rules(preset, ["fixed_deals=2"]))
+    for number, action in enumerate(random_match(random.Random(seed), engine)):
+        if number == stop:
+            break
+        if action["type"] == "deal":
+            pasur("deal", *action["table"])
+        else:
+            pasur("play", action["card"], "--take", " ".join(action["take"]))
+        engine.apply(action)
+
+
+@pytest.mark.parametrize("seed,players,preset,stop", [
+    (1, ("Ali", "Sara"), "pagat", 70), (2, ("Ali", "Sara", "Reza"), "standard", 10_000),
+    (3, ("Ali", "Sara", "Reza", "Mina"), "pagat", 30),
+])
+def test_export_import_round_trip(pasur, tmp_path, seed, players, preset, stop):
+    play_random(pasur, seed, players, preset, stop)
+    out = tmp_path / "match.json"
+    assert pasur("export", "-o", out).exit_code == 0
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "pasur-match" and doc["version"] == 1 and doc["players"] == list(players)
+    assert all(entry["at"] for entry in doc["actions"])
+    assert json.loads(pasur("export").output) == doc  # stdout is the same record
+    original = {cmd: json.loads(pasur(cmd, "--json", "--match", 1).output) for cmd in ("show", "score")}
+    result = pasur("import", out)
+    assert result.exit_code == 0 and "Imported as match 2" in result.output
+    copy = {cmd: json.loads(pasur(cmd, "--json", "--match", 2).output) for cmd in ("show", "score")}
+    for cmd in ("show", "score"):
+        assert copy[cmd].pop("match") == 2 and original[cmd].pop("match") == 1
+    assert copy == original
+    assert json.loads(pasur("export", "--match", 2).output)["actions"] == doc["actions"]
+
+
+def bad_records(doc):
+    broken_play = json.loads(json.dumps(doc))
+    broken_play["actions"][3]["action"]["card"] = broken_play["actions"][1]["action"]["card"]
+    return [
+        ("{not json", "not JSON"),
+        (json.dumps({"format": "something"}), "not a pasur match record"),
+        (json.dumps({**doc, "version": 9}), "record version 9"),
+        (json.dumps({**doc, "players": ["Ali"]}), "2, 3 or 4 players"),
+        (json.dumps({**doc, "rules": {**doc["rules"], "sur_points": "lots"}}), "whole number"),
+        (json.dumps({**doc, "rules": {**doc["rules"], "house": 1}}), "unknown rule options: house"),
+        (json.dumps({**doc, "actions": [*doc["actions"][:2], {"at": "x"}]}), "action 3 of the record is malformed"),
+        (json.dumps(broken_play), "action 4"),
+    ]
+
+
+def test_bad_records_are_refused_and_store_nothing(pasur, db, tmp_path):
+    play_random(pasur, 5, ("Ali", "Sara"), "pagat", 12)
+    doc = json.loads(pasur("export").output)
+    before = db.read_bytes()
+    for text, words in bad_records(doc):
+        path = tmp_path / "bad.json"
+        path.write_text(text)
+        result = pasur("import", path)
+        assert result.exit_code in (1, 2) and words in result.output, (words, result.output)
+        assert db.read_bytes() == before
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    result = pasur("import", path)
+    assert result.exit_code == 2 and "not a text file" in result.output
