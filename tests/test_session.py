@@ -69,3 +69,23 @@ def test_session_at_a_real_terminal(pasur, db):
         child.expect("Everything is saved")
     finally:
         child.close(force=True)
+
+
+def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect("Ali: pile or counts: ")
+        child.sendline("clubs=8 aces=2 jacks=1 two_clubs=yes")
+        child.expect(r"Ali: surs held \[0\]: ")
+        child.sendline("1")
+        child.expect("Sara: pile or counts: ")
+        child.sendline("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+        child.expect(r"Sara: surs held \[0\]: ")
+        child.sendline("")
+        child.expect("Ali leads with 22")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert json.loads(pasur("score", "--json").output)["totals"] == {"Ali": 22, "Sara": 8}

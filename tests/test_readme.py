@@ -1,0 +1,71 @@
+"""The README's console examples are run, in order, against a fresh database; their output must match.
+
+Each ```console block holds `$ pasur ...` lines, each followed by the output it prints. To refresh
+the outputs after a deliberate change: python tests/test_readme.py --update
+"""
+
+import os
+import re
+import shlex
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+README = Path(__file__).parent.parent / "README.md"
+BLOCK = re.compile(r"```console\n(.*?)```", re.S)
+
+
+def examples(text: str):
+    """(command, expected output) pairs from every console block, in order."""
+    for block in BLOCK.findall(text):
+        command, output = None, []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                if command:
+                    yield command, "\n".join(output)
+                command, output = line[2:], []
+            else:
+                output.append(line)
+        if command:
+            yield command, "\n".join(output)
+
+
+def run(command: str, runner: CliRunner) -> str:
+    from pasur_cli.cli import main
+    words = shlex.split(command)
+    assert words[0] == "pasur", f"README examples run pasur only: {command}"
+    result = runner.invoke(main, words[1:], prog_name="pasur", catch_exceptions=False)
+    return result.output.rstrip("\n")
+
+
+def test_readme_examples(tmp_path, monkeypatch):
+    monkeypatch.setenv("PASUR_DB", str(tmp_path / "pasur.db"))
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    pairs = list(examples(README.read_text()))
+    assert len(pairs) >= 15
+    for command, expected in pairs:
+        assert run(command, runner) == expected.rstrip("\n"), f"README example drifted: $ {command}"
+
+
+def update() -> None:
+    import tempfile
+    text = README.read_text()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["PASUR_DB"] = str(Path(tmp) / "pasur.db")
+        os.chdir(tmp)
+        runner = CliRunner()
+
+        def fill(block: re.Match) -> str:
+            lines = []
+            for line in block.group(1).splitlines():
+                if line.startswith("$ "):
+                    out = run(line[2:], runner)
+                    lines += [line, *([out] if out else [])]
+            return "```console\n" + "\n".join(lines) + "\n```"
+        README.write_text(BLOCK.sub(fill, text))
+
+
+if __name__ == "__main__" and "--update" in sys.argv:
+    update()
