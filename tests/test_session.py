@@ -84,8 +84,8 @@ def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
         child.sendline("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
         child.expect(r"Sara: surs held \[0\]: ")
         child.sendline("")
-        child.expect("Ali leads with 22")
+        child.expect("Ali leads with 17")
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
-    assert json.loads(pasur("score", "--json").output)["totals"] == {"Ali": 22, "Sara": 8}
+    assert json.loads(pasur("score", "--json").output)["totals"] == {"Ali": 17, "Sara": 8}
