@@ -9,10 +9,10 @@ multi-set search stops listing at a cap and stops counting after a work budget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, islice, product
 from math import comb, prod
+from typing import NamedTuple
 
 from pasur_cli.cards import Card, Rank
 from pasur_cli.errors import IllegalPlayError
@@ -24,8 +24,7 @@ BUDGET = 20_000   # table states the multi-set search may visit before it gives 
 Counts = tuple[int, ...]  # index v (1..10) = how many numerals of value v; index 0 unused
 
 
-@dataclass(frozen=True, slots=True)
-class Captures:
+class Captures(NamedTuple):
     """The legal captures of one card on one table.
 
     ``options``: up to CAP captures (each a canonically sorted tuple of table cards), sorted;

@@ -9,8 +9,8 @@ Card.parse('10D')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import NamedTuple
 
 from pasur_cli.errors import NotationError
 
@@ -68,9 +68,8 @@ _SEPARATOR = re.compile(r"[\s,]+")
 VALID = "a rank (A or 1, 2-10 or T, J, Q, K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), e.g. 10D, qh, 7♣"
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Card:
-    """One card. Ordering is canonical: rank A..K, then suit C D H S."""
+class Card(NamedTuple):
+    """One card, an immutable value. Ordering is canonical: rank A..K, then suit C D H S."""
 
     rank: Rank
     suit: Suit

@@ -7,7 +7,7 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pasur_cli.captures import legal_captures, verify_capture
 from pasur_cli.cards import DECK, Card, Rank
@@ -46,8 +46,7 @@ def check_table(table: list[Card], rules: Rules) -> None:
         raise IllegalPlayError(problem)
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """What one play did. ``no_sur`` says why a play that cleared the table was no sur;
     ``cancelled`` names the side whose sur this sur cancelled."""
 

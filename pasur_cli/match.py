@@ -12,7 +12,7 @@ the actions, and every change a player makes is one action (a dict that JSON can
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pasur_cli.cards import Card, parse_cards
 from pasur_cli.deal import Deal, Play
@@ -21,8 +21,7 @@ from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
 
 
-@dataclass(frozen=True, slots=True)
-class DealResult:
+class DealResult(NamedTuple):
     """A finished deal: its number (1-based), dealer, each side's score, and whether it was tallied."""
 
     number: int

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pasur_cli.cards import Card, Suit
 from pasur_cli.captures import Captures
@@ -18,8 +18,7 @@ from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 
 
-@dataclass(frozen=True, slots=True)
-class Look:
+class Look(NamedTuple):
     """How to draw: ``ascii`` suits (10D) instead of symbols (10♦), ``color`` with ANSI codes."""
 
     ascii: bool = False

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from typing import NamedTuple
 
 from pasur_cli.errors import NotationError
 
@@ -21,8 +21,7 @@ BOOLS = ("multi_capture", "jack_sur", "last_hand_sur", "sur_cancel", "teams")
 OPTIONAL_INTS = ("sur_limit", "fixed_deals")  # an int, or none
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(NamedTuple):
     """Every rule option; the defaults are the `standard` preset."""
 
     table_check: str = "standard"
@@ -44,7 +43,7 @@ class Rules:
     teams: bool = True
 
     def as_dict(self) -> dict[str, object]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return self._asdict()
 
     @property
     def preset(self) -> str:
@@ -59,7 +58,7 @@ PRESETS: dict[str, Rules] = {
         last_hand_sur=False, sur_limit=50, sur_cancel=True, three_player_clubs="third",
     ),
 }
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
+OPTION_NAMES: tuple[str, ...] = Rules._fields
 
 MEANINGS: dict[str, str] = {
     "table_check": "initial table: standard = one J replaced, 2+ J/Q/K misdeal; pagat = one J replaced, 2+ J or 3+ Q/K misdeal; none",
@@ -124,10 +123,10 @@ def parse_rules(preset: str = "standard", overrides: list[str] | tuple[str, ...]
     if key not in PRESETS:
         raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
     changes = dict(parse_override(o) for o in overrides)
-    return replace(PRESETS[key], **changes)
+    return PRESETS[key]._replace(**changes)
 
 
 def rules_from_dict(data: dict[str, object]) -> Rules:
     """Rules from a stored dict of every option (unknown or missing names keep defaults)."""
     known = {k: v for k, v in data.items() if k in OPTION_NAMES}
-    return replace(Rules(), **known)
+    return Rules()._replace(**known)

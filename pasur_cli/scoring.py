@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 from pasur_cli.cards import Card, Rank, Suit
 from pasur_cli.rules import Rules
@@ -12,8 +12,7 @@ TEN_DIAMONDS = Card(Rank.TEN, Suit.DIAMONDS)
 SEVEN_DIAMONDS = Card(Rank.SEVEN, Suit.DIAMONDS)
 
 
-@dataclass(frozen=True, slots=True)
-class PileCount:
+class PileCount(NamedTuple):
     """What scores in one side's pile: counts and the three special cards held."""
 
     clubs: int = 0
@@ -36,8 +35,7 @@ class PileCount:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class SideScore:
+class SideScore(NamedTuple):
     """One side's score for one deal; every item is points except ``clubs`` and ``surs`` (counts)."""
 
     clubs: int
@@ -52,7 +50,7 @@ class SideScore:
     total: int
 
     def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+        return self._asdict()
 
 
 def clubs_winners(clubs: dict[str, int], rules: Rules) -> set[str]:

@@ -13,9 +13,8 @@ import json
 import os
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
+import time
+from typing import NamedTuple
 
 from pasur_cli.errors import PasurError
 from pasur_cli.match import Match
@@ -51,21 +50,26 @@ class StaleError(PasurError):
     """The match changed after it was shown; the change was not recorded."""
 
 
-def default_path() -> Path:
+def default_path() -> str:
     """``PASUR_DB`` if set, else pasur/pasur.db in the user data folder."""
     env = os.environ.get("PASUR_DB")
     if env:
-        return Path(env)
+        return env
     from platformdirs import user_data_dir
-    return Path(user_data_dir(APP, appauthor=False)) / "pasur.db"
+    return os.path.join(user_data_dir(APP, appauthor=False), "pasur.db")
+
+
+def _uri(path: str) -> str:
+    """A file: URI for SQLite (percent-escaping the characters a URI path cannot hold)."""
+    escaped = os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    return "file:" + escaped
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
+class MatchRecord(NamedTuple):
     """A stored match: who plays, the rules, the first dealer, and its log of actions."""
 
     id: int
@@ -83,26 +87,26 @@ class MatchRecord:
 class Store:
     """One database file. ``Store(path, write=False)`` opens read-only and needs the file to exist."""
 
-    def __init__(self, path: Path | str | None = None, write: bool = False) -> None:
-        self.path = Path(path) if path else default_path()
+    def __init__(self, path: str | None = None, write: bool = False) -> None:
+        self.path = str(path) if path else default_path()
         self.write = write
         self.db = self._open()
 
     # -- opening ---------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
-        where = str(self.path)
-        exists = self.path.exists()
-        if exists and self.path.is_dir():
+        where = self.path
+        exists = os.path.exists(where)
+        if exists and os.path.isdir(where):
             raise StoreError(f"{where} is a folder, not a pasur database.")
-        if exists and self.path.stat().st_size:
-            with open(self.path, "rb") as f:
+        if exists and os.path.getsize(where):
+            with open(where, "rb") as f:
                 if f.read(16) != b"SQLite format 3\x00":
                     raise StoreError(f"{where} is not a pasur database (not SQLite at all); it was left untouched.")
         if not self.write and not exists:
             raise StoreError(f"no database at {where} yet: start a match with `pasur new NAME NAME`.")
         if self.write and not exists:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                os.makedirs(os.path.dirname(os.path.abspath(where)), exist_ok=True)
             except OSError as err:
                 raise StoreError(f"cannot create the folder for {where}: {err.strerror}.") from None
         try:
@@ -111,9 +115,10 @@ class Store:
             else:
                 # rw (never create) lets SQLite roll back a journal a crashed writer left behind;
                 # a file we may not write is still readable with ro.
-                writable = os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+                folder = os.path.dirname(os.path.abspath(where))
+                writable = os.access(where, os.W_OK) and os.access(folder, os.W_OK)
                 mode = "rw" if writable else "ro"
-                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={mode}", uri=True, timeout=10,
+                db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=10,
                                      isolation_level=None)
             db.execute("PRAGMA foreign_keys = ON")
             self._check_schema(db)
