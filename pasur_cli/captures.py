@@ -210,8 +210,8 @@ def capture_problem(card: Card, table, take, rules: Rules, ascii: bool = False) 
         if card.rank == Rank.JACK and rules.capture_mode != "rank":
             return f"a J takes every numeral and J on the table and nothing else: {names(options[0])}."
         if len(options) == 1:
-            return f"{show(card)} takes every {card.rank.code} on the table: {names(options[0])}, no more, no less."
-        return f"{show(card)} takes exactly one {card.rank.code}, not {names(take)}."
+            return f"{show(card)} takes every {card.rank_code} on the table: {names(options[0])}, no more, no less."
+        return f"{show(card)} takes exactly one {card.rank_code}, not {names(take)}."
     courts = [c for c in take if not c.is_numeral]
     if courts:
         return f"{names(courts)} cannot be taken by a sum: only numerals (A-10) count."

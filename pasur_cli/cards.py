@@ -9,58 +9,29 @@ Card.parse('10D')
 from __future__ import annotations
 
 import re
-from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
 from pasur_cli.errors import NotationError
 
 
-class Suit(StrEnum):
-    """The four suits, in canonical order."""
+class Suit:
+    """The suits as their codes, in canonical order (plain strings: cheap to create and compare)."""
 
-    CLUBS = "C"
-    DIAMONDS = "D"
-    HEARTS = "H"
-    SPADES = "S"
-
-    @property
-    def symbol(self) -> str:
-        return _SYMBOLS[self]
+    CLUBS, DIAMONDS, HEARTS, SPADES = "C", "D", "H", "S"
 
 
-_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
-_SUIT_INPUT = {
-    "C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES,
-    "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS, "♠": Suit.SPADES,
-    "♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES,
-}
+class Rank:
+    """Ranks as numbers in canonical order; a numeral's value is its number."""
+
+    ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING = range(1, 14)
 
 
-class Rank(IntEnum):
-    """Ranks in canonical order; a numeral's value is its number."""
-
-    ACE = 1
-    TWO = 2
-    THREE = 3
-    FOUR = 4
-    FIVE = 5
-    SIX = 6
-    SEVEN = 7
-    EIGHT = 8
-    NINE = 9
-    TEN = 10
-    JACK = 11
-    QUEEN = 12
-    KING = 13
-
-    @property
-    def code(self) -> str:
-        return _RANK_CODES[self]
-
-
-_RANK_CODES = {r: str(int(r)) for r in Rank}
-_RANK_CODES.update({Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"})
-_RANK_INPUT = {code: rank for rank, code in _RANK_CODES.items()}
+SUITS = "CDHS"
+SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RANK_CODES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_SUIT_INPUT = {**{s: s for s in SUITS}, **{v: k for k, v in SYMBOLS.items()},
+               "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+_RANK_INPUT = {code: rank for rank, code in enumerate(RANK_CODES) if code}
 _RANK_INPUT.update({"1": Rank.ACE, "T": Rank.TEN})
 
 _TOKEN = re.compile(r"^(10|[2-9AJQKT1])(.)$")
@@ -71,18 +42,22 @@ VALID = "a rank (A or 1, 2-10 or T, J, Q, K) followed by a suit (C D H S or ♣ 
 class Card(NamedTuple):
     """One card, an immutable value. Ordering is canonical: rank A..K, then suit C D H S."""
 
-    rank: Rank
-    suit: Suit
+    rank: int  # 1 (A) .. 10, 11 J, 12 Q, 13 K
+    suit: str  # C D H S
+
+    @property
+    def rank_code(self) -> str:
+        return RANK_CODES[self.rank]
 
     @property
     def code(self) -> str:
         """Canonical ASCII code, e.g. ``10D``."""
-        return self.rank.code + self.suit.value
+        return RANK_CODES[self.rank] + self.suit
 
     @property
     def symbol(self) -> str:
         """Unicode form, e.g. ``10♦``."""
-        return self.rank.code + self.suit.symbol
+        return RANK_CODES[self.rank] + SYMBOLS[self.suit]
 
     @property
     def is_numeral(self) -> bool:
@@ -91,7 +66,7 @@ class Card(NamedTuple):
     @property
     def value(self) -> int:
         """Value in a sum: A=1 .. 10=10; court cards count 0 and never take part in a sum."""
-        return int(self.rank) if self.rank <= Rank.TEN else 0
+        return self.rank if self.rank <= Rank.TEN else 0
 
     def show(self, ascii: bool = False) -> str:
         return self.code if ascii else self.symbol
@@ -107,7 +82,7 @@ class Card(NamedTuple):
         return parse_card(text)
 
 
-DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
+DECK: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)
 _BY_CODE = {c.code: c for c in DECK}
 
 
@@ -120,7 +95,7 @@ def parse_card(text: str) -> Card:
     m = _TOKEN.match(token.upper())
     if not m or m.group(2) not in _SUIT_INPUT:
         raise NotationError(f"{text!r} is not a card: write {VALID}.")
-    return _BY_CODE[_RANK_INPUT[m.group(1)].code + _SUIT_INPUT[m.group(2)].value]
+    return _BY_CODE[RANK_CODES[_RANK_INPUT[m.group(1)]] + _SUIT_INPUT[m.group(2)]]
 
 
 def split_tokens(texts: str | list[str] | tuple[str, ...]) -> list[str]:

@@ -34,12 +34,12 @@ def brute_force(card, table, rules: Rules):
     t = target(card, rules)
     numerals = [c for c in table if c.is_numeral]
     if t is None:  # rank matching (courts, rank mode) or the wild J: written out from RULES.md
-        if rules.capture_mode == "rank" or card.rank.code in "QK" and rules.court_capture == "all":
+        if rules.capture_mode == "rank" or card.rank_code in "QK" and rules.court_capture == "all":
             same = tuple(sorted(c for c in table if c.rank == card.rank))
             return {same} if same else set()
-        if card.rank.code in "QK":
+        if card.rank_code in "QK":
             return {(c,) for c in table if c.rank == card.rank}
-        wild = tuple(sorted(c for c in table if c.is_numeral or c.rank.code == "J"))
+        wild = tuple(sorted(c for c in table if c.is_numeral or c.rank_code == "J"))
         return {wild} if wild else set()
     sums = [s for s in subsets(numerals) if s and sum(c.value for c in s) == t]
     if not rules.multi_capture:
