@@ -76,7 +76,7 @@ def _current_match(ctx):
     from pasur_cli.store import Store
     store = Store(ctx.meta.get("pasur.db"))
     try:
-        return store.load(match_id(ctx, store)).replay()
+        return current(ctx, store)[1]
     finally:
         store.close()
 
@@ -192,20 +192,20 @@ def open_store(ctx: click.Context, write: bool = False):
     return store
 
 
-def match_id(ctx: click.Context, store) -> int:
-    """--match, else the most recently changed match that is not finished, else the most recent one
-    (so `pasur score` still shows a match just won)."""
+def current(ctx: click.Context, store):
+    """(id, replayed match) of --match, else of the most recently changed match that is not
+    finished, else of the most recent one (so `pasur score` still shows a match just won)."""
     from pasur_cli.store import StoreError
     chosen = ctx.meta.get("pasur.match_id")
     if chosen is not None:
-        store.load(chosen)  # raises StoreError when there is no such match
-        return chosen
+        return chosen, store.match(chosen)[1]
     ids = store.match_ids()
     for mid in ids:
-        if not store.load(mid).replay().finished:
-            return mid
+        match = store.match(mid)[1]
+        if not match.finished:
+            return mid, match
     if ids:
-        return ids[0]
+        return ids[0], store.match(ids[0])[1]
     raise StoreError("there is no match yet: start one with `pasur new NAME NAME`.")
 
 
@@ -252,7 +252,7 @@ def deal(ctx, cards, expect):
     if len(table_cards) != 4:
         raise NotationError(f"the initial table is 4 cards; {len(table_cards)} were given.")
     store = open_store(ctx, write=True)
-    with store.changing(match_id(ctx, store), expect) as change:
+    with store.changing(current(ctx, store)[0], expect) as change:
         change.match.start_deal(table_cards)
         change.append({"type": "deal", "table": [c.code for c in table_cards]})
     click.echo(render.deal_text(look(ctx), change.match))
@@ -276,9 +276,9 @@ def play(ctx, card, take_text, by, expect):
     played = parse_card(card)
     take = None if take_text is None else parse_cards(take_text, "--take list")
     store = open_store(ctx, write=True)
-    with store.changing(match_id(ctx, store), expect) as change:
+    with store.changing(current(ctx, store)[0], expect) as change:
         match = change.match
-        current = match.deal
+        deal_played = match.deal
         try:
             record = match.play(played, take, by)
         except AmbiguousPlayError as err:
@@ -287,7 +287,7 @@ def play(ctx, card, take_text, by, expect):
             raise refused from None
         change.append({"type": "play", "card": played.code, "take": [c.code for c in record.taken],
                        "by": record.player})
-    click.echo(render.play_text(look(ctx), record, current, match))
+    click.echo(render.play_text(look(ctx), record, deal_played, match))
 
 
 @main.command()
@@ -301,9 +301,9 @@ def undo(ctx, count, as_json):
     from pasur_cli.errors import IllegalPlayError
 
     store = open_store(ctx, write=True)
-    mid = match_id(ctx, store)
+    mid = current(ctx, store)[0]
     with store.changing(mid) as change:
-        have = len(change.record.actions)
+        have = len(change.record.texts)
         if count > have:
             raise IllegalPlayError(f"match {mid} has {have} recorded action{'s' * (have != 1)}; cannot undo {count}.")
         dropped = change.drop(count)
@@ -324,8 +324,7 @@ def show(ctx, as_json):
     from pasur_cli import render
 
     store = open_store(ctx)
-    mid = match_id(ctx, store)
-    match = store.load(mid).replay()
+    mid, match = current(ctx, store)
     click.echo(render.dumps(render.show_json(mid, match)) if as_json else render.show_text(look(ctx), mid, match))
 
 
@@ -339,8 +338,7 @@ def score(ctx, as_json):
     from pasur_cli import render
 
     store = open_store(ctx)
-    mid = match_id(ctx, store)
-    match = store.load(mid).replay()
+    mid, match = current(ctx, store)
     click.echo(render.dumps(render.score_json(mid, match)) if as_json else render.score_text(look(ctx), match))
 
 
@@ -353,7 +351,7 @@ def matches(ctx, as_json):
     from pasur_cli import render
 
     store = open_store(ctx)
-    rows = render.matches_rows([(mid, store.load(mid).replay()) for mid in store.match_ids()])
+    rows = render.matches_rows([(mid, store.match(mid)[1]) for mid in store.match_ids()])
     click.echo(render.dumps(rows) if as_json else render.matches_text(rows))
 
 
@@ -366,7 +364,7 @@ def session(ctx):
     from pasur_cli import session as loop
 
     store = open_store(ctx)
-    mid = match_id(ctx, store)
+    mid = current(ctx, store)[0]
     store.close()
     loop.run(dict(ctx.meta), mid)
 
@@ -394,11 +392,11 @@ def tally(ctx, piles, counts, surs, partial, as_json):
     from pasur_cli.tally import build_action
 
     store = open_store(ctx, write=True)
-    mid = match_id(ctx, store)
+    mid, match = current(ctx, store)
     if not (piles or counts or surs):
         if not sys.stdin.isatty():
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
-        piles, counts, surs = _ask_tally(store.load(mid).replay())
+        piles, counts, surs = _ask_tally(match)
     with store.changing(mid) as change:
         action = build_action(change.match, list(piles), list(counts), list(surs), partial)
         result = change.match.apply(action)
@@ -439,7 +437,7 @@ def export(ctx, output):
     from pasur_cli.record import write_record
 
     store = open_store(ctx)
-    record = store.load(match_id(ctx, store))
+    record = store.load(current(ctx, store)[0])
     output.write(render.dumps(write_record(record)) + "\n")
 
 
@@ -459,6 +457,6 @@ def import_(ctx, file):
         raise NotationError(f"{file.name} is not a text file; a match record is JSON.") from None
     players, rules, dealer, actions, times, match = read_record(text)
     store = open_store(ctx, write=True)
-    mid = store.create(players, rules, dealer, actions, times)
+    mid = store.create(players, rules, dealer, actions, times, match)
     click.echo(f"Imported as match {mid}: {len(actions)} actions replayed.")
     click.echo(render.show_text(look(ctx), mid, match))

@@ -7,11 +7,13 @@ the actions, and every change a player makes is one action (a dict that JSON can
 - ``{"type": "play", "card": "7C", "take": ["4D"], "by": "Ali"}``: a play and its capture;
 - ``{"type": "tally", "piles": {side: [codes]} | "counts": {side: {...}}, "surs": {side: n}}``:
   a deal scored from its piles without play-by-play entry.
+
+``action_text`` / ``parse_action`` turn an action into a short line and back (the form the
+database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``tally<TAB>{json}``.
 """
 
 from __future__ import annotations
 
-import json
 from typing import NamedTuple
 
 from pasur_cli.cards import Card, parse_cards
@@ -45,6 +47,8 @@ def check_players(players: list[str], dealer: str | None = None) -> None:
     for name in players:
         if not name.strip():
             raise IllegalPlayError("a player's name cannot be empty.")
+        if any(ch < " " for ch in name):
+            raise IllegalPlayError(f"{name!r}: a player's name cannot contain tabs, newlines or other control characters.")
         if "&" in name:
             raise IllegalPlayError(f"{name!r}: a player's name cannot contain '&' (it joins team names).")
     folded = [p.strip().casefold() for p in players]
@@ -63,18 +67,24 @@ class Match:
         self.seat_sides = side_names(self.players, rules.teams)
         self.sides = list(dict.fromkeys(self.seat_sides))
         self.results: list[DealResult] = []
+        self.completed_at: list[int] = []  # how many actions there were when each result was added
         self.deal: Deal | None = None
         self.actions = 0
 
     @classmethod
-    def replay(cls, players: list[str], rules: Rules, dealer: int, actions: list[dict]) -> Match:
-        """Rebuild a match from its log. Raises PasurError naming the first action that fails."""
+    def replay(cls, players: list[str], rules: Rules, dealer: int, actions: list[dict],
+               results: list[DealResult] = (), start: int = 0) -> Match:
+        """Rebuild a match from its log, or from the ``results`` of its first ``start`` actions
+        (a snapshot) and the actions after them. Raises PasurError naming the first action that fails."""
         match = cls(players, rules, dealer)
-        for number, action in enumerate(actions, 1):
+        match.results = list(results)
+        match.completed_at = [start] * len(match.results)
+        match.actions = start
+        for number, action in enumerate(actions, start + 1):
             try:
                 match.apply(action)
             except (ValueError, KeyError, TypeError, AttributeError) as err:  # PasurError is a ValueError
-                raise IllegalPlayError(f"action {number} ({json.dumps(action)}) cannot be replayed: {err}") from err
+                raise IllegalPlayError(f"action {number} ({_describe(action)}) cannot be replayed: {err}") from err
         return match
 
     # -- position --------------------------------------------------------------------------
@@ -140,6 +150,7 @@ class Match:
         self.actions += 1
         if self.deal.over:
             self.results.append(DealResult(self.deal_number, self.dealer, self.deal.score()))
+            self.completed_at.append(self.actions)
             self.deal = None
         return record
 
@@ -151,6 +162,7 @@ class Match:
         result = DealResult(self.deal_number, self.dealer, scores, tallied=True)
         self.results.append(result)
         self.actions += 1
+        self.completed_at.append(self.actions)
         return result
 
     def apply(self, action: dict) -> object:
@@ -166,3 +178,37 @@ class Match:
             from pasur_cli.tally import tally_scores
             return self.add_result(tally_scores(self, action))
         raise IllegalPlayError(f"unknown action type {kind!r}.")
+
+
+def _describe(action: object) -> str:
+    try:
+        return action_text(action).replace("\t", " ")
+    except (KeyError, TypeError, ValueError):
+        return repr(action)
+
+
+def action_text(action: dict) -> str:
+    """One action as a short line (fields separated by tabs; names hold no control characters)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind == "deal":
+        return "deal\t" + " ".join(action["table"])
+    if kind == "play":
+        return "\t".join(["play", action.get("by") or "", action["card"], " ".join(action.get("take") or [])])
+    import json
+    if kind == "tally":
+        return "tally\t" + json.dumps({k: v for k, v in action.items() if k != "type"}, ensure_ascii=False)
+    return json.dumps(action, ensure_ascii=False)
+
+
+def parse_action(text: str) -> dict:
+    """The action a line from ``action_text`` stands for."""
+    kind, _, rest = text.partition("\t")
+    if kind == "deal":
+        return {"type": "deal", "table": rest.split()}
+    if kind == "play":
+        by, card, take = rest.split("\t")
+        return {"type": "play", "card": card, "take": take.split(), "by": by or None}
+    import json
+    if kind == "tally":
+        return {"type": "tally", **json.loads(rest)}
+    return json.loads(text)

@@ -13,7 +13,7 @@ import json
 
 from pasur_cli.errors import IllegalPlayError, NotationError
 from pasur_cli.match import Match, check_players
-from pasur_cli.rules import OPTION_NAMES, parse_rules
+from pasur_cli.rules import OPTION_NAMES, option_text, parse_rules
 
 FORMAT, VERSION = "pasur-match", 1
 
@@ -29,12 +29,6 @@ def write_record(record) -> dict:
         "created": record.created,
         "actions": [{"at": at, "action": action} for at, action in zip(record.times, record.actions)],
     }
-
-
-def _value_text(value: object) -> str:
-    if value is None:
-        return "none"
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def read_record(text: str) -> tuple[list[str], object, int, list[dict], list[str], Match]:
@@ -59,7 +53,7 @@ def read_record(text: str) -> tuple[list[str], object, int, list[dict], list[str
     unknown = sorted(set(rules_doc) - set(OPTION_NAMES))
     if unknown:
         raise NotationError(f"the record names unknown rule options: {', '.join(unknown)}.")
-    rules = parse_rules("standard", [f"{k}={_value_text(v)}" for k, v in rules_doc.items()])
+    rules = parse_rules("standard", [f"{k}={option_text(v)}" for k, v in rules_doc.items()])
     actions, times = [], []
     for number, entry in enumerate(entries, 1):
         if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):

@@ -6,14 +6,13 @@ the CLI's job. tabulate is imported only by the functions that draw tables.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import NamedTuple
 
 from pasur_cli.cards import Card, Suit
 from pasur_cli.captures import Captures
-from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules
+from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 
@@ -53,6 +52,7 @@ class Look(NamedTuple):
 
 
 def dumps(data: object) -> str:
+    import json
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
@@ -109,20 +109,12 @@ def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, fo
 
 
 # -- pasur rules --------------------------------------------------------------------------
-def show_value(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def rules_json(names: list[str]) -> dict:
     return {"presets": {n: PRESETS[n].as_dict() for n in names}, "meanings": dict(MEANINGS)}
 
 
 def rules_text(names: list[str]) -> str:
-    rows = [[o, *(show_value(getattr(PRESETS[n], o)) for n in names), MEANINGS[o]] for o in OPTION_NAMES]
+    rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), MEANINGS[o]] for o in OPTION_NAMES]
     return table(rows, ["option", *names, "meaning"])
 
 
@@ -131,7 +123,7 @@ def _rules_line(rules: Rules) -> str:
     if rules.preset != "custom":
         return rules.preset
     base = min(PRESETS, key=lambda n: sum(getattr(PRESETS[n], o) != getattr(rules, o) for o in OPTION_NAMES))
-    diffs = [f"{o}={show_value(getattr(rules, o))}" for o in OPTION_NAMES
+    diffs = [f"{o}={option_text(getattr(rules, o))}" for o in OPTION_NAMES
              if getattr(PRESETS[base], o) != getattr(rules, o)]
     return f"{base} with {', '.join(diffs)}"
 

@@ -81,6 +81,15 @@ MEANINGS: dict[str, str] = {
 }
 
 
+def option_text(value: object) -> str:
+    """An option's value as it is written in ``NAME=VALUE`` (true, false, none, 62, wild)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def _parse_value(name: str, text: str) -> object:
     """Turn the text of one option into its value; raise NotationError when it does not fit."""
     low = text.strip().lower()

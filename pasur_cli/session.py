@@ -37,8 +37,8 @@ def _state(meta: dict, mid: int):
     from pasur_cli.store import Store
     store = Store(meta.get("pasur.db"))
     try:
-        record = store.load(mid)
-        return record.replay(), len(record.actions)
+        record, match = store.match(mid)
+        return match, len(record.texts)
     finally:
         store.close()
 

@@ -1,24 +1,29 @@
 """All file I/O: the SQLite database that holds every match as its players, rules and log.
 
-A match's state is never stored: it is replayed from the log through the engine. Every change is
-one ``BEGIN IMMEDIATE`` transaction that reads the log, checks the change against the replayed
-match and appends (or removes) actions, so two processes never lose or duplicate a play and a
-crash leaves the old state or the new one. Reads open the file read-only. A file that is not a
-pasur database, is damaged or is newer than this version is refused, never overwritten.
+A match's state is replayed from its log through the engine. Every change is one
+``BEGIN IMMEDIATE`` transaction that reads the log, checks the change against the replayed match
+and appends (or removes) actions, so two processes never lose or duplicate a play and a crash
+leaves the old state or the new one. Reads never create anything. A file that is not a pasur
+database, is damaged or is newer than this version is refused, never overwritten.
+
+So that a long match stays instant, each finished deal leaves a snapshot: the deal results after
+that many actions, with a CRC of those actions and the results. A snapshot whose CRC does not
+match is ignored (the log is replayed instead), and undo deletes the snapshots it goes behind.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
-from contextlib import contextmanager
 import time
+import zlib
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from pasur_cli.errors import PasurError
-from pasur_cli.match import Match
-from pasur_cli.rules import Rules, rules_from_dict
+from pasur_cli.match import DealResult, Match, action_text, parse_action
+from pasur_cli.rules import Rules, option_text, parse_rules
+from pasur_cli.scoring import SideScore
 
 APP = "pasur"
 SCHEMA_VERSION = 1
@@ -27,8 +32,8 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
     id INTEGER PRIMARY KEY,
     created TEXT NOT NULL,
-    players TEXT NOT NULL,          -- JSON list, in playing order
-    rules TEXT NOT NULL,            -- JSON object of every rule option
+    players TEXT NOT NULL,          -- one name per line, in playing order
+    rules TEXT NOT NULL,            -- every rule option, one NAME=VALUE per line
     dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
     touched INTEGER NOT NULL        -- a counter: the match changed most recently has the highest
 );
@@ -36,7 +41,14 @@ CREATE TABLE actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
     at TEXT NOT NULL,               -- UTC time it was recorded
-    action TEXT NOT NULL,           -- JSON, see pasur_cli.match
+    action TEXT NOT NULL,           -- one line, see pasur_cli.match.action_text
+    PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE snapshots (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,           -- the deal results after this many actions
+    crc INTEGER NOT NULL,           -- CRC-32 of those actions' lines and the results
+    results TEXT NOT NULL,          -- one deal per line, see results_text
     PRIMARY KEY (match_id, seq)
 );
 """
@@ -70,18 +82,53 @@ def now() -> str:
 
 
 class MatchRecord(NamedTuple):
-    """A stored match: who plays, the rules, the first dealer, and its log of actions."""
+    """A stored match: who plays, the rules, the first dealer, its log (lines and times), the
+    ``touched`` counter it was read at, and its latest valid snapshot (seq, results) if any."""
 
     id: int
     created: str
     players: list[str]
     rules: Rules
     dealer: int
-    actions: list[dict]
+    touched: int
+    texts: list[str]
     times: list[str]
+    snapshot: tuple[int, list[DealResult]] | None
+
+    @property
+    def actions(self) -> list[dict]:
+        return [parse_action(t) for t in self.texts]
 
     def replay(self) -> Match:
-        return Match.replay(self.players, self.rules, self.dealer, self.actions)
+        """The match now: from the snapshot (if any) and the actions after it."""
+        seq, results = self.snapshot or (0, [])
+        return Match.replay(self.players, self.rules, self.dealer, [parse_action(t) for t in self.texts[seq:]],
+                            results, seq)
+
+
+def crc(texts: list[str]) -> int:
+    return zlib.crc32("\n".join(texts).encode())
+
+
+def results_text(results: list[DealResult]) -> str:
+    """Deal results as lines: number, dealer, tallied, then side=score fields, tab-separated."""
+    lines = []
+    for r in results:
+        sides = [f"{side}={','.join(str(v) for v in score)}" for side, score in r.scores.items()]
+        lines.append("\t".join([str(r.number), r.dealer, "1" if r.tallied else "0", *sides]))
+    return "\n".join(lines)
+
+
+def parse_results(text: str) -> list[DealResult]:
+    results = []
+    for line in text.splitlines():
+        number, dealer, tallied, *sides = line.split("\t")
+        scores = {}
+        for item in sides:
+            side, _, values = item.rpartition("=")
+            scores[side] = SideScore(*(int(v) for v in values.split(",")))
+        results.append(DealResult(int(number), dealer, scores, tallied == "1"))
+    return results
 
 
 class Store:
@@ -91,6 +138,7 @@ class Store:
         self.path = str(path) if path else default_path()
         self.write = write
         self.db = self._open()
+        self._replayed: tuple[MatchRecord, Match] | None = None
 
     # -- opening ---------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -142,7 +190,7 @@ class Store:
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer pasur (schema {version}, this one knows"
                              f" {SCHEMA_VERSION}); upgrade pasur. The file was left untouched.")
-        if not {"matches", "actions"} <= tables:
+        if not {"matches", "actions", "snapshots"} <= tables:
             raise StoreError(f"{self.path} is damaged (tables are missing); it was left untouched.")
 
     def _create(self, db: sqlite3.Connection) -> None:
@@ -164,22 +212,38 @@ class Store:
         self.db.close()
 
     # -- reading ---------------------------------------------------------------------------
-    def _row(self, match_id: int) -> tuple:
-        row = self.db.execute("SELECT id, created, players, rules, dealer FROM matches WHERE id = ?",
+    def load(self, match_id: int) -> MatchRecord:
+        """The stored match with its log and latest valid snapshot. Raises StoreError when there is
+        no such match or it cannot be read."""
+        row = self.db.execute("SELECT id, created, players, rules, dealer, touched FROM matches WHERE id = ?",
                               (match_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no match {match_id}; `pasur matches` lists them.")
-        return row
-
-    def load(self, match_id: int) -> MatchRecord:
-        """The stored match with its whole log. Raises StoreError when there is no such match."""
-        mid, created, players, rules, dealer = self._row(match_id)
+        mid, created, players, rules, dealer, touched = row
         log = self.db.execute("SELECT at, action FROM actions WHERE match_id = ? ORDER BY seq", (mid,)).fetchall()
+        texts = [a for _, a in log]
+        snapshot = None
+        for seq, check, results in self.db.execute(
+                "SELECT seq, crc, results FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq DESC",
+                (mid, len(texts))):
+            if check == crc([*texts[:seq], results]):
+                try:
+                    snapshot = (seq, parse_results(results))
+                    break
+                except ValueError:
+                    continue  # a damaged snapshot is only a lost shortcut: replay instead
         try:
-            return MatchRecord(mid, created, json.loads(players), rules_from_dict(json.loads(rules)), dealer,
-                               [json.loads(a) for _, a in log], [t for t, _ in log])
-        except (ValueError, TypeError) as err:
+            return MatchRecord(mid, created, players.split("\n"), parse_rules("standard", rules.split("\n")),
+                               dealer, touched, texts, [t for t, _ in log], snapshot)
+        except PasurError as err:
             raise StoreError(f"match {mid} in {self.path} is damaged ({err}).") from None
+
+    def match(self, match_id: int) -> tuple[MatchRecord, Match]:
+        """The stored match replayed (kept, so a change in the same command need not replay it again)."""
+        record = self.load(match_id)
+        match = record.replay()
+        self._replayed = (record, match)
+        return record, match
 
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
@@ -208,15 +272,19 @@ class Store:
                    (match_id,))
 
     def create(self, players: list[str], rules: Rules, dealer: int, actions: list[dict] = (),
-               times: list[str] | None = None) -> int:
-        """Store a new match (with an optional log, e.g. from an import) and return its id."""
+               times: list[str] | None = None, match: Match | None = None) -> int:
+        """Store a new match and return its id. An import passes its log, the times and the match
+        it replays to (for the snapshot of its last finished deal)."""
+        rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
+        texts = [action_text(a) for a in actions]
         with self.transaction() as db:
             cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched) VALUES (?, ?, ?, ?, 0)",
-                             (now(), json.dumps(players, ensure_ascii=False), json.dumps(rules.as_dict()), dealer))
+                             (now(), "\n".join(players), rules_lines, dealer))
             mid = cur.lastrowid
-            for seq, action in enumerate(actions, 1):
-                at = times[seq - 1] if times else now()
-                db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (mid, seq, at, json.dumps(action, ensure_ascii=False)))
+            for seq, text in enumerate(texts, 1):
+                db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (mid, seq, times[seq - 1] if times else now(), text))
+            if match is not None and match.results:
+                _snapshot(db, mid, texts, match)
             self._touch(db, mid)
         return mid
 
@@ -229,40 +297,57 @@ class Store:
         ends without an exception; an exception (a refused play, Ctrl-C) rolls everything back.
         """
         with self.transaction() as db:
-            record = self.load(match_id)
-            if expect is not None and expect != len(record.actions):
+            row = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
+            kept = self._replayed
+            if kept and row and kept[0].id == match_id and kept[0].touched == row[0]:
+                record, match = kept  # the log has not moved since this command read it
+            else:
+                record, match = self.match(match_id)
+            self._replayed = None  # the change below mutates it
+            if expect is not None and expect != len(record.texts):
                 raise StaleError("the match changed since it was shown (another pasur recorded something);"
                                  " nothing was recorded. Look again and re-enter.")
-            change = Change(db, record)
+            change = Change(db, record, match)
+            finished = len(match.results)
             yield change
             if change.changed:
+                if len(match.results) > finished:
+                    _snapshot(db, match_id, record.texts, match)
                 self._touch(db, match_id)
 
 
 class Change:
     """What one transaction does to one match's log."""
 
-    def __init__(self, db: sqlite3.Connection, record: MatchRecord) -> None:
-        self.db, self.record = db, record
-        self.match = record.replay()
+    def __init__(self, db: sqlite3.Connection, record: MatchRecord, match: Match) -> None:
+        self.db, self.record, self.match = db, record, match
         self.changed = False
 
     def append(self, action: dict) -> None:
-        seq = len(self.record.actions) + 1
+        text = action_text(action)
         self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)",
-                        (self.record.id, seq, now(), json.dumps(action, ensure_ascii=False)))
-        self.record.actions.append(action)
+                        (self.record.id, len(self.record.texts) + 1, now(), text))
+        self.record.texts.append(text)
         self.changed = True
         _fault("after-append")
 
     def drop(self, count: int) -> list[dict]:
-        """Remove the last ``count`` actions; return them, oldest first."""
-        n = len(self.record.actions)
-        self.db.execute("DELETE FROM actions WHERE match_id = ? AND seq > ?", (self.record.id, n - count))
-        dropped = self.record.actions[n - count:]
-        del self.record.actions[n - count:]
+        """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
+        (``match`` no longer describes the log after this.)"""
+        keep = len(self.record.texts) - count
+        self.db.execute("DELETE FROM actions WHERE match_id = ? AND seq > ?", (self.record.id, keep))
+        self.db.execute("DELETE FROM snapshots WHERE match_id = ? AND seq > ?", (self.record.id, keep))
+        dropped = [parse_action(t) for t in self.record.texts[keep:]]
+        del self.record.texts[keep:]
         self.changed = True
         return dropped
+
+
+def _snapshot(db: sqlite3.Connection, match_id: int, texts: list[str], match: Match) -> None:
+    """Keep the results of every finished deal, as of the action that finished the last one."""
+    seq, results = match.completed_at[-1], results_text(match.results)
+    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)",
+               (match_id, seq, crc([*texts[:seq], results]), results))
 
 
 def _fault(point: str) -> None:

@@ -1,0 +1,84 @@
+"""Whole-process timing of pasur commands against `python -c "import click"`, in one run.
+
+    python bench/cli.py [--rounds 21]
+
+Runs a warm-up, then rounds that alternate the commands: `pasur play` (with an undo between,
+not timed), `pasur show`, `pasur check`, and the baseline. Prints each command's median wall
+time and median peak memory (max RSS of that process, from wait4) and the ratio to the
+baseline; the target is 1.2x or less for both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PASUR = str(Path(sys.executable).with_name("pasur"))
+
+
+def run(argv: list[str], env: dict) -> tuple[float, int]:
+    """Wall seconds and peak RSS in KiB of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed with {proc.returncode}")
+    return elapsed, usage.ru_maxrss
+
+
+def setup(env: dict) -> None:
+    """A match in progress: deal 2 of a 2-player pagat match, a few plays in."""
+    steps = [["new", "Ali", "Sara", "--rules", "pagat"],
+             ["tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+              "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes"],
+             ["deal", "5C", "9D", "3H", "KS"], ["play", "2S"], ["play", "6H"], ["play", "5S"]]
+    for step in steps:
+        subprocess.run([PASUR, *step], env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=21)
+    rounds = parser.parse_args().rounds
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PASUR_DB=str(Path(tmp) / "pasur.db"), NO_COLOR="1")
+        setup(env)
+        commands = {
+            "baseline": [sys.executable, "-c", "import click"],
+            "play": [PASUR, "play", "3C"],
+            "show": [PASUR, "show"],
+            "check": [PASUR, "check", "5C", "--table", "6D 6H AS 4C"],
+        }
+        undo = [PASUR, "undo"]
+        times: dict[str, list[float]] = {k: [] for k in commands}
+        peaks: dict[str, list[int]] = {k: [] for k in commands}
+        for number in range(rounds + 3):
+            for name, argv in commands.items():
+                elapsed, peak = run(argv, env)
+                if name == "play":
+                    run(undo, env)
+                if number >= 3:  # the first rounds warm the caches
+                    times[name].append(elapsed)
+                    peaks[name].append(peak)
+    base_t = statistics.median(times["baseline"])
+    base_m = statistics.median(peaks["baseline"])
+    print(f"{rounds} rounds, medians; baseline = python -c 'import click'")
+    print(f"{'command':10} {'wall ms':>8} {'x base':>7} {'peak MiB':>9} {'x base':>7}")
+    ok = True
+    for name in commands:
+        t, m = statistics.median(times[name]), statistics.median(peaks[name])
+        ok &= name == "baseline" or (t / base_t <= 1.2 and m / base_m <= 1.2)
+        print(f"{name:10} {t * 1000:8.1f} {t / base_t:7.2f} {m / 1024:9.1f} {m / base_m:7.2f}")
+    print("target (1.2x) met" if ok else "target (1.2x) NOT met")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""Snapshots per finished deal: replaying from one equals replaying the whole log, and a snapshot
+that does not match its log is ignored."""
+
+import random
+import sqlite3
+
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from pasur_cli.store import Store
+from simulate import random_match
+
+
+def state(match: Match) -> tuple:
+    deal = match.deal
+    return (match.results, match.totals, match.winner, match.deal_number,
+            None if deal is None else (deal.table, deal.piles, deal.surs, deal.last_capturer, deal.turn))
+
+
+def enter(pasur, action):
+    if action["type"] == "deal":
+        return pasur("deal", *action["table"])
+    return pasur("play", action["card"], "--take", " ".join(action["take"]))
+
+
+def test_replay_from_snapshots_equals_full_replay(pasur, db):
+    rng = random.Random(11)
+    rules = parse_rules("pagat", ["fixed_deals=4"])
+    pasur("new", "Ali", "Sara", "Reza", "--rules", "pagat", "--rule", "fixed_deals=4")
+    engine = Match(["Ali", "Sara", "Reza"], rules)
+    for number, action in enumerate(random_match(rng, engine)):
+        assert enter(pasur, action).exit_code == 0
+        engine.apply(action)
+        if number % 37 == 0 or engine.deal is None:
+            store = Store(db)
+            record = store.load(1)
+            store.close()
+            full = Match.replay(record.players, record.rules, record.dealer, record.actions)
+            assert state(record.replay()) == state(full) == state(engine)
+            if engine.results:
+                assert record.snapshot is not None and record.snapshot[0] == engine.completed_at[-1]
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 4
+    con.close()
+
+
+def test_undo_behind_a_snapshot_removes_it(pasur, db):
+    rng = random.Random(12)
+    pasur("new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=2")
+    engine = Match(["Ali", "Sara"], parse_rules("pagat", ["fixed_deals=2"]))
+    actions = []
+    for action in random_match(rng, engine):
+        engine.apply(action)
+        actions.append(action)
+        enter(pasur, action)
+        if len(engine.results) == 1:
+            break
+    assert pasur("undo", "2").exit_code == 0
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0
+    con.close()
+    for action in actions[-2:]:
+        assert enter(pasur, action).exit_code == 0
+    store = Store(db)
+    assert store.load(1).snapshot[0] == len(actions)
+    store.close()
+
+
+def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
+    rng = random.Random(13)
+    pasur("new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=3")
+    engine = Match(["Ali", "Sara"], parse_rules("pagat", ["fixed_deals=3"]))
+    for action in random_match(rng, engine):
+        enter(pasur, action)
+        engine.apply(action)
+        if len(engine.results) == 2:
+            break
+    before = pasur("score", "--json").output
+    con = sqlite3.connect(db)
+    # forge the results: the CRC no longer matches, so the log is replayed instead
+    con.execute("UPDATE snapshots SET results = replace(results, '\t0\t', '\t1\t')"
+                " WHERE seq = (SELECT max(seq) FROM snapshots)")
+    con.commit()
+    assert pasur("score", "--json").output == before
+    store = Store(db)
+    record = store.load(1)
+    assert record.snapshot[0] == engine.completed_at[0]  # the older, still valid snapshot
+    store.close()
+    con.execute("DELETE FROM snapshots")
+    con.commit()
+    con.close()
+    assert pasur("score", "--json").output == before
