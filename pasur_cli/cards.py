@@ -8,7 +8,6 @@ Card.parse('10D')
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from pasur_cli.errors import NotationError
@@ -34,8 +33,6 @@ _SUIT_INPUT = {**{s: s for s in SUITS}, **{v: k for k, v in SYMBOLS.items()},
 _RANK_INPUT = {code: rank for rank, code in enumerate(RANK_CODES) if code}
 _RANK_INPUT.update({"1": Rank.ACE, "T": Rank.TEN})
 
-_TOKEN = re.compile(r"^(10|[2-9AJQKT1])(.)$")
-_SEPARATOR = re.compile(r"[\s,]+")
 VALID = "a rank (A or 1, 2-10 or T, J, Q, K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), e.g. 10D, qh, 7♣"
 
 
@@ -91,18 +88,18 @@ def parse_card(text: str) -> Card:
 
     Raises NotationError quoting the token when it is not a card.
     """
-    token = text.strip()
-    m = _TOKEN.match(token.upper())
-    if not m or m.group(2) not in _SUIT_INPUT:
+    token = text.strip().upper()
+    rank, suit = _RANK_INPUT.get(token[:-1]), _SUIT_INPUT.get(token[-1:])
+    if rank is None or suit is None:
         raise NotationError(f"{text!r} is not a card: write {VALID}.")
-    return _BY_CODE[RANK_CODES[_RANK_INPUT[m.group(1)]] + _SUIT_INPUT[m.group(2)]]
+    return _BY_CODE[RANK_CODES[rank] + suit]
 
 
 def split_tokens(texts: str | list[str] | tuple[str, ...]) -> list[str]:
     """Split one or several arguments on spaces and commas into tokens."""
     if isinstance(texts, str):
         texts = [texts]
-    return [t for text in texts for t in _SEPARATOR.split(text) if t]
+    return [t for text in texts for t in text.replace(",", " ").split()]
 
 
 def parse_cards(texts: str | list[str] | tuple[str, ...], what: str = "list") -> list[Card]:

@@ -22,8 +22,33 @@ def refuse(err: PasurError) -> Refused:
     return Refused(str(err), 2 if isinstance(err, NotationError) else 1)
 
 
+def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+def help_param() -> click.Option:
+    """-h/--help as a plain eager flag: click's built-in one looks up a translation (and imports
+    locale) on every run, a noticeable part of start-up."""
+    return click.Option(["-h", "--help"], is_flag=True, expose_value=False, is_eager=True, callback=_help,
+                        help="Show this message and exit.")
+
+
+class PasurCommand(click.Command):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **{**kwargs, "add_help_option": False})
+        self.params.append(help_param())
+
+
 class PasurGroup(click.Group):
     """Turns every PasurError raised by a command into a clean message and exit code."""
+
+    command_class = PasurCommand
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **{**kwargs, "add_help_option": False})
+        self.params.append(help_param())
 
     def invoke(self, ctx: click.Context):
         try:
@@ -51,7 +76,7 @@ def store_options(f):
     """--db and --match, accepted on the group and on every command that uses the database."""
     f = click.option("--match", "match_id", type=int, expose_value=False, callback=_remember, metavar="ID",
                      help="The match to use (default: the most recently used unfinished match).")(f)
-    f = click.option("--db", type=click.Path(dir_okay=False), expose_value=False, callback=_remember,
+    f = click.option("--db", expose_value=False, callback=_remember,
                      metavar="PATH", help="The database file (default: $PASUR_DB, else the user data folder).")(f)
     return f
 
@@ -121,10 +146,18 @@ def look(ctx: click.Context):
     return Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=ctx.meta.get("pasur.no_color", False))
 
 
-@click.group(cls=PasurGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from pasur_cli import __version__
+        click.echo(f"pasur {__version__}")
+        ctx.exit()
+
+
+@click.group(cls=PasurGroup)
 @store_options
 @look_options
-@click.version_option(package_name="pasur", prog_name="pasur")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the version and exit.")
 def main() -> None:
     """Referee and scorekeeper for Pasur, the Iranian fishing card game."""
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-import zlib
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -107,6 +106,7 @@ class MatchRecord(NamedTuple):
 
 
 def crc(texts: list[str]) -> int:
+    import zlib  # only when a snapshot is checked or written
     return zlib.crc32("\n".join(texts).encode())
 
 
