@@ -1,0 +1,92 @@
+"""Does a long match slow pasur down? `pasur score` and `pasur play` on a match with 1 finished deal
+and on one with 20, in a database that also holds 1,000 other matches.
+
+    python bench/growth.py [--rounds 15]
+
+Prints the median wall time of each (whole processes, alternating) and the ratio 20 deals / 1 deal;
+the target is 1.3x or less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from simulate import random_match  # noqa: E402  (the tests' random legal deals)
+
+from pasur_cli.match import Match  # noqa: E402
+from pasur_cli.rules import parse_rules  # noqa: E402
+from pasur_cli.store import Store  # noqa: E402
+
+PASUR = str(Path(sys.executable).with_name("pasur"))
+PLAYERS = ["Ali", "Sara"]
+
+
+def actions_for(deals: int, seed: int) -> list[dict]:
+    """Random legal actions: ``deals`` finished deals, then the next deal's table and 3 plays."""
+    rules = parse_rules("pagat", [f"fixed_deals={deals + 1}"])
+    match, actions = Match(PLAYERS, rules), []
+    for action in random_match(random.Random(seed), match):
+        match.apply(action)
+        actions.append(action)
+        if len(match.results) == deals and match.deal is not None and len(match.deal.plays) == 3:
+            return actions
+    raise RuntimeError("the match ended early")
+
+
+def store_match(store: Store, actions: list[dict], deals: int) -> int:
+    rules = parse_rules("pagat", [f"fixed_deals={deals + 1}"])
+    match = Match.replay(PLAYERS, rules, 0, actions)
+    return store.create(PLAYERS, rules, 0, actions, match=match)
+
+
+def run(argv: list[str], env: dict) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=15)
+    rounds = parser.parse_args().rounds
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "pasur.db")
+        store = Store(db, write=True)
+        filler = actions_for(1, 0)
+        for _ in range(1000):
+            store_match(store, filler, 1)
+        short, long = actions_for(1, 1), actions_for(20, 2)
+        ids = {"1 deal": store_match(store, short, 1), "20 deals": store_match(store, long, 20)}
+        next_card = {name: store.load(mid).replay() for name, mid in ids.items()}
+        store.close()
+        env = dict(os.environ, PASUR_DB=db, NO_COLOR="1")
+        times: dict[tuple[str, str], list[float]] = {}
+        for number in range(rounds + 2):
+            for name, mid in ids.items():
+                match = next_card[name]
+                card = next(c for c in ("2C 3C 4C 5C 6C 7C 8C 9C 10C 2D 3D 4D 5D 6D 7D 8D 9D 10D".split())
+                            if all(c != x.code for x in match.deal.where))
+                score = run([PASUR, "--match", str(mid), "score"], env)
+                play = run([PASUR, "--match", str(mid), "play", card], env)
+                run([PASUR, "--match", str(mid), "undo"], env)
+                if number >= 2:
+                    times.setdefault(("score", name), []).append(score)
+                    times.setdefault(("play", name), []).append(play)
+    print(f"{rounds} rounds, medians, 1,000 other matches in the database")
+    for command in ("score", "play"):
+        one, twenty = (statistics.median(times[(command, n)]) for n in ids)
+        print(f"{command:6} 1 deal {one * 1000:6.1f} ms   20 deals {twenty * 1000:6.1f} ms   ratio {twenty / one:.2f}"
+              f"  ({'target 1.3x met' if twenty / one <= 1.3 else 'target 1.3x NOT met'})")
+
+
+if __name__ == "__main__":
+    main()
