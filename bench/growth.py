@@ -60,7 +60,7 @@ def main() -> None:
     rounds = parser.parse_args().rounds
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "pasur.db")
-        store = Store(db, write=True)
+        store = Store(db, create=True)
         filler = actions_for(1, 0)
         for _ in range(1000):
             store_match(store, filler, 1)

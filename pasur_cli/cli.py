@@ -55,6 +55,11 @@ class PasurGroup(click.Group):
             return super().invoke(ctx)
         except PasurError as err:
             raise refuse(err) from None
+        except Exception as err:
+            import sqlite3  # already loaded whenever a database was touched
+            if isinstance(err, sqlite3.Error):  # the store names the file; this is the last safety net
+                raise Refused(f"pasur cannot use its database ({err}); nothing was changed.") from None
+            raise
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value):
@@ -217,10 +222,11 @@ def rules(preset, as_json):
 
 
 # -- the match ----------------------------------------------------------------------------
-def open_store(ctx: click.Context, write: bool = False):
-    """The database named by --db / PASUR_DB / the data folder, closed when the command ends."""
+def open_store(ctx: click.Context, write: bool = False, create: bool = False):
+    """The database named by --db / PASUR_DB / the data folder, closed when the command ends.
+    Only ``create`` (new, import) makes the file when it does not exist."""
     from pasur_cli.store import Store
-    store = Store(ctx.meta.get("pasur.db"), write=write)
+    store = Store(ctx.meta.get("pasur.db"), write=write or create, create=create)
     ctx.call_on_close(store.close)
     return store
 
@@ -265,7 +271,7 @@ def new(ctx, players, preset, overrides, dealer, solo):
     if dealer is not None:
         match = Match(names, rules)
         seat = names.index(match.player_named(dealer))
-    store = open_store(ctx, write=True)
+    store = open_store(ctx, create=True)
     mid = store.create(names, rules, seat)
     click.echo(render.new_text(mid, Match(names, rules, seat)))
 
@@ -489,7 +495,7 @@ def import_(ctx, file):
     except UnicodeDecodeError:
         raise NotationError(f"{file.name} is not a text file; a match record is JSON.") from None
     players, rules, dealer, actions, times, match = read_record(text)
-    store = open_store(ctx, write=True)
+    store = open_store(ctx, create=True)
     mid = store.create(players, rules, dealer, actions, times, match)
     click.echo(f"Imported as match {mid}: {len(actions)} actions replayed.")
     click.echo(render.show_text(look(ctx), mid, match))

@@ -132,11 +132,12 @@ def parse_results(text: str) -> list[DealResult]:
 
 
 class Store:
-    """One database file. ``Store(path, write=False)`` opens read-only and needs the file to exist."""
+    """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
+    a missing file (with its folder)."""
 
-    def __init__(self, path: str | None = None, write: bool = False) -> None:
+    def __init__(self, path: str | None = None, write: bool = False, create: bool = False) -> None:
         self.path = str(path) if path else default_path()
-        self.write = write
+        self.write, self.may_create = write, create
         self.db = self._open()
         self._replayed: tuple[MatchRecord, Match] | None = None
 
@@ -150,9 +151,9 @@ class Store:
             with open(where, "rb") as f:
                 if f.read(16) != b"SQLite format 3\x00":
                     raise StoreError(f"{where} is not a pasur database (not SQLite at all); it was left untouched.")
-        if not self.write and not exists:
+        if not self.may_create and not exists:
             raise StoreError(f"no database at {where} yet: start a match with `pasur new NAME NAME`.")
-        if self.write and not exists:
+        if not exists:
             try:
                 os.makedirs(os.path.dirname(os.path.abspath(where)), exist_ok=True)
             except OSError as err:
@@ -177,7 +178,7 @@ class Store:
     def _check_schema(self, db: sqlite3.Connection) -> None:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
-            if not self.write:
+            if not self.may_create:
                 raise StoreError(f"{self.path} holds no matches yet: start one with `pasur new NAME NAME`.")
             self._create(db)
             return
@@ -215,6 +216,12 @@ class Store:
     def load(self, match_id: int) -> MatchRecord:
         """The stored match with its log and latest valid snapshot. Raises StoreError when there is
         no such match or it cannot be read."""
+        try:
+            return self._load(match_id)
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path} is damaged ({err}); it was left untouched.") from None
+
+    def _load(self, match_id: int) -> MatchRecord:
         row = self.db.execute("SELECT id, created, players, rules, dealer, touched FROM matches WHERE id = ?",
                               (match_id,)).fetchone()
         if row is None:
@@ -247,7 +254,10 @@ class Store:
 
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
-        return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY touched DESC, id DESC")]
+        try:
+            return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY touched DESC, id DESC")]
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path} is damaged ({err}); it was left untouched.") from None
 
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
@@ -257,14 +267,16 @@ class Store:
             raise StoreError("this store was opened read-only.")
         try:
             self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as err:
+        except sqlite3.Error as err:
             raise StoreError(f"cannot write to {self.path}: {err}.") from None
         try:
             yield self.db
             self.db.execute("COMMIT")
-        except BaseException:
+        except BaseException as err:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
+            if isinstance(err, sqlite3.Error):
+                raise StoreError(f"cannot write to {self.path}: {err}; nothing was changed.") from None
             raise
 
     def _touch(self, db: sqlite3.Connection, match_id: int) -> None:

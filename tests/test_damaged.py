@@ -1,0 +1,118 @@
+"""A damaged, foreign, newer or read-only database gets a clear message and is never modified."""
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+PASUR = [sys.executable, "-m", "pasur_cli"]
+COMMANDS = [["show"], ["score"], ["matches"], ["play", "7C"], ["deal", "2C", "3C", "4C", "5C"], ["undo"],
+            ["new", "Ali", "Sara"], ["export"]]
+
+
+def made(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    pasur("play", "2S")
+    return db.read_bytes()
+
+
+def check_all_refused(pasur, db, words, commands=COMMANDS):
+    before = db.read_bytes()
+    for args in commands:
+        result = pasur(*args)
+        assert result.exit_code == 1, (args, result.output)
+        assert any(w in result.output for w in words), (args, result.output)
+        assert "Traceback" not in result.output
+        assert db.read_bytes() == before
+        assert not os.path.exists(str(db) + "-journal")
+
+
+def test_truncated_file(pasur, db):
+    good = made(pasur, db)
+    for size in (100, 1024, len(good) // 2):
+        db.write_bytes(good[:size])
+        check_all_refused(pasur, db, ["cannot be read", "damaged", "not a pasur database", "malformed"])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_bytes(pasur, db, seed):
+    import random
+    rng = random.Random(seed)
+    db.write_bytes(bytes(rng.randrange(256) for _ in range(rng.choice([10, 4096, 20000]))))
+    check_all_refused(pasur, db, ["not a pasur database"])
+
+
+def test_random_bytes_after_a_valid_header(pasur, db):
+    good = made(pasur, db)
+    db.write_bytes(good[:100] + os.urandom(len(good) - 100))
+    check_all_refused(pasur, db, ["cannot be read", "damaged", "malformed"])
+
+
+def test_someone_elses_schema_and_a_newer_one(pasur, db):
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    con.execute("INSERT INTO meta VALUES ('app', 'notes')")
+    con.commit()
+    con.close()
+    check_all_refused(pasur, db, ["something else"])
+    db.unlink()
+    made(pasur, db)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    check_all_refused(pasur, db, ["newer pasur"])
+
+
+def as_nobody():
+    """How to run a process without root's power to ignore file modes, or None."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if not setpriv:
+        return None
+    prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    probe = subprocess.run([*prefix, sys.executable, "-c", "import pasur_cli"], capture_output=True)
+    return prefix if probe.returncode == 0 else None
+
+
+@pytest.fixture
+def shared(tmp_path):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    for path in (tmp_path, folder):
+        path.chmod(0o755)
+    parent = tmp_path
+    while parent != parent.parent:  # nobody must be able to reach the folder
+        if parent.stat().st_mode & 0o001 == 0 and os.geteuid() == 0:
+            parent.chmod(parent.stat().st_mode | 0o001)
+        parent = parent.parent
+    return folder
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_read_only_file_or_folder(pasur, shared, monkeypatch, what):
+    prefix = as_nobody()
+    if prefix is None:
+        pytest.skip("no way to run a process that respects file modes here")
+    db = shared / "pasur.db"
+    monkeypatch.setenv("PASUR_DB", str(db))
+    made(pasur, db)
+    (db if what == "file" else shared).chmod(0o444 if what == "file" else 0o555)
+    os.chmod(db, 0o444 if what == "file" else 0o644)
+    before = db.read_bytes()
+    env = dict(os.environ, PASUR_DB=str(db))
+    try:
+        shown = subprocess.run([*prefix, *PASUR, "show", "--json"], env=env, capture_output=True, text=True)
+        assert shown.returncode == 0, shown.stderr  # reading still works
+        for args in (["play", "6H"], ["undo"], ["new", "Reza", "Mina"]):
+            result = subprocess.run([*prefix, *PASUR, *args], env=env, capture_output=True, text=True)
+            assert result.returncode == 1, (args, result.stdout, result.stderr)
+            assert "cannot write to" in result.stderr and "Traceback" not in result.stderr
+            assert db.read_bytes() == before
+    finally:
+        shared.chmod(0o755)

@@ -1,0 +1,104 @@
+"""Random input thrown at the CLI: never a traceback, exit codes 0, 1 or 2 only, and a refused
+command leaves the database exactly as it was."""
+
+import os
+import random
+import tempfile
+
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from pasur_cli.captures import legal_captures
+from pasur_cli.cards import DECK
+from pasur_cli.cli import main
+from pasur_cli.store import Store
+
+CODES = [c.code for c in DECK]
+card_text = st.one_of(st.sampled_from(CODES), st.sampled_from(["10♦", "qh", "1s", "T♣", "11c", "", "Z", "7", "♠"]),
+                      st.text(max_size=5))
+cards_text = st.lists(card_text, max_size=6).map(" ".join)
+names = st.sampled_from(["Ali", "Sara", "Reza", "Mina", "Nobody", "", "A&B", "سارا"])
+command = st.one_of(
+    st.tuples(st.just("play"), card_text).map(list),
+    st.tuples(st.just("play"), card_text, st.just("--take"), cards_text).map(list),
+    st.tuples(st.just("play"), card_text, st.just("--by"), names).map(list),
+    st.just(["LEGAL"]), st.just(["LEGAL"]), st.just(["LEGAL"]),
+    st.tuples(st.just("deal"), cards_text).map(list),
+    st.just(["DEAL"]),
+    st.tuples(st.just("undo"), st.sampled_from(["1", "2", "0", "-1", "x", "99"])).map(list),
+    st.tuples(st.just("tally"), st.just("--count"), st.text(max_size=30)).map(list),
+    st.tuples(st.just("tally"), st.just("--pile"), names.map(lambda n: n + "=") , cards_text).map(lambda t: [t[0], t[1], t[2] + t[3]]),
+    st.tuples(st.just("tally"), st.just("--surs"), st.text(max_size=8)).map(list),
+    st.tuples(st.just("check"), card_text, st.just("--table"), cards_text).map(list),
+    st.tuples(st.just("check"), card_text, st.just("--table"), cards_text, st.just("--take"), cards_text).map(list),
+    st.sampled_from([["show"], ["score"], ["matches"], ["show", "--json"], ["score", "--json"]]),
+    st.tuples(st.just("new"), st.lists(names, max_size=5)).map(lambda t: [t[0], *t[1]]),
+    st.tuples(st.just("new"), names, names, st.just("--rule"), st.text(max_size=12)).map(list),
+    st.tuples(st.just("--match"), st.sampled_from(["1", "2", "x", "-3"]), st.just("show")).map(list),
+    st.lists(st.text(max_size=10), max_size=4),
+)
+
+
+def legal_now(db: str, rng: random.Random) -> list[str]:
+    """A legal next action for the current match: a table when one is awaited, else a play."""
+    store = Store(db)
+    try:
+        mid = store.match_ids()[0]
+        match = store.match(mid)[1]
+    finally:
+        store.close()
+    if match.finished:
+        return ["show"]
+    if match.deal is None:
+        return ["DEAL"]
+    deal = match.deal
+    card = rng.choice([c for c in DECK if c not in deal.where])
+    options = legal_captures(card, deal.table, match.rules).options
+    take = rng.choice(options) if options else ()
+    return ["play", card.code, "--take", " ".join(c.code for c in take)]
+
+
+def fresh_table(rng: random.Random) -> list[str]:
+    return rng.sample([c for c in CODES if c[0] not in "JQK"], 4)
+
+
+def snapshot(db: str) -> bytes | None:
+    return open(db, "rb").read() if os.path.exists(db) else None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(command, min_size=1, max_size=30), st.integers(0, 10**6), st.booleans())
+def test_random_command_sequences(commands, seed, start_with_match):
+    rng = random.Random(seed)
+    runner = CliRunner()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "pasur.db")
+        env = {"PASUR_DB": db, "NO_COLOR": "1"}
+        if start_with_match:
+            assert runner.invoke(main, ["new", "Ali", "Sara", "--rules", rng.choice(["standard", "pagat"])],
+                                 env=env).exit_code == 0
+        for args in commands:
+            if args == ["LEGAL"]:
+                args = legal_now(db, rng) if os.path.exists(db) and snapshot(db) else ["show"]
+            if args == ["DEAL"]:
+                args = ["deal", *fresh_table(rng)]
+            before = snapshot(db)
+            result = runner.invoke(main, args, env=env)
+            assert result.exit_code in (0, 1, 2), (args, result.output, result.exception)
+            if result.exception is not None:
+                assert isinstance(result.exception, SystemExit), (args, repr(result.exception))
+            assert "Traceback" not in result.output
+            if result.exit_code != 0:
+                after = snapshot(db)
+                assert after == before, args
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_random_strings_as_cards(text):
+    runner = CliRunner()
+    for args in (["check", text, "--table", "4H 7C"], ["check", "5S", "--table", text],
+                 ["check", "5S", "--table", "4H 7C", "--take", text], ["rules", text]):
+        result = runner.invoke(main, args)
+        assert result.exit_code in (0, 1, 2) and not isinstance(result.exception, Exception) or \
+            isinstance(result.exception, SystemExit), (args, repr(result.exception))
