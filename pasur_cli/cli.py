@@ -226,7 +226,7 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False):
     """The database named by --db / PASUR_DB / the data folder, closed when the command ends.
     Only ``create`` (new, import) makes the file when it does not exist."""
     from pasur_cli.store import Store
-    store = Store(ctx.meta.get("pasur.db"), write=write or create, create=create)
+    store = Store(ctx.meta.get("pasur.db"), write=write, create=create)
     ctx.call_on_close(store.close)
     return store
 
@@ -342,7 +342,7 @@ def undo(ctx, count, as_json):
     store = open_store(ctx, write=True)
     mid = current(ctx, store)[0]
     with store.changing(mid) as change:
-        have = len(change.record.texts)
+        have = change.count
         if count > have:
             raise IllegalPlayError(f"match {mid} has {have} recorded action{'s' * (have != 1)}; cannot undo {count}.")
         dropped = change.drop(count)
@@ -476,7 +476,7 @@ def export(ctx, output):
     from pasur_cli.record import write_record
 
     store = open_store(ctx)
-    record = store.load(current(ctx, store)[0])
+    record = store.load(current(ctx, store)[0], full=True)
     output.write(render.dumps(write_record(record)) + "\n")
 
 

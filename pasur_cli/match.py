@@ -68,6 +68,7 @@ class Match:
         self.sides = list(dict.fromkeys(self.seat_sides))
         self.results: list[DealResult] = []
         self.completed_at: list[int] = []  # how many actions there were when each result was added
+        self.totals: dict[str, int] = {s: 0 for s in self.sides}  # running, kept by _finish
         self.deal: Deal | None = None
         self.actions = 0
 
@@ -77,9 +78,9 @@ class Match:
         """Rebuild a match from its log, or from the ``results`` of its first ``start`` actions
         (a snapshot) and the actions after them. Raises PasurError naming the first action that fails."""
         match = cls(players, rules, dealer)
-        match.results = list(results)
-        match.completed_at = [start] * len(match.results)
         match.actions = start
+        for result in results:
+            match._finish(result)
         for number, action in enumerate(actions, start + 1):
             try:
                 match.apply(action)
@@ -88,14 +89,6 @@ class Match:
         return match
 
     # -- position --------------------------------------------------------------------------
-    @property
-    def totals(self) -> dict[str, int]:
-        totals = {s: 0 for s in self.sides}
-        for result in self.results:
-            for side, score in result.scores.items():
-                totals[side] += score.total
-        return totals
-
     @property
     def winner(self) -> str | None:
         return match_winner(self.totals, len(self.results), self.rules)
@@ -149,8 +142,7 @@ class Match:
         record = self.deal.play(card, take, by)
         self.actions += 1
         if self.deal.over:
-            self.results.append(DealResult(self.deal_number, self.dealer, self.deal.score()))
-            self.completed_at.append(self.actions)
+            self._finish(DealResult(self.deal_number, self.dealer, self.deal.score()))
             self.deal = None
         return record
 
@@ -160,10 +152,16 @@ class Match:
         if self.deal is not None:
             raise IllegalPlayError(f"deal {self.deal_number} is being played card by card; finish or undo it before a tally.")
         result = DealResult(self.deal_number, self.dealer, scores, tallied=True)
-        self.results.append(result)
         self.actions += 1
-        self.completed_at.append(self.actions)
+        self._finish(result)
         return result
+
+    def _finish(self, result: DealResult) -> None:
+        """Add a finished deal's result (after the action that finished it)."""
+        self.results.append(result)
+        self.completed_at.append(self.actions)
+        for side, score in result.scores.items():
+            self.totals[side] += score.total
 
     def apply(self, action: dict) -> object:
         """Apply one recorded action; returns what the action did (Deal, Play or DealResult)."""

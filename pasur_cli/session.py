@@ -38,7 +38,7 @@ def _state(meta: dict, mid: int):
     store = Store(meta.get("pasur.db"))
     try:
         record, match = store.match(mid)
-        return match, len(record.texts)
+        return match, record.count
     finally:
         store.close()
 

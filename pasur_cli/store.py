@@ -6,9 +6,11 @@ and appends (or removes) actions, so two processes never lose or duplicate a pla
 leaves the old state or the new one. Reads never create anything. A file that is not a pasur
 database, is damaged or is newer than this version is refused, never overwritten.
 
-So that a long match stays instant, each finished deal leaves a snapshot: the deal results after
-that many actions, with a CRC of those actions and the results. A snapshot whose CRC does not
-match is ignored (the log is replayed instead), and undo deletes the snapshots it goes behind.
+So that a long match stays instant, each finished deal leaves a snapshot row: the action count
+at which it finished, its result, and a CRC of that deal's actions (those after the previous
+snapshot) and the result. A command reads the snapshot rows, checks the newest against its
+deal's actions, and replays only what came after; if the check fails it replays the whole log.
+Undo deletes the snapshots it goes behind.
 """
 
 from __future__ import annotations
@@ -45,9 +47,9 @@ CREATE TABLE actions (
 );
 CREATE TABLE snapshots (
     match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,           -- the deal results after this many actions
-    crc INTEGER NOT NULL,           -- CRC-32 of those actions' lines and the results
-    results TEXT NOT NULL,          -- one deal per line, see results_text
+    seq INTEGER NOT NULL,           -- a deal finished with this action
+    crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines and its result
+    result TEXT NOT NULL,           -- the deal's result, see result_text
     PRIMARY KEY (match_id, seq)
 );
 """
@@ -81,8 +83,9 @@ def now() -> str:
 
 
 class MatchRecord(NamedTuple):
-    """A stored match: who plays, the rules, the first dealer, its log (lines and times), the
-    ``touched`` counter it was read at, and its latest valid snapshot (seq, results) if any."""
+    """A stored match: who plays, the rules, the first dealer, the ``touched`` counter it was read
+    at, the results of its first ``start`` actions (from snapshots), and the actions after them
+    (lines and times). A full load has start 0: every action, no snapshot."""
 
     id: int
     created: str
@@ -90,19 +93,23 @@ class MatchRecord(NamedTuple):
     rules: Rules
     dealer: int
     touched: int
+    start: int
+    results: list[DealResult]
     texts: list[str]
     times: list[str]
-    snapshot: tuple[int, list[DealResult]] | None
+
+    @property
+    def count(self) -> int:
+        """How many actions the match's log holds."""
+        return self.start + len(self.texts)
 
     @property
     def actions(self) -> list[dict]:
+        """The actions this record holds (all of them after a full load)."""
         return [parse_action(t) for t in self.texts]
 
     def replay(self) -> Match:
-        """The match now: from the snapshot (if any) and the actions after it."""
-        seq, results = self.snapshot or (0, [])
-        return Match.replay(self.players, self.rules, self.dealer, [parse_action(t) for t in self.texts[seq:]],
-                            results, seq)
+        return Match.replay(self.players, self.rules, self.dealer, self.actions, self.results, self.start)
 
 
 def crc(texts: list[str]) -> int:
@@ -110,25 +117,19 @@ def crc(texts: list[str]) -> int:
     return zlib.crc32("\n".join(texts).encode())
 
 
-def results_text(results: list[DealResult]) -> str:
-    """Deal results as lines: number, dealer, tallied, then side=score fields, tab-separated."""
-    lines = []
-    for r in results:
-        sides = [f"{side}={','.join(str(v) for v in score)}" for side, score in r.scores.items()]
-        lines.append("\t".join([str(r.number), r.dealer, "1" if r.tallied else "0", *sides]))
-    return "\n".join(lines)
+def result_text(r: DealResult) -> str:
+    """A deal result as one line: number, dealer, tallied, then side=score fields, tab-separated."""
+    sides = [f"{side}={','.join(str(v) for v in score)}" for side, score in r.scores.items()]
+    return "\t".join([str(r.number), r.dealer, "1" if r.tallied else "0", *sides])
 
 
-def parse_results(text: str) -> list[DealResult]:
-    results = []
-    for line in text.splitlines():
-        number, dealer, tallied, *sides = line.split("\t")
-        scores = {}
-        for item in sides:
-            side, _, values = item.rpartition("=")
-            scores[side] = SideScore(*(int(v) for v in values.split(",")))
-        results.append(DealResult(int(number), dealer, scores, tallied == "1"))
-    return results
+def parse_result(line: str) -> DealResult:
+    number, dealer, tallied, *sides = line.split("\t")
+    scores = {}
+    for item in sides:
+        side, _, values = item.rpartition("=")
+        scores[side] = SideScore(*(int(v) for v in values.split(",")))
+    return DealResult(int(number), dealer, scores, tallied == "1")
 
 
 class Store:
@@ -137,7 +138,7 @@ class Store:
 
     def __init__(self, path: str | None = None, write: bool = False, create: bool = False) -> None:
         self.path = str(path) if path else default_path()
-        self.write, self.may_create = write, create
+        self.write, self.may_create = write or create, create
         self.db = self._open()
         self._replayed: tuple[MatchRecord, Match] | None = None
 
@@ -213,37 +214,51 @@ class Store:
         self.db.close()
 
     # -- reading ---------------------------------------------------------------------------
-    def load(self, match_id: int) -> MatchRecord:
-        """The stored match with its log and latest valid snapshot. Raises StoreError when there is
-        no such match or it cannot be read."""
+    def load(self, match_id: int, full: bool = False) -> MatchRecord:
+        """The stored match: from its snapshots and the actions after them, or with ``full`` its
+        whole log. Raises StoreError when there is no such match or it cannot be read."""
         try:
-            return self._load(match_id)
+            return self._load(match_id, full)
         except sqlite3.Error as err:
             raise StoreError(f"{self.path} is damaged ({err}); it was left untouched.") from None
 
-    def _load(self, match_id: int) -> MatchRecord:
+    def _load(self, match_id: int, full: bool) -> MatchRecord:
         row = self.db.execute("SELECT id, created, players, rules, dealer, touched FROM matches WHERE id = ?",
                               (match_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no match {match_id}; `pasur matches` lists them.")
         mid, created, players, rules, dealer, touched = row
-        log = self.db.execute("SELECT at, action FROM actions WHERE match_id = ? ORDER BY seq", (mid,)).fetchall()
-        texts = [a for _, a in log]
-        snapshot = None
-        for seq, check, results in self.db.execute(
-                "SELECT seq, crc, results FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq DESC",
-                (mid, len(texts))):
-            if check == crc([*texts[:seq], results]):
-                try:
-                    snapshot = (seq, parse_results(results))
-                    break
-                except ValueError:
-                    continue  # a damaged snapshot is only a lost shortcut: replay instead
         try:
-            return MatchRecord(mid, created, players.split("\n"), parse_rules("standard", rules.split("\n")),
-                               dealer, touched, texts, [t for t, _ in log], snapshot)
+            players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
         except PasurError as err:
             raise StoreError(f"match {mid} in {self.path} is damaged ({err}).") from None
+        start, results, log = (0, [], None) if full else self._from_snapshots(mid)
+        if log is None:
+            log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
+                                  (mid,)).fetchall()
+        return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
+                           [a for _, _, a in log], [t for _, t, _ in log])
+
+    def _from_snapshots(self, mid: int) -> tuple[int, list[DealResult], list | None]:
+        """(start, results, actions after start) from the snapshots, or (0, [], None) when there are
+        none or the newest does not match the log."""
+        snaps = self.db.execute("SELECT seq, crc, result FROM snapshots WHERE match_id = ? ORDER BY seq",
+                                (mid,)).fetchall()
+        if not snaps:
+            return 0, [], None
+        newest, crc_stored, result = snaps[-1]
+        previous = snaps[-2][0] if len(snaps) > 1 else 0
+        log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
+                              (mid, previous)).fetchall()
+        deal = [a for seq, _, a in log if seq <= newest]
+        expected = list(range(previous + 1, newest + 1))
+        if [seq for seq, _, _ in log if seq <= newest] != expected or crc([*deal, result]) != crc_stored:
+            return 0, [], None  # the snapshot does not match the log: replay everything
+        try:
+            results = [parse_result(r) for _, _, r in snaps]
+        except ValueError:
+            return 0, [], None
+        return newest, results, [entry for entry in log if entry[0] > newest]
 
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
         """The stored match replayed (kept, so a change in the same command need not replay it again)."""
@@ -295,8 +310,9 @@ class Store:
             mid = cur.lastrowid
             for seq, text in enumerate(texts, 1):
                 db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (mid, seq, times[seq - 1] if times else now(), text))
-            if match is not None and match.results:
-                _snapshot(db, mid, texts, match)
+            if match is not None:
+                for number in range(len(match.results)):
+                    _snapshot(db, mid, match, number)
             self._touch(db, mid)
         return mid
 
@@ -316,7 +332,7 @@ class Store:
             else:
                 record, match = self.match(match_id)
             self._replayed = None  # the change below mutates it
-            if expect is not None and expect != len(record.texts):
+            if expect is not None and expect != record.count:
                 raise StaleError("the match changed since it was shown (another pasur recorded something);"
                                  " nothing was recorded. Look again and re-enter.")
             change = Change(db, record, match)
@@ -324,7 +340,7 @@ class Store:
             yield change
             if change.changed:
                 if len(match.results) > finished:
-                    _snapshot(db, match_id, record.texts, match)
+                    _snapshot(db, match_id, match, len(match.results) - 1)
                 self._touch(db, match_id)
 
 
@@ -333,33 +349,36 @@ class Change:
 
     def __init__(self, db: sqlite3.Connection, record: MatchRecord, match: Match) -> None:
         self.db, self.record, self.match = db, record, match
+        self.count = record.count
         self.changed = False
 
     def append(self, action: dict) -> None:
-        text = action_text(action)
-        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)",
-                        (self.record.id, len(self.record.texts) + 1, now(), text))
-        self.record.texts.append(text)
+        self.count += 1
+        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, now(), action_text(action)))
         self.changed = True
         _fault("after-append")
 
     def drop(self, count: int) -> list[dict]:
         """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
         (``match`` no longer describes the log after this.)"""
-        keep = len(self.record.texts) - count
+        keep = self.count - count
+        rows = self.db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
+                               (self.record.id, keep)).fetchall()
         self.db.execute("DELETE FROM actions WHERE match_id = ? AND seq > ?", (self.record.id, keep))
         self.db.execute("DELETE FROM snapshots WHERE match_id = ? AND seq > ?", (self.record.id, keep))
-        dropped = [parse_action(t) for t in self.record.texts[keep:]]
-        del self.record.texts[keep:]
+        self.count = keep
         self.changed = True
-        return dropped
+        return [parse_action(text) for text, in rows]
 
 
-def _snapshot(db: sqlite3.Connection, match_id: int, texts: list[str], match: Match) -> None:
-    """Keep the results of every finished deal, as of the action that finished the last one."""
-    seq, results = match.completed_at[-1], results_text(match.results)
-    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)",
-               (match_id, seq, crc([*texts[:seq], results]), results))
+def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int) -> None:
+    """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it."""
+    seq = match.completed_at[number]
+    previous = match.completed_at[number - 1] if number else 0
+    deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
+                                   " ORDER BY seq", (match_id, previous, seq))]
+    result = result_text(match.results[number])
+    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)", (match_id, seq, crc([*deal, result]), result))
 
 
 def _fault(point: str) -> None:

@@ -34,7 +34,7 @@ def args_for(action: dict) -> list[str]:
 def log(db) -> list[dict]:
     store = Store(db)
     try:
-        record = store.load(store.match_ids()[0])
+        record = store.load(store.match_ids()[0], full=True)
         record.replay()  # must replay cleanly
         return record.actions
     finally:

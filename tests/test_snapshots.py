@@ -32,14 +32,13 @@ def test_replay_from_snapshots_equals_full_replay(pasur, db):
         engine.apply(action)
         if number % 37 == 0 or engine.deal is None:
             store = Store(db)
-            record = store.load(1)
+            record, full = store.load(1), store.load(1, full=True)
             store.close()
-            full = Match.replay(record.players, record.rules, record.dealer, record.actions)
-            assert state(record.replay()) == state(full) == state(engine)
-            if engine.results:
-                assert record.snapshot is not None and record.snapshot[0] == engine.completed_at[-1]
+            assert state(record.replay()) == state(full.replay()) == state(engine)
+            assert record.start == (engine.completed_at[-1] if engine.results else 0)
+            assert len(record.texts) == len(full.texts) - record.start  # only the deal in progress is read
     con = sqlite3.connect(db)
-    assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 4
+    assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 4  # one row per deal
     con.close()
 
 
@@ -61,7 +60,7 @@ def test_undo_behind_a_snapshot_removes_it(pasur, db):
     for action in actions[-2:]:
         assert enter(pasur, action).exit_code == 0
     store = Store(db)
-    assert store.load(1).snapshot[0] == len(actions)
+    assert store.load(1).start == len(actions)
     store.close()
 
 
@@ -76,14 +75,20 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
             break
     before = pasur("score", "--json").output
     con = sqlite3.connect(db)
-    # forge the results: the CRC no longer matches, so the log is replayed instead
-    con.execute("UPDATE snapshots SET results = replace(results, '\t0\t', '\t1\t')"
+    # forge the newest result: its CRC no longer matches, so the whole log is replayed instead
+    con.execute("UPDATE snapshots SET result = replace(result, '\t0\t', '\t1\t')"
                 " WHERE seq = (SELECT max(seq) FROM snapshots)")
     con.commit()
     assert pasur("score", "--json").output == before
     store = Store(db)
-    record = store.load(1)
-    assert record.snapshot[0] == engine.completed_at[0]  # the older, still valid snapshot
+    assert store.load(1).start == 0
+    store.close()
+    # an action of the newest deal changed behind the snapshot: replayed from the log as well
+    con.execute("UPDATE snapshots SET result = replace(result, '\t1\t', '\t0\t')")
+    con.execute("UPDATE actions SET at = 'x' WHERE seq = 1")  # times are not part of the check
+    con.commit()
+    store = Store(db)
+    assert store.load(1).start == engine.completed_at[1]
     store.close()
     con.execute("DELETE FROM snapshots")
     con.commit()

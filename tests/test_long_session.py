@@ -1,0 +1,62 @@
+"""500 deals of random legal plays through `pasur session` over a pipe: the same scores as the
+engine computes directly, and the session's memory does not grow with the number of deals."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from simulate import random_match
+
+DEALS = 500
+
+
+def session_lines(engine: Match, rng: random.Random) -> list[str]:
+    lines = []
+    for action in random_match(rng, engine):
+        engine.apply(action)
+        lines.append(" ".join(action["table"]) if action["type"] == "deal" else " ".join([action["card"], *action["take"]]))
+    return lines
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def test_500_deals_through_a_session(pasur, db):
+    overrides = [f"fixed_deals={DEALS}", "target=100000"]
+    pasur("new", "Ali", "Sara", "--rules", "pagat", *[a for o in overrides for a in ("--rule", o)])
+    engine = Match(["Ali", "Sara"], parse_rules("pagat", overrides))
+    lines = session_lines(engine, random.Random(500))
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    proc = subprocess.Popen([sys.executable, "-m", "pasur_cli", "session"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+    def feed():
+        for line in lines:
+            proc.stdin.write(line + "\n")
+        proc.stdin.close()
+    writer = threading.Thread(target=feed)
+    writer.start()
+    samples, errors = {}, []
+    for out in proc.stdout:
+        if out.startswith("Error:"):
+            errors.append(out)
+        for number in (50, DEALS):
+            if out.startswith(f"Deal {number} (Ali dealt") or out.startswith(f"Deal {number} (Sara dealt"):
+                samples[number] = rss_kib(proc.pid)
+    writer.join()
+    assert proc.wait() == 0, proc.stderr.read()
+    assert errors == []
+    score = json.loads(pasur("score", "--json").output)
+    assert len(score["deals"]) == DEALS and score["finished"]
+    assert score["totals"] == engine.totals and score["winner"] == engine.winner
+    assert [d["scores"] for d in score["deals"]] == [{s: v.as_dict() for s, v in r.scores.items()} for r in engine.results]
+    growth = samples[DEALS] - samples[50]
+    assert growth < 3 * 1024, f"the session grew by {growth} KiB between deal 50 and deal {DEALS}: {samples}"
+    print(f"session memory: {samples}")
