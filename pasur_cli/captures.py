@@ -156,7 +156,14 @@ def _collect(shapes: list[Counts], counts: Counts, groups, complete: bool) -> Ca
 
 
 def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rules) -> Captures:
-    """List the legal captures of ``card`` played on ``table`` (the card must not be on it)."""
+    """List the legal captures of ``card`` played on ``table`` (the card must not be on it).
+
+    >>> from pasur_cli.cards import parse_card, parse_cards
+    >>> from pasur_cli.rules import PRESETS
+    >>> found = legal_captures(parse_card("5S"), parse_cards("AC 2D 4H 5C"), PRESETS["pagat"])
+    >>> [" ".join(c.code for c in take) for take in found.options], found.count
+    (['AC 5C', '2D 4H'], 2)
+    """
     if rules.capture_mode == "rank":
         same = tuple(sorted(c for c in table if c.rank == card.rank))
         return Captures((same,) if same else (), 1 if same else 0, False)
@@ -187,6 +194,11 @@ def capture_problem(card: Card, table, take, rules: Rules, ascii: bool = False) 
     """Why taking ``take`` with ``card`` from ``table`` is illegal, or None when it is legal.
 
     ``take`` must be cards on the table (an empty take is a trail). The reason names the cards.
+
+    >>> from pasur_cli.cards import parse_card, parse_cards
+    >>> from pasur_cli.rules import PRESETS
+    >>> capture_problem(parse_card("7D"), parse_cards("5C 4H"), parse_cards("5C"), PRESETS["standard"], ascii=True)
+    '7D + 5C = 12, not 11.'
     """
     take = sorted(set(take))
     show = (lambda c: c.show(ascii))
