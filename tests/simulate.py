@@ -57,3 +57,10 @@ def random_match(rng: random.Random, match: Match):
         deal = match.deal
         for player, card, take in random_plays(rng, deal, stock):
             yield {"type": "play", "card": card.code, "take": [c.code for c in take], "by": player}
+
+
+def cli_args(action: dict) -> list[str]:
+    """The pasur command line that records ``action`` (a deal's table or a play)."""
+    if action["type"] == "deal":
+        return ["deal", *action["table"]]
+    return ["play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"]]

@@ -11,7 +11,7 @@ import time
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
 from pasur_cli.store import Store
-from simulate import random_match
+from simulate import cli_args, random_match
 
 PASUR = [sys.executable, "-m", "pasur_cli"]
 
@@ -23,12 +23,6 @@ def one_deal(seed: int, players=("Ali", "Sara")) -> list[dict]:
         engine.apply(action)
         actions.append(action)
     return actions
-
-
-def args_for(action: dict) -> list[str]:
-    if action["type"] == "deal":
-        return ["deal", *action["table"]]
-    return ["play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"]]
 
 
 def log(db) -> list[dict]:
@@ -44,14 +38,14 @@ def log(db) -> list[dict]:
 def test_fault_after_append_records_nothing(db):
     subprocess.run([*PASUR, "new", "Ali", "Sara", "--rules", "pagat"], check=True, capture_output=True)
     actions = one_deal(1)
-    subprocess.run([*PASUR, *args_for(actions[0])], check=True, capture_output=True)
+    subprocess.run([*PASUR, *cli_args(actions[0])], check=True, capture_output=True)
     before = db.read_bytes()
     env = dict(os.environ, PASUR_FAULT="after-append")
-    crashed = subprocess.run([*PASUR, *args_for(actions[1])], env=env, capture_output=True)
+    crashed = subprocess.run([*PASUR, *cli_args(actions[1])], env=env, capture_output=True)
     assert crashed.returncode == 70  # died inside the transaction, before COMMIT
     assert log(db) == actions[:1]
     assert db.read_bytes() == before  # the hot journal rolled the half-made change back
-    done = subprocess.run([*PASUR, *args_for(actions[1])], capture_output=True, text=True)
+    done = subprocess.run([*PASUR, *cli_args(actions[1])], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert log(db) == actions[:2]
 
@@ -63,7 +57,7 @@ def test_sigkill_at_random_moments_loses_no_completed_play(db):
     recorded = 0
     kills = 0
     while recorded < len(actions):
-        proc = subprocess.Popen([*PASUR, *args_for(actions[recorded])], stdout=subprocess.DEVNULL,
+        proc = subprocess.Popen([*PASUR, *cli_args(actions[recorded])], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0, 0.25))
         if proc.poll() is None:
@@ -97,7 +91,7 @@ def test_two_writers_record_every_play_once_in_order(db):
     subprocess.run([*PASUR, "new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=1"], check=True,
                    capture_output=True)
     actions = one_deal(4)
-    batch = json.dumps([args_for(a) for a in actions])
+    batch = json.dumps([cli_args(a) for a in actions])
     workers = [subprocess.Popen([sys.executable, "-c", WORKER, batch], stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True) for _ in range(2)]
     accepted = [json.loads(w.communicate()[0].strip().splitlines()[-1]) for w in workers]

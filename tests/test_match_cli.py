@@ -7,7 +7,7 @@ import pytest
 
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
-from simulate import random_match
+from simulate import cli_args, random_match
 
 NAMES = ["Ali", "Sara", "Reza", "Mina"]
 CASES = [
@@ -27,9 +27,7 @@ def expected_score(match: Match) -> dict:
 
 
 def enter(pasur, action):
-    if action["type"] == "deal":
-        return pasur("deal", *action["table"])
-    return pasur("play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"])
+    return pasur(*cli_args(action))
 
 
 @pytest.mark.parametrize("players,preset,extra", CASES)

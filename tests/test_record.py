@@ -7,7 +7,7 @@ import pytest
 
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
-from simulate import random_match
+from simulate import cli_args, random_match
 
 
 def play_random(pasur, seed, players, preset, stop):
@@ -16,10 +16,7 @@ def play_random(pasur, seed, players, preset, stop):
     for number, action in enumerate(random_match(random.Random(seed), engine)):
         if number == stop:
             break
-        if action["type"] == "deal":
-            pasur("deal", *action["table"])
-        else:
-            pasur("play", action["card"], "--take", " ".join(action["take"]))
+        pasur(*cli_args(action))
         engine.apply(action)
 
 

@@ -7,7 +7,7 @@ import sqlite3
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
 from pasur_cli.store import Store
-from simulate import random_match
+from simulate import cli_args, random_match
 
 
 def state(match: Match) -> tuple:
@@ -17,9 +17,7 @@ def state(match: Match) -> tuple:
 
 
 def enter(pasur, action):
-    if action["type"] == "deal":
-        return pasur("deal", *action["table"])
-    return pasur("play", action["card"], "--take", " ".join(action["take"]))
+    return pasur(*cli_args(action))
 
 
 def test_replay_from_snapshots_equals_full_replay(pasur, db):
