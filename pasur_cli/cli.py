@@ -18,8 +18,15 @@ class Refused(click.ClickException):
         self.exit_code = exit_code
 
 
-def refuse(err: PasurError) -> Refused:
-    return Refused(str(err), 2 if isinstance(err, NotationError) else 1)
+def refuse(err: PasurError, ctx: click.Context) -> Refused:
+    """The refusal a player sees; suit letters instead of symbols under --ascii."""
+    import sys
+    from pasur_cli.render import Look
+    message = str(err)
+    if Look.detect(ascii=ctx.meta.get("pasur.ascii", False), stream=sys.stderr).ascii:
+        from pasur_cli.cards import ascii_suits
+        message = ascii_suits(message)
+    return Refused(message, 2 if isinstance(err, NotationError) else 1)
 
 
 def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -54,7 +61,7 @@ class PasurGroup(click.Group):
         try:
             return super().invoke(ctx)
         except PasurError as err:
-            raise refuse(err) from None
+            raise refuse(err, ctx) from None
         except Exception as err:
             import sqlite3  # already loaded whenever a database was touched
             if isinstance(err, sqlite3.Error):  # the store names the file; this is the last safety net

@@ -274,7 +274,7 @@ def show_text(look: Look, match_id: int, match) -> str:
         standing = f"\n{_standing(match)}" if match.results else ""
         return (f"{head}\nDeal {match.deal_number}: {match.dealer} deals; enter the table with"
                 f" pasur deal CARD CARD CARD CARD.{standing}")
-    piles = " · ".join(f"{s} {len(p)} cards" + (f", {deal.surs[s]} sur{'s' * (deal.surs[s] > 1)}" if deal.surs[s] else "")
+    piles = (" - " if look.ascii else " · ").join(f"{s} {len(p)} cards" + (f", {deal.surs[s]} sur{'s' * (deal.surs[s] > 1)}" if deal.surs[s] else "")
                        for s, p in deal.piles.items())
     return "\n".join([
         head,

@@ -102,3 +102,14 @@ def test_completion(pasur, db):
     assert complete("pasur play 6c --take ", 4, db) == ["5C", "3H", "KS"]
     assert complete("pasur play 6c --by S", 4, db) == ["Sara"]
     assert json.loads(pasur("show", "--json").output)["unseen"] == len(unseen)
+
+
+def test_ascii_reaches_error_messages(pasur):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    pasur("play", "2S")
+    assert "9♦ was captured by Sara" in pasur("play", "9D").output
+    result = pasur("play", "9D", "--ascii")
+    assert result.exit_code == 1 and "9D was captured by Sara" in result.output and "♦" not in result.output
+    shown = pasur("show", "--ascii").output
+    assert not any(ord(ch) > 127 for ch in shown), shown
