@@ -49,7 +49,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=21)
     rounds = parser.parse_args().rounds
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PASUR_DB=str(Path(tmp) / "pasur.db"), NO_COLOR="1")
+        # the default database place, as a user has it (no PASUR_DB), inside the temporary folder
+        env = dict(os.environ, XDG_DATA_HOME=tmp, HOME=tmp, NO_COLOR="1")
+        env.pop("PASUR_DB", None)
         setup(env)
         commands = {
             "baseline": [sys.executable, "-c", "import click"],
