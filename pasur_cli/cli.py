@@ -394,10 +394,15 @@ def score(ctx, as_json):
 @click.pass_context
 def matches(ctx, as_json):
     """Every match in the database: players, rules, deals played, totals, status."""
-    from pasur_cli import render
+    import os
 
-    store = open_store(ctx)
-    rows = render.matches_rows([(mid, store.match(mid)[1]) for mid in store.match_ids()])
+    from pasur_cli import render
+    from pasur_cli.store import default_path
+
+    rows = []
+    if os.path.exists(ctx.meta.get("pasur.db") or default_path()):  # no database yet: no matches
+        store = open_store(ctx)
+        rows = render.matches_rows([(mid, store.match(mid)[1]) for mid in store.match_ids()])
     click.echo(render.dumps(rows) if as_json else render.matches_text(rows))
 
 

@@ -88,10 +88,13 @@ def test_play_before_the_table(pasur, db):
 
 
 def test_no_database_yet(pasur, db):
-    for args in (["show"], ["score"], ["play", "7C"], ["undo"]):
+    for args in (["show"], ["score"], ["play", "7C"], ["undo"], ["deal", "2C", "3C", "4C", "5C"], ["export"]):
         result = pasur(*args)
         assert result.exit_code == 1 and "pasur new" in result.output
-    assert not db.exists() or db.stat().st_size == 0 or "no match" in pasur("show").output
+    result = pasur("matches")
+    assert result.exit_code == 0 and "No matches yet" in result.output
+    assert pasur("matches", "--json").output.strip() == "[]"
+    assert not db.exists()
 
 
 @pytest.mark.parametrize("content,words", [
