@@ -198,7 +198,10 @@ class Store:
         meta = dict(db.execute("SELECT key, value FROM meta"))
         if meta.get("app") != APP:
             raise StoreError(f"{self.path} is a SQLite database of something else, not pasur; it was left untouched.")
-        version = int(meta.get("schema_version", "0"))
+        version = meta.get("schema_version", "")
+        if not version.isdigit():
+            raise StoreError(f"{self.path} is damaged (its schema version is {version!r}); it was left untouched.")
+        version = int(version)
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer pasur (schema {version}, this one knows"
                              f" {SCHEMA_VERSION}); upgrade pasur. The file was left untouched.")

@@ -66,6 +66,11 @@ def test_someone_elses_schema_and_a_newer_one(pasur, db):
     con.commit()
     con.close()
     check_all_refused(pasur, db, ["newer pasur"])
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value = 'x' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    check_all_refused(pasur, db, ["schema version is 'x'"])
 
 
 def as_nobody():
