@@ -129,7 +129,3 @@ def ascii_suits(text: str) -> str:
     """``text`` with suit symbols written as letters (9♦ becomes 9D), for --ascii output."""
     return text.translate(_TO_LETTERS)
 
-
-def codes(cards) -> list[str]:
-    """Canonical codes, canonically ordered (the form JSON uses)."""
-    return [c.code for c in sorted(cards)]

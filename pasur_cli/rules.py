@@ -134,8 +134,3 @@ def parse_rules(preset: str = "standard", overrides: list[str] | tuple[str, ...]
     changes = dict(parse_override(o) for o in overrides)
     return PRESETS[key]._replace(**changes)
 
-
-def rules_from_dict(data: dict[str, object]) -> Rules:
-    """Rules from a stored dict of every option (unknown or missing names keep defaults)."""
-    known = {k: v for k, v in data.items() if k in OPTION_NAMES}
-    return Rules()._replace(**known)
