@@ -186,6 +186,14 @@ def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rule
     return _collect(shapes, counts, _by_value(numerals), complete)
 
 
+def card_no_sur(card: Card, rules: Rules) -> str | None:
+    """Why a capture by ``card`` that clears the table is no sur whatever the deal's position
+    (a J under ``jack_sur=false``), or None. The deal adds the last-hand and sur-limit exceptions."""
+    if card.rank == Rank.JACK and not rules.jack_sur:
+        return "a J that clears the table is no sur under these rules"
+    return None
+
+
 def _plus(card: Card, take, ascii: bool) -> str:
     return " + ".join(c.show(ascii) for c in [card, *sorted(take)])
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pasur_cli.captures import legal_captures, verify_capture
+from pasur_cli.captures import card_no_sur, legal_captures, verify_capture
 from pasur_cli.cards import DECK, Card, Rank
 from pasur_cli.errors import AmbiguousPlayError, IllegalPlayError
 from pasur_cli.rules import Rules
@@ -173,8 +173,9 @@ class Deal:
 
     def _no_sur_reason(self, card: Card, side: str) -> str | None:
         rules = self.rules
-        if card.rank == Rank.JACK and not rules.jack_sur:
-            return "a J that clears the table is no sur under these rules"
+        by_card = card_no_sur(card, rules)
+        if by_card:
+            return by_card
         if self.hand == self.hands and not rules.last_hand_sur:
             return "no sur can be made in the last hand"
         start = self.totals_at_start.get(side, 0)

@@ -11,7 +11,7 @@ import sys
 from typing import NamedTuple
 
 from pasur_cli.cards import Card, Suit
-from pasur_cli.captures import Captures
+from pasur_cli.captures import Captures, card_no_sur
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
@@ -66,8 +66,7 @@ def table(rows: list[list[object]], headers: list[str]) -> str:
 # -- pasur check --------------------------------------------------------------------------
 def capture_sur(card: Card, take, table_cards, rules: Rules) -> bool:
     """Whether a capture clears the table as a sur, assuming no last-hand or sur-limit exception."""
-    from pasur_cli.cards import Rank
-    return bool(take) and len(take) == len(table_cards) and (card.rank != Rank.JACK or rules.jack_sur)
+    return bool(take) and len(take) == len(table_cards) and card_no_sur(card, rules) is None
 
 
 def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
