@@ -107,6 +107,11 @@ class Match:
         """Who deals the deal in progress (or the next one)."""
         return self.players[(self.first_dealer + len(self.results)) % len(self.players)]
 
+    @property
+    def leader(self) -> str:
+        """Who leads the deal in progress (or the next one): the player after the dealer."""
+        return self.players[(self.players.index(self.dealer) + 1) % len(self.players)]
+
     def player_named(self, name: str) -> str:
         """The player called ``name`` (case-insensitive). Raises IllegalPlayError for a stranger."""
         for player in self.players:

@@ -131,12 +131,7 @@ def new_text(match_id: int, match) -> str:
     sides = " against ".join(match.sides)
     goal = f"{match.rules.fixed_deals} deals" if match.rules.fixed_deals else f"first to {match.rules.target}"
     return (f"Match {match_id}: {sides}. Rules: {_rules_line(match.rules)} ({goal}).\n"
-            f"{match.dealer} deals first; {_leader(match)} leads. Enter the table: pasur deal CARD CARD CARD CARD")
-
-
-def _leader(match) -> str:
-    seat = (match.players.index(match.dealer) + 1) % len(match.players)
-    return match.players[seat]
+            f"{match.dealer} deals first; {match.leader} leads. Enter the table: pasur deal CARD CARD CARD CARD")
 
 
 def deal_text(look: Look, match) -> str:

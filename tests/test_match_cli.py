@@ -91,3 +91,10 @@ def test_undo_then_replay_gives_identical_results(pasur):
     for action in actions[-cut:]:
         assert enter(pasur, action).exit_code == 0
     assert pasur("score", "--json").output == final
+
+
+def test_the_player_after_the_dealer_leads(pasur):
+    result = pasur("new", "Ali", "Sara", "Reza", "--dealer", "Reza")
+    assert "Reza deals first; Ali leads." in result.output
+    pasur("deal", "5C", "9D", "3H", "KS")
+    assert json.loads(pasur("show", "--json").output)["turn"] == "Ali" == Match(["Ali", "Sara", "Reza"], parse_rules(), 2).leader
