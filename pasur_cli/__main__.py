@@ -1,3 +1,3 @@
-from pasur_cli.cli import main
+from pasur_cli.cli import run
 
-main(prog_name="pasur")
+run()

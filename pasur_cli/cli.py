@@ -165,6 +165,31 @@ def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.exit()
 
 
+def run() -> None:
+    """The `pasur` process (the console script and `python -m pasur_cli`): main(), then exit.
+
+    Once a command has finished, every change is committed and its database closed, so the
+    process leaves with os._exit after flushing its output instead of tearing the interpreter
+    down: freeing the objects of every module click imports costs about 5 ms, an eighth of a
+    command's run. A bug's traceback still takes Python's normal way out.
+    """
+    import os
+    import sys
+    try:
+        main(prog_name="pasur")
+        code = 0
+    except SystemExit as stop:  # click's standalone mode always ends here, with a number
+        if not isinstance(stop.code, int):
+            raise
+        code = stop.code
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # e.g. `pasur score | head -1` closed the pipe: nothing more can be said
+        code = code or 1
+    os._exit(code)
+
+
 @click.group(cls=PasurGroup)
 @store_options
 @look_options

@@ -1,0 +1,64 @@
+"""The `pasur` process ends with os._exit (cli.run): its output must still arrive whole, with the
+command's exit code, and a closed pipe must not end in a traceback."""
+
+import io
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from simulate import cli_args, random_match
+
+
+def process(*args: str) -> subprocess.CompletedProcess:
+    """`python -m pasur_cli ARGS` as its own process (PASUR_DB comes from the db fixture)."""
+    env = dict(os.environ, NO_COLOR="1")
+    return subprocess.run([sys.executable, "-m", "pasur_cli", *args], capture_output=True, env=env, timeout=60)
+
+
+@pytest.mark.parametrize("args,code", [
+    (["rules"], 0),
+    (["check", "5S", "--table", "AC 2D 4H 5C", "--rules", "pagat"], 0),
+    (["check", "7D", "--table", "5C 4H", "--take", "5C"], 1),
+])
+def test_output_and_exit_code_equal_in_process(pasur, args, code):
+    done = process(*args)
+    assert done.returncode == code
+    assert done.stdout.decode() == pasur(*args).output
+    assert done.stderr == b""
+
+
+@pytest.mark.parametrize("args", [["check", "4x"], ["rules", "nosuch"], ["show"], ["play", "2S"]])
+def test_errors_reach_stderr_with_code_2_or_1(db, args):
+    done = process(*args)
+    assert done.returncode in (1, 2) and done.stdout == b""
+    assert done.stderr.startswith(b"Error: ") and b"Traceback" not in done.stderr
+    assert not db.exists()  # nothing was created by a refused command
+
+
+def test_long_output_arrives_whole(pasur):
+    """An export several times the size of the output buffer is byte for byte what the command wrote."""
+    players = ["Ali", "Sara", "Reza"]
+    pasur("new", *players)
+    engine = Match(players, parse_rules("standard", []))
+    for action in random_match(random.Random(5), engine):
+        pasur(*cli_args(action))
+        engine.apply(action)
+    done = process("export")
+    assert done.returncode == 0 and len(done.stdout) > 4 * io.DEFAULT_BUFFER_SIZE
+    assert done.stdout.decode() == pasur("export").output
+
+
+def test_closed_pipe_is_a_quiet_failure(db):
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "pasur_cli", "rules"], stdout=write, stderr=subprocess.PIPE,
+                              timeout=60)
+    finally:
+        os.close(write)
+    assert done.returncode == 1 and done.stderr == b""
