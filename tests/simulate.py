@@ -9,7 +9,7 @@ from pasur_cli.captures import legal_captures
 from pasur_cli.cards import DECK, Card, Rank
 from pasur_cli.deal import CARDS_PER_HAND, Deal, table_problem
 from pasur_cli.match import Match
-from pasur_cli.rules import Rules
+from pasur_cli.rules import Rules, parse_rules
 
 
 def random_table(rng: random.Random, rules: Rules) -> tuple[list[Card], list[Card]]:
@@ -64,3 +64,14 @@ def cli_args(action: dict) -> list[str]:
     if action["type"] == "deal":
         return ["deal", *action["table"]]
     return ["play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"]]
+
+
+def enter(pasur, action: dict):
+    """Record ``action`` through ``pasur`` (the in-process test runner); returns its result."""
+    return pasur(*cli_args(action))
+
+
+def new_match(pasur, players: list[str], preset: str = "standard", overrides: list[str] = ()) -> Match:
+    """Start a match with `pasur new` through ``pasur``; returns the engine's own twin of it."""
+    assert pasur("new", *players, "--rules", preset, *[a for o in overrides for a in ("--rule", o)]).exit_code == 0
+    return Match(list(players), parse_rules(preset, list(overrides)))

@@ -7,7 +7,7 @@ import pytest
 from pasur_cli.cards import DECK
 from pasur_cli.deal import Deal
 from pasur_cli.match import side_names
-from pasur_cli.rules import PRESETS, parse_rules
+from pasur_cli.rules import parse_rules
 from simulate import random_plays, random_table
 
 CASES = [(n, preset, teams) for n in (2, 3, 4) for preset in ("standard", "pagat") for teams in (True, False)

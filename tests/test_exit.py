@@ -9,9 +9,7 @@ import sys
 
 import pytest
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from simulate import cli_args, random_match
+from simulate import enter, new_match, random_match
 
 
 def process(*args: str) -> subprocess.CompletedProcess:
@@ -43,10 +41,9 @@ def test_errors_reach_stderr_with_code_2_or_1(db, args):
 def test_long_output_arrives_whole(pasur):
     """An export several times the size of the output buffer is byte for byte what the command wrote."""
     players = ["Ali", "Sara", "Reza"]
-    pasur("new", *players)
-    engine = Match(players, parse_rules("standard", []))
+    engine = new_match(pasur, players)
     for action in random_match(random.Random(5), engine):
-        pasur(*cli_args(action))
+        enter(pasur, action)
         engine.apply(action)
     done = process("export")
     assert done.returncode == 0 and len(done.stdout) > 4 * io.DEFAULT_BUFFER_SIZE

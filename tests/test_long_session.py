@@ -9,8 +9,7 @@ import sys
 import threading
 
 from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from simulate import random_match
+from simulate import new_match, random_match
 
 DEALS = 500
 
@@ -30,8 +29,7 @@ def rss_kib(pid: int) -> int:
 
 def test_500_deals_through_a_session(pasur, db):
     overrides = [f"fixed_deals={DEALS}", "target=100000"]
-    pasur("new", "Ali", "Sara", "--rules", "pagat", *[a for o in overrides for a in ("--rule", o)])
-    engine = Match(["Ali", "Sara"], parse_rules("pagat", overrides))
+    engine = new_match(pasur, ["Ali", "Sara"], "pagat", overrides)
     lines = session_lines(engine, random.Random(500))
     env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
     proc = subprocess.Popen([sys.executable, "-m", "pasur_cli", "session"], stdin=subprocess.PIPE,

@@ -7,7 +7,7 @@ import pytest
 
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
-from simulate import cli_args, random_match
+from simulate import enter, new_match, random_match
 
 NAMES = ["Ali", "Sara", "Reza", "Mina"]
 CASES = [
@@ -24,10 +24,6 @@ def expected_score(match: Match) -> dict:
         "deals": [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": False,
                    "scores": {s: v.as_dict() for s, v in r.scores.items()}} for r in match.results],
     }
-
-
-def enter(pasur, action):
-    return pasur(*cli_args(action))
 
 
 @pytest.mark.parametrize("players,preset,extra", CASES)
@@ -76,8 +72,7 @@ def test_first_match_to_62_with_the_deal_score_printed(pasur):
 
 def test_undo_then_replay_gives_identical_results(pasur):
     rng = random.Random(7)
-    pasur("new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=1")
-    engine = Match(["Ali", "Sara"], parse_rules("pagat", ["fixed_deals=1"]))
+    engine = new_match(pasur, ["Ali", "Sara"], "pagat", ["fixed_deals=1"])
     actions = []
     for action in random_match(rng, engine):
         engine.apply(action)

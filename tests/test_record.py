@@ -5,18 +5,15 @@ import random
 
 import pytest
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from simulate import cli_args, random_match
+from simulate import enter, new_match, random_match
 
 
 def play_random(pasur, seed, players, preset, stop):
-    pasur("new", *players, "--rules", preset, "--rule", "fixed_deals=2")
-    engine = Match(list(players), parse_rules(preset, ["fixed_deals=2"]))
+    engine = new_match(pasur, players, preset, ["fixed_deals=2"])
     for number, action in enumerate(random_match(random.Random(seed), engine)):
         if number == stop:
             break
-        pasur(*cli_args(action))
+        enter(pasur, action)
         engine.apply(action)
 
 

@@ -5,9 +5,8 @@ import random
 import sqlite3
 
 from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
 from pasur_cli.store import Store
-from simulate import cli_args, random_match
+from simulate import enter, new_match, random_match
 
 
 def state(match: Match) -> tuple:
@@ -16,15 +15,9 @@ def state(match: Match) -> tuple:
             None if deal is None else (deal.table, deal.piles, deal.surs, deal.last_capturer, deal.turn))
 
 
-def enter(pasur, action):
-    return pasur(*cli_args(action))
-
-
 def test_replay_from_snapshots_equals_full_replay(pasur, db):
     rng = random.Random(11)
-    rules = parse_rules("pagat", ["fixed_deals=4"])
-    pasur("new", "Ali", "Sara", "Reza", "--rules", "pagat", "--rule", "fixed_deals=4")
-    engine = Match(["Ali", "Sara", "Reza"], rules)
+    engine = new_match(pasur, ["Ali", "Sara", "Reza"], "pagat", ["fixed_deals=4"])
     for number, action in enumerate(random_match(rng, engine)):
         assert enter(pasur, action).exit_code == 0
         engine.apply(action)
@@ -42,8 +35,7 @@ def test_replay_from_snapshots_equals_full_replay(pasur, db):
 
 def test_undo_behind_a_snapshot_removes_it(pasur, db):
     rng = random.Random(12)
-    pasur("new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=2")
-    engine = Match(["Ali", "Sara"], parse_rules("pagat", ["fixed_deals=2"]))
+    engine = new_match(pasur, ["Ali", "Sara"], "pagat", ["fixed_deals=2"])
     actions = []
     for action in random_match(rng, engine):
         engine.apply(action)
@@ -64,8 +56,7 @@ def test_undo_behind_a_snapshot_removes_it(pasur, db):
 
 def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     rng = random.Random(13)
-    pasur("new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=3")
-    engine = Match(["Ali", "Sara"], parse_rules("pagat", ["fixed_deals=3"]))
+    engine = new_match(pasur, ["Ali", "Sara"], "pagat", ["fixed_deals=3"])
     for action in random_match(rng, engine):
         enter(pasur, action)
         engine.apply(action)
