@@ -183,9 +183,10 @@ def run() -> None:
             raise
         code = stop.code
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:  # e.g. `pasur score | head -1` closed the pipe: nothing more can be said
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None when pasur was started with that descriptor closed
+                stream.flush()
+    except OSError:  # the reader went away: nothing more can be said
         code = code or 1
     os._exit(code)
 

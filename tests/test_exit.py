@@ -4,6 +4,7 @@ command's exit code, and a closed pipe must not end in a traceback."""
 import io
 import os
 import random
+import shlex
 import subprocess
 import sys
 
@@ -50,12 +51,25 @@ def test_long_output_arrives_whole(pasur):
     assert done.stdout.decode() == pasur("export").output
 
 
-def test_closed_pipe_is_a_quiet_failure(db):
+@pytest.mark.parametrize("command", ["rules", "export"])  # click.echo's output, and a file object's (export)
+def test_closed_pipe_is_a_quiet_failure(pasur, command):
+    pasur("new", "Ali", "Sara")
     read, write = os.pipe()
     os.close(read)
     try:
-        done = subprocess.run([sys.executable, "-m", "pasur_cli", "rules"], stdout=write, stderr=subprocess.PIPE,
+        done = subprocess.run([sys.executable, "-m", "pasur_cli", command], stdout=write, stderr=subprocess.PIPE,
                               timeout=60)
     finally:
         os.close(write)
     assert done.returncode == 1 and done.stderr == b""
+
+
+@pytest.mark.parametrize("args,closed,code", [
+    (["rules"], [1], 0), (["rules"], [1, 2], 0), (["check", "4x"], [2], 2), (["check", "4x"], [1, 2], 2),
+])
+def test_closed_descriptors_keep_the_exit_code(db, args, closed, code):
+    """Started with standard output or error closed (`pasur rules >&-`), Python has no stream there."""
+    shut = "".join(f" {fd}>&-" for fd in closed)
+    command = shlex.join([sys.executable, "-m", "pasur_cli", *args]) + shut
+    done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=60)
+    assert done.returncode == code and b"Traceback" not in done.stdout + done.stderr
