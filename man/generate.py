@@ -14,6 +14,7 @@ DATE = "2026-11-30"
 
 
 def generate(target: Path) -> None:
+    main.load_all()  # click-man reads the commands loaded so far
     write_man_pages("pasur", main, version=__version__, target_dir=str(target), date=DATE)
 
 

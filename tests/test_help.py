@@ -13,7 +13,7 @@ ROOT = Path(__file__).parent.parent
 
 def all_commands():
     yield "pasur", main
-    for name, command in main.commands.items():
+    for name, command in main.load_all().items():
         yield name, command
 
 
@@ -35,4 +35,4 @@ def test_man_pages_have_not_drifted(tmp_path):
     assert set(fresh) == set(committed), "man pages added or removed: run python man/generate.py"
     for name, text in fresh.items():
         assert committed[name] == text, f"man/{name} is stale: run python man/generate.py"
-    assert {f"pasur-{c}.1" for c in main.commands} | {"pasur.1"} == set(committed)
+    assert {f"pasur-{c}.1" for c in main.load_all()} | {"pasur.1"} == set(committed)

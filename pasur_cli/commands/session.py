@@ -12,6 +12,8 @@ import sys
 
 import click
 
+from pasur_cli.cli import PasurCommand, current, look_options, main, open_store, store_options
+
 HELP = """Type a play as the card, then the cards it takes if you want to name them:
   7c            play 7♣ (its capture is worked out; you are asked when there is a choice)
   7c 4d         play 7♣ taking 4♦
@@ -22,7 +24,6 @@ everything is already saved)."""
 
 def _run(args: list[str]) -> click.ClickException | None:
     """Run one pasur command in-process; return its refusal, if any (it has been printed)."""
-    from pasur_cli.cli import main
     try:
         main.main(args=args, prog_name="pasur", standalone_mode=False)
     except click.ClickException as err:
@@ -112,3 +113,15 @@ def _play(words: list[str], base: list[str], seen: int, at_terminal: bool) -> No
         _run([*args, "--take", " ".join(c.code for c in options[int(answer) - 1])])
     elif answer:
         click.echo("No such choice; nothing was recorded.")
+
+
+@click.command(cls=PasurCommand)
+@store_options
+@look_options
+@click.pass_context
+def session(ctx):
+    """Referee the current match interactively: type each play, get the capture and the score."""
+    store = open_store(ctx)
+    mid = current(ctx, store)[0]
+    store.close()
+    run(dict(ctx.meta), mid)

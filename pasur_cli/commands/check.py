@@ -1,0 +1,48 @@
+"""`pasur check`: which captures a card can make on a table, or whether one is legal."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli import PasurCommand, json_option, look, look_options, rule_options
+from pasur_cli.errors import NotationError
+
+
+@click.command(cls=PasurCommand)
+@click.argument("card")
+@click.option("--table", "table_text", default="", metavar="CARDS",
+              help='The table cards, e.g. "4H 7C 10D" (empty for an empty table).')
+@click.option("--take", "take_text", default=None, metavar="CARDS",
+              help="Ask whether this exact capture is legal (table cards only, not the played card).")
+@rule_options
+@json_option
+@look_options
+@click.pass_context
+def check(ctx, card, table_text, take_text, preset, overrides, as_json):
+    """Which captures CARD can make on a table, or whether --take is legal.
+
+    Exit 0 when answered (and --take is legal), 1 when --take is illegal, 2 for bad input.
+    """
+    from pasur_cli import render
+    from pasur_cli.captures import capture_problem, legal_captures
+    from pasur_cli.cards import parse_card, parse_cards
+    from pasur_cli.rules import parse_rules
+
+    rules = parse_rules(preset, overrides)
+    played = parse_card(card)
+    table_cards = parse_cards(table_text, "table")
+    if played in table_cards:
+        raise NotationError(f"{played.code} is both the played card and on the table: a card exists once.")
+    take = None if take_text is None else parse_cards(take_text, "--take list")
+    stray = [c.code for c in take or () if c not in table_cards]
+    if stray:
+        raise NotationError(f"--take names {' '.join(stray)}, not on the table ({' '.join(c.code for c in table_cards) or 'empty'}).")
+    found = legal_captures(played, table_cards, rules)
+    reason = None if take is None else capture_problem(played, table_cards, take, rules, ascii=as_json or look(ctx).ascii)
+    legal = None if take is None else reason is None
+    if as_json:
+        click.echo(render.dumps(render.check_json(played, table_cards, rules, found, legal, reason)))
+    else:
+        click.echo(render.check_text(look(ctx), played, table_cards, rules, found, take, reason))
+    if legal is False:
+        ctx.exit(1)

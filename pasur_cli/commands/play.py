@@ -1,0 +1,70 @@
+"""`pasur play`: record a card played, with the capture it makes."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli import PasurCommand, Refused, current, look, look_options, open_store, store_options
+
+
+def _current_match(ctx):
+    from pasur_cli.store import Store
+    store = Store(ctx.meta.get("pasur.db"))
+    try:
+        return current(ctx, store)[1]
+    finally:
+        store.close()
+
+
+def complete_cards(ctx, param, incomplete: str) -> list[str]:
+    """For a played card: the cards still unseen in the current deal; for --take: the table's cards."""
+    try:
+        match = _current_match(ctx)
+    except Exception:  # completion must never fail loudly; no match means nothing to offer
+        return []
+    deal = match.deal
+    if deal is None:
+        return []
+    from pasur_cli.cards import DECK
+    cards = deal.table if param.name == "take_text" else [c for c in DECK if c not in deal.where]
+    return [c.code for c in cards if c.code.startswith(incomplete.upper())]
+
+
+def complete_players(ctx, param, incomplete: str) -> list[str]:
+    try:
+        players = _current_match(ctx).players
+    except Exception:  # as above
+        return []
+    return [p for p in players if p.casefold().startswith(incomplete.casefold())]
+
+
+@click.command(cls=PasurCommand)
+@click.argument("card", shell_complete=complete_cards)
+@click.option("--take", "take_text", default=None, metavar="CARDS", shell_complete=complete_cards,
+              help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
+@click.option("--by", metavar="NAME", shell_complete=complete_players, help="Refuse unless it is NAME's turn.")
+@click.option("--expect", type=int, hidden=True, help="Refuse unless the log holds this many actions.")
+@store_options
+@look_options
+@click.pass_context
+def play(ctx, card, take_text, by, expect):
+    """Record CARD played by whoever's turn it is, with the capture it makes."""
+    from pasur_cli import render
+    from pasur_cli.cards import parse_card, parse_cards
+    from pasur_cli.errors import AmbiguousPlayError
+
+    played = parse_card(card)
+    take = None if take_text is None else parse_cards(take_text, "--take list")
+    store = open_store(ctx, write=True)
+    with store.changing(current(ctx, store)[0], expect) as change:
+        match = change.match
+        deal_played = match.deal
+        try:
+            record = match.play(played, take, by)
+        except AmbiguousPlayError as err:
+            refused = Refused(render.options_text(look(ctx), played, err.options, err.count))
+            refused.options = err.options  # the session offers them as numbered choices
+            raise refused from None
+        change.append({"type": "play", "card": played.code, "take": [c.code for c in record.taken],
+                       "by": record.player})
+    click.echo(render.play_text(look(ctx), record, deal_played, match))

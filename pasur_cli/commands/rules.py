@@ -1,0 +1,22 @@
+"""`pasur rules`: every rule option, its value in each preset, and what it means."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli import PasurCommand, complete_presets, json_option
+from pasur_cli.errors import NotationError
+
+
+@click.command(cls=PasurCommand)
+@click.argument("preset", required=False, shell_complete=complete_presets)
+@json_option
+def rules(preset, as_json):
+    """Every rule option with its value in each preset (or in PRESET) and what it means."""
+    from pasur_cli import render
+    from pasur_cli.rules import PRESETS
+
+    if preset is not None and preset.lower() not in PRESETS:
+        raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
+    names = [preset.lower()] if preset else list(PRESETS)
+    click.echo(render.dumps(render.rules_json(names)) if as_json else render.rules_text(names))
