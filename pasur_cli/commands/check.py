@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
+from pasur_cli.captures import capture_problem, legal_captures
+from pasur_cli.cards import parse_card, parse_cards
 from pasur_cli.cli import PasurCommand, json_option, look, look_options, rule_options
 from pasur_cli.errors import NotationError
+from pasur_cli.rules import parse_rules
 
 
 @click.command(cls=PasurCommand)
@@ -23,11 +27,6 @@ def check(ctx, card, table_text, take_text, preset, overrides, as_json):
 
     Exit 0 when answered (and --take is legal), 1 when --take is illegal, 2 for bad input.
     """
-    from pasur_cli import render
-    from pasur_cli.captures import capture_problem, legal_captures
-    from pasur_cli.cards import parse_card, parse_cards
-    from pasur_cli.rules import parse_rules
-
     rules = parse_rules(preset, overrides)
     played = parse_card(card)
     table_cards = parse_cards(table_text, "table")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
+from pasur_cli.cards import parse_cards
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError
 
@@ -16,9 +18,6 @@ from pasur_cli.errors import NotationError
 @click.pass_context
 def deal(ctx, cards, expect):
     """Enter the face-up table of the next deal: four CARDS (checked for misdeals)."""
-    from pasur_cli import render
-    from pasur_cli.cards import parse_cards
-
     table_cards = parse_cards(cards, "table")
     if len(table_cards) != 4:
         raise NotationError(f"the initial table is 4 cards; {len(table_cards)} were given.")

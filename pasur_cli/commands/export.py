@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, current, open_store, store_options
+from pasur_cli.record import write_record
 
 
 @click.command(cls=PasurCommand)
@@ -14,9 +16,6 @@ from pasur_cli.cli import PasurCommand, current, open_store, store_options
 @click.pass_context
 def export(ctx, output):
     """Write the match as a self-describing JSON record (players, rules, every action with its time)."""
-    from pasur_cli import render
-    from pasur_cli.record import write_record
-
     store = open_store(ctx)
     record = store.load(current(ctx, store)[0], full=True)
     output.write(render.dumps(write_record(record)) + "\n")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError
+from pasur_cli.record import read_record
 
 
 @click.command(name="import", cls=PasurCommand)
@@ -15,9 +17,6 @@ from pasur_cli.errors import NotationError
 @click.pass_context
 def import_(ctx, file):
     """Replay a match record (from `pasur export`) through the rules and store it as a new match."""
-    from pasur_cli import render
-    from pasur_cli.record import read_record
-
     try:
         text = file.read()
     except UnicodeDecodeError:

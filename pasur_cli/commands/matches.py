@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, json_option, open_store, store_options
+from pasur_cli.store import default_path
 
 
 @click.command(cls=PasurCommand)
@@ -13,11 +17,6 @@ from pasur_cli.cli import PasurCommand, json_option, open_store, store_options
 @click.pass_context
 def matches(ctx, as_json):
     """Every match in the database: players, rules, deals played, totals, status."""
-    import os
-
-    from pasur_cli import render
-    from pasur_cli.store import default_path
-
     rows = []
     if os.path.exists(ctx.meta.get("pasur.db") or default_path()):  # no database yet: no matches
         store = open_store(ctx)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, look_options, open_store, rule_options, store_options
 from pasur_cli.errors import NotationError
+from pasur_cli.match import check_players, Match
+from pasur_cli.rules import parse_rules
 
 
 @click.command(cls=PasurCommand)
@@ -18,10 +21,6 @@ from pasur_cli.errors import NotationError
 @click.pass_context
 def new(ctx, players, preset, overrides, dealer, solo):
     """Start a match: PLAYERS in playing order (2-4; 4 play as teams 1+3 against 2+4)."""
-    from pasur_cli import render
-    from pasur_cli.match import Match, check_players
-    from pasur_cli.rules import parse_rules
-
     names = [p.strip() for p in players]
     rules = parse_rules(preset, [*overrides, *(["teams=false"] if solo else [])])
     check_players(names)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
+from pasur_cli.cards import DECK, parse_card, parse_cards
 from pasur_cli.cli import PasurCommand, Refused, current, look, look_options, open_store, store_options
+from pasur_cli.errors import AmbiguousPlayError
+from pasur_cli.store import Store
 
 
 def _current_match(ctx):
-    from pasur_cli.store import Store
     store = Store(ctx.meta.get("pasur.db"))
     try:
         return current(ctx, store)[1]
@@ -25,7 +28,6 @@ def complete_cards(ctx, param, incomplete: str) -> list[str]:
     deal = match.deal
     if deal is None:
         return []
-    from pasur_cli.cards import DECK
     cards = deal.table if param.name == "take_text" else [c for c in DECK if c not in deal.where]
     return [c.code for c in cards if c.code.startswith(incomplete.upper())]
 
@@ -49,10 +51,6 @@ def complete_players(ctx, param, incomplete: str) -> list[str]:
 @click.pass_context
 def play(ctx, card, take_text, by, expect):
     """Record CARD played by whoever's turn it is, with the capture it makes."""
-    from pasur_cli import render
-    from pasur_cli.cards import parse_card, parse_cards
-    from pasur_cli.errors import AmbiguousPlayError
-
     played = parse_card(card)
     take = None if take_text is None else parse_cards(take_text, "--take list")
     store = open_store(ctx, write=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, complete_presets, json_option
 from pasur_cli.errors import NotationError
+from pasur_cli.rules import PRESETS
 
 
 @click.command(cls=PasurCommand)
@@ -13,9 +15,6 @@ from pasur_cli.errors import NotationError
 @json_option
 def rules(preset, as_json):
     """Every rule option with its value in each preset (or in PRESET) and what it means."""
-    from pasur_cli import render
-    from pasur_cli.rules import PRESETS
-
     if preset is not None and preset.lower() not in PRESETS:
         raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
     names = [preset.lower()] if preset else list(PRESETS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
 
 
@@ -14,8 +15,6 @@ from pasur_cli.cli import PasurCommand, current, json_option, look, look_options
 @click.pass_context
 def score(ctx, as_json):
     """One score table per deal and the match table with running totals."""
-    from pasur_cli import render
-
     store = open_store(ctx)
     mid, match = current(ctx, store)
     click.echo(render.dumps(render.score_json(mid, match)) if as_json else render.score_text(look(ctx), match))

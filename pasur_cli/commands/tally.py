@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError
+from pasur_cli.tally import build_action
 
 
 @click.command(cls=PasurCommand)
@@ -25,11 +29,6 @@ def tally(ctx, piles, counts, surs, partial, as_json):
     A side may be named by its name or any of its players. At a terminal with no options, asks
     side by side.
     """
-    import sys
-
-    from pasur_cli import render
-    from pasur_cli.tally import build_action
-
     store = open_store(ctx, write=True)
     mid, match = current(ctx, store)
     if not (piles or counts or surs):

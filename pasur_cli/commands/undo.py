@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
+from pasur_cli import render
 from pasur_cli.cli import PasurCommand, current, json_option, open_store, store_options
+from pasur_cli.errors import IllegalPlayError
 
 
 @click.command(cls=PasurCommand)
@@ -14,9 +16,6 @@ from pasur_cli.cli import PasurCommand, current, json_option, open_store, store_
 @click.pass_context
 def undo(ctx, count, as_json):
     """Take back the last COUNT recorded actions (default 1)."""
-    from pasur_cli import render
-    from pasur_cli.errors import IllegalPlayError
-
     store = open_store(ctx, write=True)
     mid = current(ctx, store)[0]
     with store.changing(mid) as change:
