@@ -1,0 +1,38 @@
+"""What a command loads beyond click: its own command module and the engine parts it uses, never
+another command, the store for `check`, tabulate, json or platformdirs on these paths
+(start-up is most of a command's time; see bench/cli.py)."""
+
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import sys
+import click
+before = set(sys.modules)
+from pasur_cli.cli import main
+main(sys.argv[1:], standalone_mode=False)
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.commands", "pasur_cli.errors", "pasur_cli.cards",
+          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render"}
+MATCH = COMMON | {"pasur_cli.deal", "pasur_cli.scoring", "pasur_cli.match", "pasur_cli.store",
+                  "sqlite3", "sqlite3.dbapi2", "_sqlite3"}
+
+
+def loaded(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split("\n")[-2].split())
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["check", "5S", "--table", "AC 2D 4H 5C"], COMMON | {"pasur_cli.commands.check"}),
+    (["show"], MATCH | {"pasur_cli.commands.show"}),
+    (["play", "2S"], MATCH | {"pasur_cli.commands.play"}),
+])
+def test_a_command_loads_only_what_it_uses(pasur, args, expected):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    assert loaded(*args) == expected
