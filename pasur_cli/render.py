@@ -205,7 +205,7 @@ def _standing(match) -> str:
             else f"target {match.rules.target}")
     top = max(totals.values())
     leaders = [s for s, t in totals.items() if t == top]
-    lead = f"{leaders[0]} leads with {top}" if len(leaders) == 1 else f"level at {top}"
+    lead = f"{leaders[0]} leads with {top}" if len(leaders) == 1 else f"Level at {top}"
     if match.deal is not None:
         return f"{lead}; {goal}. Deal {match.deal_number} is being played."
     return f"{lead}; {goal}. Next: deal {match.deal_number}, {match.dealer} deals."

@@ -93,3 +93,11 @@ def test_the_player_after_the_dealer_leads(pasur):
     assert "Reza deals first; Ali leads." in result.output
     pasur("deal", "5C", "9D", "3H", "KS")
     assert json.loads(pasur("show", "--json").output)["turn"] == "Ali" == Match(["Ali", "Sara", "Reza"], parse_rules(), 2).leader
+
+
+def test_score_line_before_and_after_the_first_deal(pasur):
+    pasur("new", "Ali", "Sara")
+    assert pasur("score").output.endswith("Level at 0; target 62. Next: deal 1, Ali deals.\n")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",  # 7 + 2 + 2 + 1
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")  # 3 + 2 + 3
+    assert pasur("score").output.endswith("Ali leads with 12; target 62. Next: deal 2, Sara deals.\n")
