@@ -10,7 +10,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from pasur_cli.cards import Card, Suit
+from pasur_cli.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.captures import Captures, card_no_sur
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
@@ -286,14 +286,14 @@ def options_text(look: Look, card: Card, options, count) -> str:
     return "\n".join(lines)
 
 
-def describe_action(action: dict) -> str:
+def describe_action(look: Look, action: dict) -> str:
     """One line for an action in the log (what undo took back)."""
     kind = action.get("type")
     if kind == "deal":
-        return f"the table {' '.join(action['table'])}"
+        return f"the table {look.cards(parse_cards(action['table']), sort=False)}"
     if kind == "play":
-        took = f", taking {' '.join(action['take'])}" if action.get("take") else ", trailed"
-        return f"{action.get('by')}'s {action['card']}{took}"
+        took = f", taking {look.cards(parse_cards(action['take']), sort=False)}" if action.get("take") else ", trailed"
+        return f"{action.get('by')}'s {look.card(parse_card(action['card']))}{took}"
     if kind == "tally":
         return "a tallied deal"
     return str(kind)

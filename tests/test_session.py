@@ -25,10 +25,18 @@ def test_session_over_a_pipe(pasur, db):
     assert result.exit_code == 0
     assert "Sara plays 2♠ and takes 9♦" in result.output
     assert "'7x' is not a card" in result.output
-    assert "Took back Ali's AC" in result.output
+    assert "Took back Ali's A♣, trailed." in result.output
     assert "Everything is saved" in result.output
     show = json.loads(pasur("show", "--json").output)
     assert show["table"] == ["5C", "3H", "KS", "AC"] and show["piles"] == {"Ali": 0, "Sara": 2}
+
+
+def test_session_with_ascii_passes_it_to_every_command(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    result = pasur("session", "--ascii", input="5c 9d 3h ks\n2s\nundo\nscore\nshow\nmatches\n")
+    assert result.exit_code == 0 and "Error" not in result.output
+    assert "Sara plays 2S and takes 9D" in result.output and "Took back Sara's 2S, taking 9D." in result.output
+    assert not any(symbol in result.output for symbol in "♣♦♥♠")
 
 
 def test_session_offers_numbered_choices(pasur, db):

@@ -54,14 +54,14 @@ def _prompt(match) -> str:
 
 def run(meta: dict, mid: int) -> None:
     """The loop; ``meta`` holds the global options (--db, --ascii, --no-color), ``mid`` the match."""
-    base = ["--match", str(mid)]
+    base = ["--match", str(mid)]  # the group's options, so they go before any command
     if meta.get("pasur.db"):
         base = ["--db", str(meta["pasur.db"]), *base]
     for flag in ("ascii", "no_color"):
         if meta.get(f"pasur.{flag}"):
             base.append("--" + flag.replace("_", "-"))
     at_terminal = sys.stdin.isatty()
-    _run(["show", *base])
+    _run([*base, "show"])
     if at_terminal:
         click.echo('Type "help" for how to enter plays.')
     while True:
@@ -84,20 +84,20 @@ def run(meta: dict, mid: int) -> None:
         if word in ("help", "?", "h"):
             click.echo(HELP)
         elif word in ("show", "score", "matches"):
-            _run([word, *base])
+            _run([*base, word])
         elif word == "undo":
-            _run(["undo", *words[1:], *base])
+            _run([*base, "undo", *words[1:]])
         elif word == "deal":
-            _run(["deal", *words[1:], *base, "--expect", str(seen)])
+            _run([*base, "deal", *words[1:], "--expect", str(seen)])
         elif match.deal is None and not match.finished and len(words) == 4:
-            _run(["deal", *words, *base, "--expect", str(seen)])
+            _run([*base, "deal", *words, "--expect", str(seen)])
         else:
             _play(words, base, seen, at_terminal)
     click.echo("Everything is saved. Bye.")
 
 
 def _play(words: list[str], base: list[str], seen: int, at_terminal: bool) -> None:
-    args = ["play", words[0], *base, "--expect", str(seen)]
+    args = [*base, "play", words[0], "--expect", str(seen)]
     if len(words) > 1:
         args += ["--take", " ".join(words[1:])]
     refused = _run(args)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, current, json_option, open_store, store_options
+from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
 from pasur_cli.errors import IllegalPlayError
 
 
@@ -13,6 +13,7 @@ from pasur_cli.errors import IllegalPlayError
 @click.argument("count", type=click.IntRange(min=1), default=1)
 @json_option
 @store_options
+@look_options
 @click.pass_context
 def undo(ctx, count, as_json):
     """Take back the last COUNT recorded actions (default 1)."""
@@ -27,4 +28,4 @@ def undo(ctx, count, as_json):
         click.echo(render.dumps({"match": mid, "undone": dropped}))
     else:
         for action in reversed(dropped):
-            click.echo(f"Took back {render.describe_action(action)}.")
+            click.echo(f"Took back {render.describe_action(look(ctx), action)}.")
