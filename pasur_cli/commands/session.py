@@ -13,6 +13,7 @@ import sys
 import click
 
 from pasur_cli.cli import PasurCommand, current, look_options, main, open_store, store_options
+from pasur_cli.store import Store
 
 HELP = """Type a play as the card, then the cards it takes if you want to name them:
   7c            play 7♣ (its capture is worked out; you are asked when there is a choice)
@@ -35,7 +36,7 @@ def _run(args: list[str]) -> click.ClickException | None:
 
 
 def _state(meta: dict, mid: int):
-    from pasur_cli.store import Store
+    """The match as stored now, and how many actions its log holds (for --expect)."""
     store = Store(meta.get("pasur.db"))
     try:
         record, match = store.match(mid)
