@@ -51,8 +51,8 @@ def tally(ctx, piles, counts, surs, partial, as_json):
 def _ask_tally(match) -> tuple[list[str], list[str], list[str]]:
     """Ask side by side at a terminal; returns the same texts the options would hold."""
     piles, counts, surs = [], [], []
-    click.echo(f"Tally of deal {match.deal_number} ({match.dealer} dealt). For each side type its pile's cards,"
-               " or counts like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no")
+    click.echo(f"Tally of deal {match.deal_number} ({match.dealer} dealt). For each side, type its pile's cards\n"
+               "or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no")
     for side in match.sides:
         answer = click.prompt(f"{side}: pile or counts").strip()
         if "=" in answer:
