@@ -39,7 +39,7 @@ def test_errors_reach_stderr_with_code_2_or_1(db, args):
     assert not db.exists()  # nothing was created by a refused command
 
 
-def test_long_output_arrives_whole(pasur):
+def test_long_output_arrives_whole(pasur, tmp_path):
     """An export several times the size of the output buffer is byte for byte what the command wrote."""
     players = ["Ali", "Sara", "Reza"]
     engine = new_match(pasur, players)
@@ -49,6 +49,8 @@ def test_long_output_arrives_whole(pasur):
     done = process("export")
     assert done.returncode == 0 and len(done.stdout) > 4 * io.DEFAULT_BUFFER_SIZE
     assert done.stdout.decode() == pasur("export").output
+    assert process("export", "-o", str(tmp_path / "match.json")).returncode == 0  # a file is closed, not cut off
+    assert (tmp_path / "match.json").read_bytes() == done.stdout
 
 
 @pytest.mark.parametrize("command", ["rules", "export"])  # click.echo's output, and a file object's (export)
