@@ -62,8 +62,8 @@ COMMANDS = {
 
 
 class PasurGroup(click.Group):
-    """Loads a command's module only when that command is used (defining all of them was a
-    tenth of start-up's memory), and turns every PasurError into a clean message and exit code."""
+    """Loads a command's module only when that command is used (defining all thirteen cost about
+    0.4 MiB and 0.8 ms of every run), and turns every PasurError into a clean message and exit code."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
