@@ -1,12 +1,50 @@
-"""The three kinds of wrong a player can be told about.
+"""The three kinds of wrong a player can be told about, each carrying facts rather than prose.
 
-Each is a ValueError whose message is a sentence for the player: it names the input and says
-what to do. The click layer turns NotationError into exit 2 and the other two into exit 1.
+An error holds an English sentence *template* and the *facts* that fill it (cards, players,
+numbers), never a sentence with the cards already written out:
+
+    raise IllegalPlayError("it is {player}'s turn, not {by}'s.", player="Ali", by="Sara")
+
+so that the rendering layer can write each card as the terminal wants it (symbols, letters with
+--ascii, colour) and the sentence in the player's language: the template is the message id a
+translation catalog looks up, so it is always a literal string at the raise site. ``str(err)`` is
+the English sentence with cards as symbols. The click layer turns NotationError into exit 2 and
+the other two into exit 1.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def fact_text(value: object, ascii: bool = False) -> str:
+    """One fact as text: a card (anything with ``show(ascii)``) by its symbol or code, a list or
+    tuple of cards joined by spaces, anything else by ``str``."""
+    show = getattr(value, "show", None)
+    if callable(show):
+        return str(show(ascii))
+    if isinstance(value, list | tuple):
+        return " ".join(fact_text(v, ascii) for v in value)
+    return str(value)
+
+
+def fill(template: str, facts: dict[str, object], show: Callable[[object], str] = fact_text) -> str:
+    """``template`` with its ``{name}`` fields replaced by ``show(fact)``."""
+    if not facts:
+        return template
+    return template.format_map({name: show(value) for name, value in facts.items()})
 
 
 class PasurError(ValueError):
-    """Any error the engine reports to a player."""
+    """Any error the engine reports to a player: a sentence template and the facts that fill it."""
+
+    def __init__(self, template: str, /, **facts: object) -> None:
+        super().__init__(template)
+        self.template = template
+        self.facts = facts
+
+    def __str__(self) -> str:
+        return fill(self.template, self.facts)
 
 
 class NotationError(PasurError):
@@ -24,6 +62,7 @@ class AmbiguousPlayError(PasurError):
     ``count`` how many exist (None: too many to count).
     """
 
-    def __init__(self, message: str, options: list, count: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, template: str, /, options: list, count: int | None = None,  # type: ignore[type-arg]
+                 **facts: object) -> None:
+        super().__init__(template, **facts)
         self.options, self.count = options, count
