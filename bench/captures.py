@@ -13,7 +13,7 @@ import random
 import time
 from itertools import combinations
 
-from pasur_cli.captures import legal_captures, target
+from pasur_cli.captures import capture_sum, legal_captures
 from pasur_cli.cards import DECK
 from pasur_cli.rules import PRESETS
 
@@ -22,7 +22,7 @@ NAIVE_LIMIT_SECONDS = 3.0
 
 
 def naive(card, table, rules):
-    t = target(card, rules)
+    t = capture_sum(card, rules)
     numerals = [c for c in table if c.is_numeral]
     subsets = [s for k in range(1, len(numerals) + 1) for s in combinations(numerals, k)]
     sums = [s for s in subsets if sum(c.value for c in s) == t]

@@ -9,6 +9,7 @@ multi-set search stops listing at a cap and stops counting after a work budget.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, islice, product
 from math import comb, prod
@@ -48,8 +49,9 @@ class Captures(Value):
         return not self.options
 
 
-def target(card: Card, rules: Rules) -> int | None:
-    """The sum a card's capture sets must make, or None when the card does not capture by sum."""
+def capture_sum(card: Card, rules: Rules) -> int | None:
+    """The sum each set of table numerals a card captures must make (11 less the card's value),
+    or None when the card does not capture by sum."""
     if rules.capture_mode != "sum11":
         return None
     if card.is_numeral:
@@ -184,7 +186,7 @@ def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rule
     if card.rank == Rank.JACK and rules.jack_capture == "wild":
         taken = tuple(sorted((c for c in table if c.rank <= Rank.JACK), key=ORDER))
         return Captures((taken,) if taken else (), 1 if taken else 0, False)
-    t = target(card, rules)
+    t = capture_sum(card, rules)
     numerals = [c for c in table if c.is_numeral]
     if not rules.multi_capture:
         return _single(t, numerals)
@@ -200,6 +202,13 @@ def card_no_sur(card: Card, rules: Rules) -> str | None:
     if card.rank == Rank.JACK and not rules.jack_sur:
         return "jack_sur"
     return None
+
+
+def is_sur(card: Card, take: Sequence[Card], table: Sequence[Card], rules: Rules) -> bool:
+    """Whether capturing ``take`` with ``card`` clears ``table`` as a sur, as far as the card and
+    the rules say: the deal adds the last-hand and sur-limit exceptions (``Deal.play``'s record
+    says what finally happened)."""
+    return bool(take) and len(take) == len(table) and card_no_sur(card, rules) is None
 
 
 def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError | None:
@@ -243,7 +252,7 @@ def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError |
     courts = [c for c in take if not c.is_numeral]
     if courts:
         return IllegalPlayError("{cards} cannot be taken by a sum: only numerals (A-10) count.", cards=courts)
-    t = target(card, rules)
+    t = capture_sum(card, rules)
     total = sum(c.value for c in take) + (11 - t)
     if not rules.multi_capture:
         if total != 11:

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from pasur_cli.captures import Captures, card_no_sur
+from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.errors import PasurError, Sum, fill
 from pasur_cli.i18n import _
@@ -94,18 +94,13 @@ def table(rows: list[list[object]], headers: list[str]) -> str:
 
 
 # -- pasur check --------------------------------------------------------------------------
-def capture_sur(card: Card, take, table_cards, rules: Rules) -> bool:
-    """Whether a capture clears the table as a sur, assuming no last-hand or sur-limit exception."""
-    return bool(take) and len(take) == len(table_cards) and card_no_sur(card, rules) is None
-
-
 def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
                legal: bool | None, reason: str | None) -> dict:
     return {
         "played": card.code,
         "table": [c.code for c in table_cards],
         "rules": rules.preset,
-        "captures": [{"take": [c.code for c in take], "sur": capture_sur(card, take, table_cards, rules)}
+        "captures": [{"take": [c.code for c in take], "sur": is_sur(card, take, table_cards, rules)}
                      for take in found.options],
         "count": found.count,
         "truncated": found.truncated,
@@ -127,7 +122,7 @@ def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, fo
         return f"{head}: captures nothing; {look.card(card)} is trailed."
     lines = [f"{head}:"]
     for number, option in enumerate(found.options, 1):
-        sur = "  " + look.loud("SUR") if capture_sur(card, option, table_cards, rules) else ""
+        sur = "  " + look.loud("SUR") if is_sur(card, option, table_cards, rules) else ""
         lines.append(f"  {number}. takes {look.cards(option)}{sur}")
     if found.truncated:
         total = found.count if found.count is not None else "many"
@@ -186,9 +181,9 @@ def play_text(look: Look, record, deal, match) -> str:
         lines.append(f"Table: {look.cards(deal.table, sort=False)}")
         lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
         return "\n".join(lines)
-    taker = deal.last_capturer or deal.players[deal.dealer]
     if deal.leftover:
-        lines.append(f"Last card played. {taker} made the last capture and takes the table: {look.cards(deal.leftover)}.")
+        lines.append(f"Last card played. {deal.leftover_taker} made the last capture and takes the table:"
+                     f" {look.cards(deal.leftover)}.")
     else:
         lines.append("Last card played; the table is empty.")
     lines.append("")
@@ -250,7 +245,7 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
         parts.append(f"Deal {result.number} ({result.dealer} dealt{mark})\n"
                      + table(rows, _ascii_headers(headers, look)))
     if not only_last and match.deal is not None:
-        parts.append(f"Deal {match.deal_number}: {len(match.deal.plays)} of {match.deal.total_plays} cards played so far.")
+        parts.append(f"Deal {match.deal_number}: {match.deal.played} of {match.deal.total_plays} cards played so far.")
     if match.results:
         parts.append("Match\n" + match_table(match))
     else:
