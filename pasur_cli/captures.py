@@ -9,7 +9,7 @@ multi-set search stops listing at a cap and stops counting after a work budget.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, islice, product
 from math import comb, prod
@@ -61,21 +61,21 @@ def capture_sum(card: Card, rules: Rules) -> int | None:
     return None
 
 
-def _counts(cards) -> Counts:
+def _counts(cards: Iterable[Card]) -> Counts:
     counts = [0] * 11
     for c in cards:
         counts[c.value] += 1
     return tuple(counts)
 
 
-def _by_value(cards) -> dict[int, list[Card]]:
+def _by_value(cards: Iterable[Card]) -> dict[int, list[Card]]:
     groups: dict[int, list[Card]] = {}
     for c in sorted(cards, key=ORDER):
         groups.setdefault(c.value, []).append(c)
     return groups
 
 
-def _sets(t: int, counts: Counts, top: int = 10):
+def _sets(t: int, counts: Counts, top: int = 10) -> Iterator[dict[int, int]]:
     """Every value multiset (as {value: k}) summing to t within counts, values at most ``top``."""
     if t == 0:
         yield {}
@@ -116,7 +116,7 @@ def _minus(a: Counts, b: Counts) -> Counts:
     return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
-def _expand(shape: Counts, groups: dict[int, list[Card]]):
+def _expand(shape: Counts, groups: dict[int, list[Card]]) -> Iterator[tuple[Card, ...]]:
     """Every card set of the given value shape, canonically sorted tuples."""
     choices = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
     for pick in product(*choices):
@@ -187,14 +187,14 @@ def _maximal_shapes(t: int, counts: Counts) -> tuple[list[Counts], bool]:
     return found, complete
 
 
-def _collect(shapes: list[Counts], counts: Counts, groups, complete: bool) -> Captures:
+def _collect(shapes: list[Counts], counts: Counts, groups: dict[int, list[Card]], complete: bool) -> Captures:
     total = sum(_ways(s, counts) for s in shapes)
     options = sorted(islice((o for s in shapes for o in _expand(s, groups)), CAP))
     truncated = total > len(options) or not complete
     return Captures(tuple(options), total if complete else None, truncated)
 
 
-def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rules) -> Captures:
+def legal_captures(card: Card, table: Sequence[Card], rules: Rules) -> Captures:
     """List the legal captures of ``card`` played on ``table`` (the card must not be on it).
 
     >>> from pasur_cli.cards import parse_card, parse_cards
@@ -207,16 +207,17 @@ def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rule
         same = tuple(sorted((c for c in table if c.rank == card.rank), key=ORDER))
         return Captures((same,) if same else (), 1 if same else 0, False)
     if card.rank in (Rank.QUEEN, Rank.KING):
-        same = sorted((c for c in table if c.rank == card.rank), key=ORDER)
-        if not same:
+        courts = sorted((c for c in table if c.rank == card.rank), key=ORDER)
+        if not courts:
             return Captures((), 0, False)
         if rules.court_capture == "all":
-            return Captures((tuple(same),), 1, False)
-        return Captures(tuple((c,) for c in same), len(same), False)
+            return Captures((tuple(courts),), 1, False)
+        return Captures(tuple((c,) for c in courts), len(courts), False)
     if card.rank == Rank.JACK and rules.jack_capture == "wild":
         taken = tuple(sorted((c for c in table if c.rank <= Rank.JACK), key=ORDER))
         return Captures((taken,) if taken else (), 1 if taken else 0, False)
     t = capture_sum(card, rules)
+    assert t is not None  # every other card was answered above
     numerals = [c for c in table if c.is_numeral]
     if not rules.multi_capture:
         return _single(t, numerals)
@@ -241,7 +242,7 @@ def is_sur(card: Card, take: Sequence[Card], table: Sequence[Card], rules: Rules
     return bool(take) and len(take) == len(table) and card_no_sur(card, rules) is None
 
 
-def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError | None:
+def capture_problem(card: Card, table: Sequence[Card], take: Iterable[Card], rules: Rules) -> IllegalPlayError | None:
     """Why taking ``take`` with ``card`` from ``table`` is illegal (an error carrying the cards as
     facts, not raised), or None when it is legal.
 
@@ -283,6 +284,7 @@ def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError |
     if courts:
         return IllegalPlayError("{cards} cannot be taken by a sum: only numerals (A-10) count.", cards=courts)
     t = capture_sum(card, rules)
+    assert t is not None  # every other card was answered above
     total = sum(c.value for c in take) + (11 - t)
     if not rules.multi_capture:
         if total != 11:
@@ -303,12 +305,12 @@ def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError |
     return None
 
 
-def verify_capture(card: Card, table, take, rules: Rules) -> None:
+def verify_capture(card: Card, table: Sequence[Card], take: Iterable[Card], rules: Rules) -> None:
     """Raise IllegalPlayError with the reason when the capture is not legal."""
     problem = capture_problem(card, table, take, rules)
     if problem is not None:
         raise problem
 
 
-def is_legal_capture(card: Card, table, take, rules: Rules) -> bool:
+def is_legal_capture(card: Card, table: Sequence[Card], take: Iterable[Card], rules: Rules) -> bool:
     return capture_problem(card, table, take, rules) is None

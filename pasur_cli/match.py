@@ -262,10 +262,12 @@ class Match:
         """Score the next deal from what each side captured (its pile's cards, or its counts:
         clubs, aces, jacks, two_clubs, ten_diamonds, seven_diamonds) and the surs it holds, as
         ``pasur tally`` does. Raises IllegalPlayError naming the numbers that do not add up."""
-        return self.apply({"type": "tally",
+        result = self.apply({"type": "tally",
                            "piles": {s: [c if isinstance(c, str) else c.code for c in cards]
                                      for s, cards in (piles or {}).items()},
                            "counts": dict(counts or {}), "surs": dict(surs or {}), "partial": partial})
+        assert isinstance(result, DealResult)
+        return result
 
     def _tally(self, action: dict[str, Any]) -> DealResult:
         from pasur_cli.tally import tally_action, tally_scores
@@ -299,8 +301,8 @@ class Match:
         >>> match = Match(["Ali", "Sara"], PRESETS["pagat"])
         >>> _ = match.apply({"type": "deal", "table": ["5c", "9♦", "3h", "ks"]})
         >>> _ = match.apply({"type": "play", "card": "2s"})
-        >>> match.log
-        [{'type': 'deal', 'table': ['5C', '9D', '3H', 'KS']}, {'type': 'play', 'card': '2S', 'take': ['9D'], 'by': 'Sara'}]
+        >>> match.log[-1]
+        {'type': 'play', 'card': '2S', 'take': ['9D'], 'by': 'Sara'}
         """
         check_action(action)
         kind = action["type"]

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import IO, NamedTuple
 
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
+from pasur_cli.deal import Play
 from pasur_cli.errors import PasurError, Sum, fill
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
@@ -26,7 +28,7 @@ class Look(NamedTuple):
     color: bool = False
 
     @staticmethod
-    def detect(ascii: bool = False, no_color: bool = False, stream=None) -> Look:
+    def detect(ascii: bool = False, no_color: bool = False, stream: IO[str] | None = None) -> Look:
         """ASCII when asked or when the stream cannot encode the suits; colour only at a terminal
         without NO_COLOR or --no-color."""
         stream = stream or sys.stdout
@@ -45,7 +47,7 @@ class Look(NamedTuple):
             return f"\x1b[31m{text}\x1b[0m"
         return text
 
-    def cards(self, cards, sort: bool = True) -> str:
+    def cards(self, cards: Iterable[Card], sort: bool = True) -> str:
         seq = sorted(cards) if sort else list(cards)
         return " ".join(self.card(c) for c in seq) if seq else "(empty)"
 
@@ -70,9 +72,10 @@ def message(err: PasurError, look: Look) -> str:
     return fill(_(err.template), err.facts, show)
 
 
-def no_sur_text(record) -> str:
+def no_sur_text(record: Play) -> str:
     """Why a play that cleared the table was no sur, as a sentence."""
     reason = record.no_sur
+    assert reason is not None
     if reason.rule == "jack_sur":
         return _("The table is cleared, but no sur: a J that clears the table is no sur under these rules.")
     if reason.rule == "last_hand_sur":

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli.cards import DECK, ORDER, parse_card, parse_cards
+from pasur_cli.cards import DECK, ORDER, Card, parse_card, parse_cards
 from pasur_cli.errors import IllegalPlayError, NotationError
 
 if TYPE_CHECKING:
     from pasur_cli.match import Match
+    from pasur_cli.rules import Rules
 from pasur_cli.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
 
 COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
@@ -61,16 +62,17 @@ def parse_surs(text: str) -> tuple[str, int]:
     return name, int(value)
 
 
-def _side(match, name: str) -> str:
+def _side(match: Match, name: str) -> str:
     """The side a name refers to: a side's own name, or one of its players."""
     if name in match.sides:
         return name
     return match.side_of(match.player_named(name))
 
 
-def build_action(match, piles: list[str], counts: list[str], surs: list[str], partial: bool) -> dict:
+def build_action(match: Match, piles: list[str], counts: list[str], surs: list[str],
+                 partial: bool) -> dict[str, Any]:
     """The tally action from the command-line texts (``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``)."""
-    action: dict = {"type": "tally", "piles": {}, "counts": {}, "surs": {}, "partial": partial}
+    action: dict[str, Any] = {"type": "tally", "piles": {}, "counts": {}, "surs": {}, "partial": partial}
     for text in piles:
         name, cards = split_side(text, "=")
         side = _side(match, name)
@@ -169,8 +171,8 @@ def tally_scores(match: Match, action: dict[str, Any]) -> dict[str, SideScore]:
     return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)
 
 
-def _check_piles(piles: dict, partial: bool, with_counts: bool) -> None:
-    owner: dict = {}
+def _check_piles(piles: dict[str, list[Card]], partial: bool, with_counts: bool) -> None:
+    owner: dict[Card, str] = {}
     for side, cards in piles.items():
         for card in cards:
             if card in owner:
@@ -188,7 +190,7 @@ def _check_piles(piles: dict, partial: bool, with_counts: bool) -> None:
                                count=len(owner), cards=missing)
 
 
-def _check_counts(summary: dict[str, PileCount], partial: bool, rules) -> None:
+def _check_counts(summary: dict[str, PileCount], partial: bool, rules: Rules) -> None:
     for side, p in summary.items():
         for key, most in LIMITS.items():
             if getattr(p, key) > most:
@@ -215,7 +217,7 @@ def _check_counts(summary: dict[str, PileCount], partial: bool, rules) -> None:
             raise IllegalPlayError("exactly one side holds the {card}; here: nobody.", card=card)
 
 
-def _check_surs(surs: dict[str, int], match) -> None:
+def _check_surs(surs: dict[str, int], match: Match) -> None:
     rules, totals = match.rules, match.totals
     for side, n in surs.items():
         if n < 0:
