@@ -139,6 +139,8 @@ class Deal:
         self.leftover: tuple[Card, ...] = ()  # the table the last capturer took at the end
         self.leftover_taker: str | None = None  # who took it (the dealer if nobody captured)
         self._whole = True  # played from its first card: every one of the 52 cards is accounted for
+        self.hands = HANDS[len(self.players)]  # hands in this deal
+        self.total_plays = self.hands * CARDS_PER_HAND * len(self.players)
 
     @classmethod
     def from_position(cls, players: list[str], rules: Rules, table: list[Card] | tuple[Card, ...], *,
@@ -175,14 +177,6 @@ class Deal:
         return deal
 
     # -- position -------------------------------------------------------------------------
-    @property
-    def hands(self) -> int:
-        return HANDS[len(self.players)]
-
-    @property
-    def total_plays(self) -> int:
-        return self.hands * CARDS_PER_HAND * len(self.players)
-
     @property
     def hand(self) -> int:
         """The hand being played (1-based); after the last play, the last hand."""
@@ -283,8 +277,7 @@ class Deal:
         Raises what ``verify_play`` raises; nothing changes then.
         """
         taken = self.verify_play(card, take, by)
-        player = self.turn
-        assert player is not None
+        player = self.players[(self.dealer + 1 + self.played) % len(self.players)]
         side, hand = self.side_of(player), self.hand
         sur, no_sur, cancelled = False, None, None
         if taken and len(taken) == len(self.table):
