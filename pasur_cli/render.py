@@ -9,14 +9,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.deal import Play
 from pasur_cli.errors import PasurError, Sum, fill
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
+
+if TYPE_CHECKING:
+    from pasur_cli.deal import Play
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 
