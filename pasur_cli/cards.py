@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pasur_cli.errors import NotationError
+from pasur_cli.i18n import ascii_digits
 
 
 class Suit:
@@ -88,7 +89,7 @@ def parse_card(text: str) -> Card:
 
     Raises NotationError quoting the token when it is not a card.
     """
-    token = text.strip().upper()
+    token = ascii_digits(text).strip().upper()
     rank, suit = _RANK_INPUT.get(token[:-1]), _SUIT_INPUT.get(token[-1:])
     if rank is None or suit is None:
         raise NotationError(f"{text!r} is not a card: write {VALID}.")

@@ -7,11 +7,15 @@ play 1.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import import_module
+from typing import Any
 
 import click
 
+from pasur_cli import i18n
 from pasur_cli.errors import NotationError, PasurError
+from pasur_cli.i18n import N_, _
 
 
 class Refused(click.ClickException):
@@ -23,11 +27,14 @@ class Refused(click.ClickException):
 
 
 def refuse(err: PasurError, ctx: click.Context) -> Refused:
-    """The refusal a player sees; suit letters instead of symbols under --ascii."""
+    """The refusal a player sees, in their language; suit letters instead of symbols under --ascii."""
     import sys
+
     from pasur_cli.render import Look
-    message = str(err)
-    if Look.detect(ascii=ctx.meta.get("pasur.ascii", False), stream=sys.stderr).ascii:
+    from pasur_cli.render import message as render_message
+    look = Look.detect(ascii=ctx.meta.get("pasur.ascii", False), stream=sys.stderr)
+    message = render_message(err, look)
+    if look.ascii:
         from pasur_cli.cards import ascii_suits
         message = ascii_suits(message)
     return Refused(message, 2 if isinstance(err, NotationError) else 1)
@@ -43,13 +50,65 @@ def help_param() -> click.Option:
     """-h/--help as a plain eager flag: click's built-in one looks up a translation (and imports
     locale) on every run, a noticeable part of start-up."""
     return click.Option(["-h", "--help"], is_flag=True, expose_value=False, is_eager=True, callback=_help,
-                        help="Show this message and exit.")
+                        help=N_("Show this message and exit."))
 
 
-class PasurCommand(click.Command):
+def _lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        i18n.set_language(value)
+
+
+def complete_lang(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return [code for code in i18n.LANGUAGES if code.startswith(incomplete.lower())]
+
+
+def lang_param() -> click.Option:
+    """--lang, on the group and every command. PasurGroup.main reads it before click parses
+    anything (so `pasur check --help --lang fa` is Persian too); this callback is for a command
+    invoked on its own."""
+    return click.Option(["--lang"], metavar="CODE", expose_value=False, is_eager=True, callback=_lang,
+                        shell_complete=complete_lang,
+                        help=N_("Language: en, fa, de or es (default: $PASUR_LANG, else the locale's)."))
+
+
+class Translated(click.Command):
+    """Help texts are English strings fixed at import time: they are translated here, when help is
+    written, so the language chosen for this run (after import) applies. In English nothing
+    changes (the man pages are written through the same methods)."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        owners: list[Any] = [self, *self.get_params(ctx)]
+        saved = [owner.help for owner in owners]
+        for owner in owners:
+            owner.help = _help_text(owner.help)
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            for owner, text in zip(owners, saved, strict=True):
+                owner.help = text
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        saved = self.help
+        self.help = _help_text(saved)
+        try:
+            return super().get_short_help_str(limit)
+        finally:
+            self.help = saved
+
+
+def _help_text(text: str | None) -> str | None:
+    """A help text in the chosen language; its message id is the text as click shows it (the
+    docstring with its indentation removed)."""
+    if not text or i18n.language() == "en":
+        return text
+    import inspect
+    return _(inspect.cleandoc(text))
+
+
+class PasurCommand(Translated):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
-        self.params.append(help_param())
+        self.params.extend([lang_param(), help_param()])
 
 
 # command: its module in pasur_cli/commands (the order of `pasur --help` is alphabetical; this
@@ -61,13 +120,26 @@ COMMANDS = {
 }
 
 
-class PasurGroup(click.Group):
+class PasurGroup(Translated, click.Group):
     """Loads a command's module only when that command is used (defining all thirteen cost about
-    0.4 MiB and 0.8 ms of every run), and turns every PasurError into a clean message and exit code."""
+    0.4 MiB and 0.8 ms of every run), chooses the language before anything is written, and turns
+    every PasurError into a clean message and exit code."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
-        self.params.append(help_param())
+        self.params.extend([lang_param(), help_param()])
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        """A command line's language is chosen from --lang and the environment before click parses
+        it; a command run from inside another (the session) keeps the language it has."""
+        import sys
+        if args is None:
+            args = sys.argv[1:]
+        if click.get_current_context(silent=True) is None:
+            i18n.setup(args)
+        elif i18n.option_in(args):
+            i18n.set_language(i18n.option_in(args) or "en")
+        return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -92,7 +164,8 @@ class PasurGroup(click.Group):
         except Exception as err:
             import sqlite3  # already loaded whenever a database was touched
             if isinstance(err, sqlite3.Error):  # the store names the file; this is the last safety net
-                raise Refused(f"pasur cannot use its database ({err}); nothing was changed.") from None
+                text = _("pasur cannot use its database ({error}); nothing was changed.")
+                raise Refused(text.format(error=err)) from None
             raise
 
 

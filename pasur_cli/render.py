@@ -10,18 +10,23 @@ import os
 import sys
 from typing import NamedTuple
 
-from pasur_cli.cards import Card, Suit, parse_card, parse_cards
+from pasur_cli import i18n
 from pasur_cli.captures import Captures, card_no_sur
+from pasur_cli.cards import Card, Suit, parse_card, parse_cards
+from pasur_cli.errors import PasurError
+from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 
 
 class Look(NamedTuple):
-    """How to draw: ``ascii`` suits (10D) instead of symbols (10♦), ``color`` with ANSI codes."""
+    """How to draw: ``ascii`` suits (10D) instead of symbols (10♦), ``color`` with ANSI codes,
+    ``rtl`` a right-to-left language (each fact a Unicode isolate, see ``fact``)."""
 
     ascii: bool = False
     color: bool = False
+    rtl: bool = False
 
     @staticmethod
     def detect(ascii: bool = False, no_color: bool = False, stream=None) -> Look:
@@ -35,20 +40,47 @@ class Look(NamedTuple):
             ascii = True
         isatty = getattr(stream, "isatty", lambda: False)()
         color = isatty and not no_color and not os.environ.get("NO_COLOR")
-        return Look(ascii=ascii, color=color)
+        return Look(ascii=ascii, color=color, rtl=i18n.is_rtl())
 
-    def card(self, card: Card) -> str:
+    def _card(self, card: Card) -> str:
         text = card.show(self.ascii)
         if self.color and card.suit in RED:
             return f"\x1b[31m{text}\x1b[0m"
         return text
 
+    def _isolate(self, text: str) -> str:
+        return f"{i18n.FSI}{text}{i18n.PDI}" if self.rtl else text
+
+    def card(self, card: Card) -> str:
+        return self._isolate(self._card(card))
+
     def cards(self, cards, sort: bool = True) -> str:
         seq = sorted(cards) if sort else list(cards)
-        return " ".join(self.card(c) for c in seq) if seq else "(empty)"
+        return self._isolate(" ".join(self._card(c) for c in seq)) if seq else _("(empty)")
+
+    def fact(self, value: object) -> str:
+        """One fact as a sentence shows it: a card by its symbol (or code under --ascii), a list or
+        tuple of cards joined by spaces in the order given, a name or a number as it is. In a
+        right-to-left language every fact is a Unicode isolate, so it keeps its own direction
+        and its place in the sentence: this is the one place facts are written."""
+        if isinstance(value, Card):
+            return self.card(value)
+        if isinstance(value, list | tuple) and all(isinstance(v, Card) for v in value):
+            return self.cards(value, sort=False)
+        return self._isolate(str(value))
+
+    def say(self, template: str, /, **facts: object) -> str:
+        """``template`` (an English message id) in the chosen language, its fields filled by
+        ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
+        return _(template).format_map({name: self.fact(value) for name, value in facts.items()})
 
     def loud(self, text: str) -> str:
         return f"\x1b[1;33m{text}\x1b[0m" if self.color else text
+
+
+def message(err: PasurError, look: Look) -> str:
+    """An engine error as a sentence in the chosen language, its facts drawn by ``look``."""
+    return look.say(err.template, **err.facts)
 
 
 def dumps(data: object) -> str:
@@ -60,6 +92,13 @@ def table(rows: list[list[object]], headers: list[str]) -> str:
     """A plain text table; columns of numbers align right, nothing else is reinterpreted."""
     from tabulate import tabulate
     align = ["right" if rows and all(isinstance(r[i], int) for r in rows) else "left" for i in range(len(headers))]
+    if i18n.is_rtl():
+        # every cell an isolate and every line left to right, so that a terminal applying bidi
+        # neither reverses the columns nor runs two Persian cells together
+        rows = [[i18n.isolate(str(cell)) for cell in row] for row in rows]
+        headers = [i18n.isolate(h) for h in headers]
+        text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
+        return "\n".join(i18n.LRM + line for line in text.split("\n"))
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
 
 
@@ -87,23 +126,31 @@ def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Capture
 
 def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, found: Captures,
                take: list[Card] | None, reason: str | None) -> str:
-    head = f"{look.card(card)} on {look.cards(table_cards, sort=False)} ({rules.preset} rules)"
+    table_text = list(table_cards)  # a fact: drawn (and isolated) by look.fact, in the order given
     if take is not None:
-        what = f"takes {look.cards(take)}" if take else "is trailed"
-        if reason is None:
-            return f"{head}: legal, {look.card(card)} {what}."
-        return f"{head}: not legal: {reason}"
+        if reason is not None:
+            return look.say("{card} on {table} ({rules} rules): not legal: {reason}", card=card, table=table_text,
+                            rules=rules.preset, reason=reason)
+        if take:
+            return look.say("{card} on {table} ({rules} rules): legal, {card} takes {take}.", card=card,
+                            table=table_text, rules=rules.preset, take=sorted(take))
+        return look.say("{card} on {table} ({rules} rules): legal, {card} is trailed.", card=card,
+                        table=table_text, rules=rules.preset)
     if found.trail:
-        return f"{head}: captures nothing; {look.card(card)} is trailed."
-    lines = [f"{head}:"]
+        return look.say("{card} on {table} ({rules} rules): captures nothing; {card} is trailed.", card=card,
+                        table=table_text, rules=rules.preset)
+    lines = [look.say("{card} on {table} ({rules} rules):", card=card, table=table_text, rules=rules.preset)]
     for number, option in enumerate(found.options, 1):
-        sur = "  " + look.loud("SUR") if capture_sur(card, option, table_cards, rules) else ""
-        lines.append(f"  {number}. takes {look.cards(option)}{sur}")
+        sur = "  " + look.loud(_("SUR")) if capture_sur(card, option, table_cards, rules) else ""
+        lines.append("  " + look.say("{number}. takes {cards}", number=number, cards=sorted(option)) + sur)
     if found.truncated:
-        total = found.count if found.count is not None else "many"
-        lines.append(f"  ... {len(found.options)} of {total} captures shown.")
+        if found.count is not None:
+            lines.append("  " + look.say("... {shown} of {total} captures shown.", shown=len(found.options),
+                                         total=found.count))
+        else:
+            lines.append("  " + look.say("... {shown} of many captures shown.", shown=len(found.options)))
     elif len(found.options) > 1:
-        lines.append("  The player chooses one.")
+        lines.append("  " + _("The player chooses one."))
     return "\n".join(lines)
 
 
@@ -113,8 +160,8 @@ def rules_json(names: list[str]) -> dict:
 
 
 def rules_text(names: list[str]) -> str:
-    rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), MEANINGS[o]] for o in OPTION_NAMES]
-    return table(rows, ["option", *names, "meaning"])
+    rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), _(MEANINGS[o])] for o in OPTION_NAMES]
+    return table(rows, [_("option"), *names, _("meaning")])
 
 
 # -- a match ------------------------------------------------------------------------------
@@ -167,10 +214,10 @@ def play_text(look: Look, record, deal, match) -> str:
 
 
 def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[str]]:
-    headers = ["side", "clubs", "clubs pts", "2♣", "10♦", "aces", "jacks", "surs"]
+    headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
     if rules.seven_diamonds:
         headers.append("7♦")
-    headers.append("total")
+    headers.append(_("total"))
     rows = []
     for side, s in scores.items():
         row = [side, s.clubs, s.clubs_points, s.two_clubs, s.ten_diamonds, s.aces, s.jacks,
@@ -193,7 +240,7 @@ def match_table(match) -> str:
             running[side] += score.total
         mark = " (tallied)" if result.tallied else ""
         rows.append([f"{result.number}{mark}", result.dealer, *running.values()])
-    return table(rows, ["deal", "dealer", *match.sides])
+    return table(rows, [_("deal"), _("dealer"), *match.sides])
 
 
 def _standing(match) -> str:

@@ -8,7 +8,18 @@ def db(tmp_path, monkeypatch):
     path = tmp_path / "pasur.db"
     monkeypatch.setenv("PASUR_DB", str(path))
     monkeypatch.delenv("NO_COLOR", raising=False)
+    for name in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # English, unless a test says
+        monkeypatch.delenv(name, raising=False)
     return path
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Every test starts in English: the language is chosen per process, and tests share one."""
+    from pasur_cli import i18n
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
 
 
 @pytest.fixture
