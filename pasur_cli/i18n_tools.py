@@ -1,14 +1,18 @@
 """The catalogs, for developers: extract every message, update the .po files, compile the .mo files.
 
-    python -m pasur_cli.i18n_tools          # pybabel extract + update + compile, in one step
+    python -m pasur_cli.i18n_tools                  # pybabel extract + update + compile, in one step
+    python -m pasur_cli.i18n_tools missing > t.json # every message some language lacks, to fill in
+    python -m pasur_cli.i18n_tools fill t.json      # merge those translations, then compile
 
 Needs Babel (the test extra). The messages are: the first argument of ``_``, ``N_``, ``ngettext``
-(and ``N_plural``), and of the error classes (their template), help texts (``help=`` and the
-docstrings of click commands, read by ``extract`` below), and click's own strings a player can
-meet (``CLICK_MESSAGES``). The template is pasur_cli/locale/pasur.pot; each language's catalog
-pasur_cli/locale/CODE/LC_MESSAGES/pasur.po (edit these) compiles to pasur.mo beside it, which the
-wheel ships. tests/test_i18n.py fails when a compiled catalog is stale, when a message has no
-translation, or when a translation's fields differ from the English.
+(and ``N_plural``), of ``Look.say`` and ``Look.say_count``, and of the error classes (their
+template); help texts (``help=`` and the docstrings of click commands, read by ``extract``
+below); and click's own strings a player can meet (``CLICK_MESSAGES``). The template is
+pasur_cli/locale/pasur.pot; each language's catalog pasur_cli/locale/CODE/LC_MESSAGES/pasur.po
+(edit these, or use missing/fill) compiles to pasur.mo beside it, which the wheel ships.
+tests/test_i18n.py fails when a compiled catalog is stale, when a message has no translation, or
+when a translation's fields differ from the English. ``update`` marks a changed message fuzzy
+with its old translation as a hint (compile leaves fuzzy ones out): review every hint.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE / "pasur.pot"
 ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError")
-KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", *ERRORS)  # say: Look.say(template, ...)
+# say, say_count: render.Look's sentences with facts
+KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", *ERRORS)
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:
@@ -109,7 +114,7 @@ def messages() -> dict[str, str | None]:
     return found
 
 
-def main() -> None:
+def update() -> None:
     """pybabel extract, then update (or init) each language, then compile."""
     import os
 
@@ -127,10 +132,75 @@ def main() -> None:
     for code in LANGUAGES[1:]:
         if (LOCALE / code / "LC_MESSAGES" / "pasur.po").exists():
             pybabel("update", "-D", "pasur", "-i", str(TEMPLATE), "-d", str(LOCALE), "-l", code, "--no-wrap",
-                    "--previous", "--ignore-pot-creation-date")
+                    "--previous", "--ignore-pot-creation-date", "--ignore-obsolete")
         else:
             pybabel("init", "-D", "pasur", "-i", str(TEMPLATE), "-d", str(LOCALE), "-l", code, "--no-wrap")
+    compile_all()
+
+
+def compile_all() -> None:
     pybabel("compile", "-D", "pasur", "-d", str(LOCALE), "--statistics")
+
+
+def _po(code: str) -> Path:
+    return LOCALE / code / "LC_MESSAGES" / "pasur.po"
+
+
+def missing() -> dict[str, Any]:
+    """Every message that some language lacks (or has only as fuzzy), with what each language has:
+    {msgid: {"plural": msgid_plural or None, "fa": str or [forms], "de": ..., "es": ...}}."""
+    from babel.messages.pofile import read_po
+    out: dict[str, Any] = {}
+    for code in LANGUAGES[1:]:
+        with open(_po(code), "rb") as fp:
+            catalog = read_po(fp, locale=code)
+        for message in catalog:
+            if not message.id:
+                continue
+            ids, texts = _forms(message.id), _forms(message.string)
+            entry = out.setdefault(ids[0], {"plural": ids[1] if len(ids) > 1 else None})
+            entry[code] = texts if len(ids) > 1 else texts[0]
+            if message.fuzzy or not all(texts):
+                entry["todo"] = True
+    return {k: {n: v for n, v in e.items() if n != "todo"} for k, e in out.items() if e.get("todo")}
+
+
+def _forms(value: object) -> list[str]:
+    """A message's id or string as a list of its forms (one unless it has plurals)."""
+    return [str(v or "") for v in value] if isinstance(value, tuple | list) else [str(value or "")]
+
+
+def fill(path: str) -> None:
+    """Merge translations in the shape ``missing`` prints into the catalogs, then compile."""
+    import json
+
+    from babel.messages.pofile import read_po, write_po
+    with open(path, encoding="utf-8") as fp:
+        given = json.load(fp)
+    for code in LANGUAGES[1:]:
+        with open(_po(code), "rb") as fp:
+            catalog = read_po(fp, locale=code)
+        for message in catalog:
+            text = given.get(_forms(message.id)[0], {}).get(code)
+            if message.id and text and all(text if isinstance(text, list) else [text]):
+                message.string = tuple(text) if isinstance(text, list) else text
+                message.flags.discard("fuzzy")
+                message.previous_id = []
+        with open(_po(code), "wb") as fp:
+            write_po(fp, catalog, width=0, include_lineno=False, include_previous=True)
+    compile_all()
+
+
+def main(argv: list[str]) -> None:
+    if not argv:
+        update()
+    elif argv[0] == "missing":
+        import json
+        print(json.dumps(missing(), ensure_ascii=False, indent=1))
+    elif argv[0] == "fill" and len(argv) == 2:
+        fill(argv[1])
+    else:
+        raise SystemExit(__doc__)
 
 
 def _without_date(text: str) -> str:
@@ -138,5 +208,4 @@ def _without_date(text: str) -> str:
 
 
 if __name__ == "__main__":
-    main()
-    sys.exit(0)
+    main(sys.argv[1:])

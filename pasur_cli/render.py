@@ -65,14 +65,21 @@ class Look(NamedTuple):
         and its place in the sentence: this is the one place facts are written."""
         if isinstance(value, Card):
             return self.card(value)
-        if isinstance(value, list | tuple) and all(isinstance(v, Card) for v in value):
-            return self.cards(value, sort=False)
+        if isinstance(value, list | tuple):
+            if not value:
+                return _("(empty)")
+            return self._isolate(" ".join(self._card(v) if isinstance(v, Card) else str(v) for v in value))
         return self._isolate(str(value))
 
     def say(self, template: str, /, **facts: object) -> str:
         """``template`` (an English message id) in the chosen language, its fields filled by
         ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
         return _(template).format_map({name: self.fact(value) for name, value in facts.items()})
+
+    def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
+        """``say`` with the singular or plural template for ``n`` (the language's plural rule):
+        ``look.say_count("{n} sur", "{n} surs", n, n=n)``."""
+        return i18n.ngettext(singular, plural, n).format_map({name: self.fact(v) for name, v in facts.items()})
 
     def loud(self, text: str) -> str:
         return f"\x1b[1;33m{text}\x1b[0m" if self.color else text

@@ -294,3 +294,15 @@ def test_persian_tables_run_left_to_right_cell_by_cell(pasur):
     assert lines[0].split()[0] == f"{LRM}{FSI}گزینه{PDI}"
     header, rule, row = (plain(line) for line in lines[:3])  # the marks take no columns: the grid holds
     assert header.index("standard") == row.index("standard") == rule.index(" -") + 1
+
+
+def test_a_refusal_is_translated_from_its_template_and_facts(monkeypatch):
+    from pasur_cli.cards import parse_card
+    from pasur_cli.errors import IllegalPlayError
+    from pasur_cli.render import Look, message
+    err = IllegalPlayError("it is {player}'s turn, not {by}'s.", player="Ali", by="Sara")
+    assert message(err, Look()) == str(err) == "it is Ali's turn, not Sara's."
+    i18n.set_language("fa")
+    monkeypatch.setattr(i18n._catalog, "_catalog", {"{card} on {table}": "{card} روی {table}"})
+    err = IllegalPlayError("{card} on {table}", card=parse_card("10D"), table=[parse_card("5C"), parse_card("AH")])
+    assert message(err, Look.detect(ascii=True)) == f"{FSI}10D{PDI} روی {FSI}5C AH{PDI}"
