@@ -132,6 +132,23 @@ def set_language(code: str) -> str:
     return code
 
 
+def english() -> Any:
+    """A context in which ``_`` speaks English, for text that must not depend on the language
+    (a reason written into JSON): ``with english(): ...``."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def scope() -> Any:
+        global _language, _catalog
+        saved = _language, _catalog
+        _language, _catalog = "en", None
+        try:
+            yield
+        finally:
+            _language, _catalog = saved
+    return scope()
+
+
 def _load(code: str) -> Any:
     import gettext  # already imported by click; no file is searched, the one path is known
     try:

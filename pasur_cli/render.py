@@ -13,7 +13,7 @@ from typing import NamedTuple
 from pasur_cli import i18n
 from pasur_cli.captures import Captures, card_no_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.errors import PasurError
+from pasur_cli.errors import PasurError, Sum
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
@@ -63,17 +63,24 @@ class Look(NamedTuple):
         tuple of cards joined by spaces in the order given, a name or a number as it is. In a
         right-to-left language every fact is a Unicode isolate, so it keeps its own direction
         and its place in the sentence: this is the one place facts are written."""
+        if isinstance(value, PasurError):
+            return message(value, self)
+        return self._isolate(self._plain(value))
+
+    def _plain(self, value: object) -> str:
         if isinstance(value, Card):
-            return self.card(value)
+            return self._card(value)
+        if isinstance(value, Sum):
+            return " + ".join(self._plain(v) for v in value)
         if isinstance(value, list | tuple):
-            if not value:
-                return _("(empty)")
-            return self._isolate(" ".join(self._card(v) if isinstance(v, Card) else str(v) for v in value))
-        return self._isolate(str(value))
+            return " ".join(self._plain(v) for v in value) if value else _("(empty)")
+        return str(value)
 
     def say(self, template: str, /, **facts: object) -> str:
         """``template`` (an English message id) in the chosen language, its fields filled by
         ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
+        if not facts:  # as errors.fill: a sentence without facts is not formatted
+            return _(template)
         return _(template).format_map({name: self.fact(value) for name, value in facts.items()})
 
     def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
@@ -86,8 +93,21 @@ class Look(NamedTuple):
 
 
 def message(err: PasurError, look: Look) -> str:
-    """An engine error as a sentence in the chosen language, its facts drawn by ``look``."""
+    """The sentence an error stands for, in the chosen language, its facts drawn by ``look.fact``
+    (cards as symbols or letters, colour; a list in the order given; a reason, itself an error,
+    as its own sentence)."""
     return look.say(err.template, **err.facts)
+
+
+def no_sur_text(record) -> str:
+    """Why a play that cleared the table was no sur, as a sentence."""
+    reason = record.no_sur
+    if reason.rule == "jack_sur":
+        return _("The table is cleared, but no sur: a J that clears the table is no sur under these rules.")
+    if reason.rule == "last_hand_sur":
+        return _("The table is cleared, but no sur: no sur can be made in the last hand.")
+    return _("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
+             " the sur limit {limit}.").format(side=record.side, total=reason.total, limit=reason.limit)
 
 
 def dumps(data: object) -> str:
@@ -205,7 +225,7 @@ def play_text(look: Look, record, deal, match) -> str:
         cancel = f", cancelling a sur of {record.cancelled}" if record.cancelled else ""
         lines.append(look.loud(f"*** SUR for {record.side}{cancel}! *** Surs held: {held}."))
     elif record.no_sur:
-        lines.append(f"The table is cleared, but no sur: {record.no_sur}.")
+        lines.append(no_sur_text(record))
     if not deal.over:
         lines.append(f"Table: {look.cards(deal.table, sort=False)}")
         lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")

@@ -306,3 +306,9 @@ def test_a_refusal_is_translated_from_its_template_and_facts(monkeypatch):
     monkeypatch.setattr(i18n._catalog, "_catalog", {"{card} on {table}": "{card} روی {table}"})
     err = IllegalPlayError("{card} on {table}", card=parse_card("10D"), table=[parse_card("5C"), parse_card("AH")])
     assert message(err, Look.detect(ascii=True)) == f"{FSI}10D{PDI} روی {FSI}5C AH{PDI}"
+
+
+def test_json_stays_english(pasur):
+    args = ["check", "7D", "--table", "5C 4H", "--take", "5C", "--json"]
+    assert pasur("--lang", "fa", *args).output == pasur(*args).output
+    assert '"reason": "7D + 5C = 12, not 11."' in pasur("--lang", "de", *args).output
