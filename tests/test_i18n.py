@@ -210,8 +210,10 @@ def english_only(code: str) -> set[str]:
 
 
 def assert_no_english(text: str, code: str) -> None:
-    from pasur_cli.rules import OPTION_NAMES
-    found = words(plain(text)) & english_only(code) - set(main.load_all()) - set(OPTION_NAMES)  # names are code
+    from pasur_cli.rules import CHOICES, OPTION_NAMES
+    code_words = {*main.load_all(), *OPTION_NAMES, *(v for values in CHOICES.values() for v in values),
+                  "true", "false", "none"}  # command and option names and values are typed as they are
+    found = words(plain(text)) & english_only(code) - code_words
     assert not found, f"English in the {code} output: {sorted(found)}\n{text}"
 
 
