@@ -314,3 +314,24 @@ def test_json_stays_english(pasur):
     args = ["check", "7D", "--table", "5C 4H", "--take", "5C", "--json"]
     assert pasur("--lang", "fa", *args).output == pasur(*args).output
     assert '"reason": "7D + 5C = 12, not 11."' in pasur("--lang", "de", *args).output
+
+
+MATCH = [
+    ["new", "Ali", "Sara", "--rules", "pagat"], ["deal", "JC", "9D", "3H", "KS"], ["deal", "5C", "9D", "3H", "KS"],
+    ["play", "2S"], ["play", "6H"], ["play", "5S"], ["play", "3C"], ["play", "KH"], ["play", "AC"], ["play", "JD"],
+    ["play", "9D"], ["play", "4D", "--by", "Sara"], ["play", "4D"], ["play", "3S"], ["play", "AH"], ["play", "7C"],
+    ["play", "7C", "--take", "4D"], ["show"], ["undo"], ["score"], ["matches"],
+    ["new", "Ali", "Sara", "Reza", "Mina"],
+    ["tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count", "Sara: clubs=4"],
+    ["tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+     "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Reza=1"],
+    ["score"], ["show"],
+]
+
+
+@pytest.mark.xfail(strict=False, reason="round two: match, tally and session texts are wrapped once the other "
+                                        "helpers' new screens and messages have landed")
+@pytest.mark.parametrize("code", OTHERS)
+def test_a_match_and_a_tally_speak_each_language(pasur, code):
+    for args in MATCH:
+        assert_no_english(pasur("--lang", code, *args).output, code)
