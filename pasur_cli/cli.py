@@ -129,12 +129,11 @@ class PasurGroup(Translated, click.Group):
         """A command line's language is chosen from --lang and the environment before click parses
         it; a command run from inside another (the session) keeps the language it has."""
         import sys
-        if args is None:
-            args = sys.argv[1:]
+        line = sys.argv[1:] if args is None else args  # click itself is given args as they were
         if click.get_current_context(silent=True) is None:
-            i18n.setup(args)
-        elif i18n.option_in(args):
-            i18n.set_language(i18n.option_in(args) or "en")
+            i18n.setup(line)
+        elif i18n.option_in(line):
+            i18n.set_language(i18n.option_in(line) or "en")
         return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
