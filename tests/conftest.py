@@ -1,5 +1,11 @@
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
+
+# Property tests run as many examples as the loaded profile says (a test that is slow per example
+# asks for a fraction of it). The README's quick command uses hypothesis' default, 100; .ci/run
+# runs every property test again with `--hypothesis-profile=ci`, ten times as many.
+settings.register_profile("ci", max_examples=1000)
 
 
 @pytest.fixture
