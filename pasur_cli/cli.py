@@ -40,8 +40,10 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 def help_param() -> click.Option:
-    """-h/--help as a plain eager flag: click's built-in one looks up a translation (and imports
-    locale) on every run, a noticeable part of start-up."""
+    """-h/--help as a plain eager flag. click's own (``help_option_names``) translates its help
+    text with gettext on every run, which imports locale and looks for catalogues: measured at
+    +0.6 to +2.3 ms of CPU per command (median of 150 interleaved runs each of `rules` and
+    `check`; one gettext call in a fresh process, 1.9 ms), against a budget of ~0.5 ms."""
     return click.Option(["-h", "--help"], is_flag=True, expose_value=False, is_eager=True, callback=_help,
                         help="Show this message and exit.")
 
