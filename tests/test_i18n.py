@@ -335,3 +335,10 @@ MATCH = [
 def test_a_match_and_a_tally_speak_each_language(pasur, code):
     for args in MATCH:
         assert_no_english(pasur("--lang", code, *args).output, code)
+
+
+@pytest.mark.parametrize("bad", ["²", "①", "3²"])
+def test_digits_int_cannot_read_are_refused_not_a_traceback(pasur, bad):
+    pasur("new", "Ali", "Sara")
+    assert pasur("tally", "--count", f"Ali: clubs={bad}", "--count", "Sara: clubs=5").exit_code == 2
+    assert pasur("tally", "--count", "Ali: clubs=8", "--count", "Sara: clubs=5", "--surs", f"Ali={bad}").exit_code == 2
