@@ -57,8 +57,10 @@ class PasurCommand(click.Command):
 COMMANDS = {
     "check": "check", "rules": "rules", "new": "new", "deal": "deal", "play": "play", "undo": "undo",
     "show": "show", "score": "score", "matches": "matches", "session": "session", "tally": "tally",
-    "export": "export", "import": "import_",
+    "export": "export", "import": "import_", "delete": "delete",
 }
+
+BIGGEST = 2**63 - 1  # the largest id or count SQLite holds
 
 
 class PasurGroup(click.Group):
@@ -68,6 +70,16 @@ class PasurGroup(click.Group):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
         self.params.append(help_param())
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse an argument that is not text (bytes the locale cannot decode arrive as lone
+        surrogates, which no file, database or terminal can hold)."""
+        for number, arg in enumerate(args, 1):
+            if any("\udc80" <= ch <= "\udcff" or "\ud800" <= ch <= "\udfff" for ch in arg):
+                shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+                raise Refused(f"argument {number} ({shown}) is not valid text in this system's encoding"
+                              " (UTF-8); nothing was changed.", 2)
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -113,7 +125,8 @@ def look_options(f):
 
 def store_options(f):
     """--db and --match, accepted on the group and on every command that uses the database."""
-    f = click.option("--match", "match_id", type=int, expose_value=False, callback=_remember, metavar="ID",
+    f = click.option("--match", "match_id", type=click.IntRange(1, BIGGEST), expose_value=False, callback=_remember,
+                     metavar="ID",
                      help="The match to use (default: the most recently used unfinished match).")(f)
     f = click.option("--db", expose_value=False, callback=_remember,
                      metavar="PATH", help="The database file (default: $PASUR_DB, else the user data folder).")(f)
@@ -134,6 +147,15 @@ def complete_rule(ctx, param, incomplete: str) -> list[str]:
         return [f"{n}=" for n in OPTION_NAMES if n.startswith(name.lower())]
     values = CHOICES.get(name) or (("true", "false") if name in BOOLS else ())
     return [f"{name}={v}" for v in values if f"{name}={v}".startswith(incomplete)]
+
+
+def expect_option(f):
+    """--expect N on every command that changes a match: refuse, changing nothing, unless its log
+    holds N actions (the "length" of `show --json`), so a script never records into a match that
+    moved under it."""
+    return click.option("--expect", type=click.IntRange(0, BIGGEST), metavar="N",
+                        help="Refuse, changing nothing, unless the match's log holds N actions"
+                             " (see \"length\" in show --json).")(f)
 
 
 def json_option(f):
@@ -161,8 +183,32 @@ def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.exit()
 
 
+def _output_failed(err: OSError, code: int) -> int:
+    """Say once, on standard error, that the output could not be written; the exit code stays 0
+    when a change was already committed (the change happened: saying "error" would make the
+    table enter it again), else 1."""
+    import os
+    import sys
+
+    from pasur_cli.i18n import _
+    store = sys.modules.get("pasur_cli.store")
+    done = bool(store and getattr(store, "committed", False))
+    reason = err.strerror or type(err).__name__
+    line = _("pasur: the output could not be written ({reason}); the change was recorded.") if done else \
+        _("pasur: the output could not be written ({reason}).")
+    try:
+        os.write(2, (line.format(reason=reason) + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+    return code if done else (code or 1)
+
+
 def run() -> None:
     """The `pasur` process (the console script and `python -m pasur_cli`): main(), then exit.
+
+    Output a terminal cannot encode is written with replacement characters, and output that
+    cannot be written at all (a closed pipe, a full disk) gets one line on standard error, never
+    a traceback; after a committed change the exit code stays 0.
 
     Once a command has finished, every change is committed and its database closed, so the
     process leaves with os._exit after flushing its output instead of tearing the interpreter
@@ -171,19 +217,37 @@ def run() -> None:
     """
     import os
     import sys
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # None (closed) or not a text file
+            pass
     try:
-        main(prog_name="pasur")
-        code = 0
-    except SystemExit as stop:  # click's standalone mode always ends here, with a number
-        if not isinstance(stop.code, int):
-            raise
-        code = stop.code
+        try:
+            code = main.main(prog_name="pasur", standalone_mode=False) or 0
+            code = code if isinstance(code, int) else 0
+        except click.exceptions.Exit as stop:
+            code = stop.exit_code
+        except click.ClickException as err:
+            err.show()
+            code = err.exit_code
+        except click.Abort:
+            from pasur_cli.i18n import _
+            click.echo(_("Aborted!"), err=True)
+            code = 1
+    except OSError as err:  # writing the output failed (EPIPE, ENOSPC, EIO)
+        code = _output_failed(err, 1)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                pass
     try:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:  # None when pasur was started with that descriptor closed
                 stream.flush()
-    except OSError:  # the reader went away: nothing more can be said
-        code = code or 1
+    except OSError as err:  # the reader went away or the disk is full
+        code = _output_failed(err, code)
     os._exit(code)
 
 
@@ -214,7 +278,7 @@ def current(ctx: click.Context, store):
     if chosen is not None:
         return chosen, store.match(chosen)[1]
     ids = store.match_ids()
-    for mid in ids:
+    for mid in ids:  # a damaged match on the way is refused (DamagedError), never skipped silently
         match = store.match(mid)[1]
         if not match.finished:
             return mid, match

@@ -65,7 +65,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     before = pasur("score", "--json").output
     con = sqlite3.connect(db)
     # forge the newest result: its CRC no longer matches, so the whole log is replayed instead
-    con.execute("UPDATE snapshots SET result = replace(result, '\t0\t', '\t1\t')"
+    con.execute("UPDATE snapshots SET result = replace(result, '\"tallied\": false', '\"tallied\": true')"
                 " WHERE seq = (SELECT max(seq) FROM snapshots)")
     con.commit()
     assert pasur("score", "--json").output == before
@@ -73,7 +73,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     assert store.load(1).start == 0
     store.close()
     # an action of the newest deal changed behind the snapshot: replayed from the log as well
-    con.execute("UPDATE snapshots SET result = replace(result, '\t1\t', '\t0\t')")
+    con.execute("UPDATE snapshots SET result = replace(result, '\"tallied\": true', '\"tallied\": false')")
     con.execute("UPDATE actions SET at = 'x' WHERE seq = 1")  # times are not part of the check
     con.commit()
     store = Store(db)
