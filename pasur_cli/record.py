@@ -129,8 +129,9 @@ def _text(value: object, where: str, most: int) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise NotationError("{where} holds a lone surrogate (\\u{code:04x}), which is not text.",
-                            where=where, code=ord(next(c for c in value if "\ud800" <= c <= "\udfff"))) from None
+        lone = next(c for c in value if "\ud800" <= c <= "\udfff")
+        raise NotationError("{where} holds a lone surrogate ({code}), which is not text.",
+                            where=where, code=f"U+{ord(lone):04X}") from None
     return value
 
 
@@ -220,7 +221,7 @@ def check_action(value: object, number: int, sides: list[str]) -> dict[str, Any]
     if not isinstance(value, dict):
         raise _bad(where, "an object", value)
     kind = value.get("type")
-    if kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         raise _bad(f"the type of {where}", "deal, play or tally", kind)
     fields = ACTION_FIELDS[kind]
     if kind == "deal":
