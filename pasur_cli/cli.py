@@ -63,6 +63,20 @@ COMMANDS = {
 BIGGEST = 2**63 - 1  # the largest id or count SQLite holds
 
 
+class OutputFailed(Exception):
+    """Writing the output failed (a closed pipe, a full disk): carried past click, which would
+    otherwise end the process quietly on a closed pipe, to run()."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _output_error(err: OSError) -> bool:
+    import errno
+    return err.errno in (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
+
+
 class PasurGroup(click.Group):
     """Loads a command's module only when that command is used (defining all thirteen cost about
     0.4 MiB and 0.8 ms of every run), and turns every PasurError into a clean message and exit code."""
@@ -101,6 +115,10 @@ class PasurGroup(click.Group):
             return super().invoke(ctx)
         except PasurError as err:
             raise refuse(err, ctx) from None
+        except OSError as err:
+            if _output_error(err):
+                raise OutputFailed(err) from None
+            raise
         except Exception as err:
             import sqlite3  # already loaded whenever a database was touched
             if isinstance(err, sqlite3.Error):  # the store names the file; this is the last safety net
@@ -200,7 +218,7 @@ def _output_failed(err: OSError, code: int) -> int:
         os.write(2, (line.format(reason=reason) + "\n").encode("utf-8", "replace"))
     except OSError:
         pass
-    return code if done else (code or 1)
+    return 0 if done else (code or 1)
 
 
 def run() -> None:
@@ -235,7 +253,8 @@ def run() -> None:
             from pasur_cli.i18n import _
             click.echo(_("Aborted!"), err=True)
             code = 1
-    except OSError as err:  # writing the output failed (EPIPE, ENOSPC, EIO)
+    except (OSError, OutputFailed) as failure:  # writing the output failed (EPIPE, ENOSPC, EIO)
+        err = failure.error if isinstance(failure, OutputFailed) else failure
         code = _output_failed(err, 1)
         for stream in (sys.stdout, sys.stderr):
             try:

@@ -12,6 +12,11 @@ from pasur_cli.i18n import _, ngettext
 from pasur_cli.store import DamagedError, StoreError
 
 
+def at_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
 @click.command(cls=PasurCommand)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (for scripts).")
 @expect_option
@@ -30,7 +35,7 @@ def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
     if not players:
         raise StoreError("there is no match {match}; `pasur matches` lists them.", match=mid)
     if not yes:
-        if not sys.stdin.isatty():
+        if not at_terminal():
             raise NotationError("deleting match {match} needs --yes when not at a terminal; nothing was changed.",
                                 match=mid)
         try:

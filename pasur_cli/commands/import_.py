@@ -14,6 +14,11 @@ from pasur_cli.record import MAX_BYTES, read_record
 from pasur_cli.store import StoreError
 
 
+def at_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
 def read_text(path: str) -> str:
     """The file (or standard input for -) as UTF-8 text, at most MAX_BYTES: a device such as
     /dev/zero or a huge file is refused before it fills the memory."""
@@ -50,7 +55,7 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     earlier = store.imported_as(record.fingerprint)
     if earlier is not None and not again:
         question = _("This record was already imported as match {match}. Import it again as a new match?")
-        if not (sys.stdin.isatty() and click.confirm(question.format(match=earlier), default=False)):
+        if not (at_terminal() and click.confirm(question.format(match=earlier), default=False)):
             raise StoreError("this record was already imported as match {match}; nothing was changed"
                              " (give --again to import it once more).", match=earlier)
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
