@@ -288,14 +288,22 @@ class MatchRecord(NamedTuple):
             for number, action in enumerate(actions, self.start + 1):
                 try:
                     match.apply(action)
-                except (ValueError, KeyError, TypeError, AttributeError) as err:
+                except Exception as err:  # whatever the engine says about a stored log: damaged
                     raise DamagedError("match {match} is damaged: action {number} cannot be replayed ({reason}).",
-                                       match=self.id, number=number, reason=err) from None
+                                       match=self.id, number=number, reason=_reason(err)) from None
             return match
         except DamagedError:
             raise
-        except (ValueError, KeyError, TypeError, AttributeError) as err:  # PasurError is a ValueError
-            raise DamagedError("match {match} is damaged: {reason}", match=self.id, reason=err) from None
+        except Exception as err:  # a stored log the engine cannot replay, for whatever reason, is damaged
+            raise DamagedError("match {match} is damaged: {reason}", match=self.id, reason=_reason(err)) from None
+
+
+def _reason(err: Exception) -> str:
+    """An exception as the reason a match is damaged: its sentence, or its kind when it has none."""
+    text = str(err)
+    if isinstance(err, PasurError):
+        return text
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def crc(texts: list[str]) -> int:
@@ -457,6 +465,7 @@ class Store:
         if snap is None:
             log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
                                   (mid,)).fetchall()
+            _check_rows(mid, log)
             return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
                                [a for _, _, a in log], [t for _, t, _ in log])
         start, results, totals, completed, log = snap
@@ -477,6 +486,10 @@ class Store:
         previous = snaps[1][0] if len(snaps) > 1 else 0
         log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
                               (mid, previous)).fetchall()
+        try:
+            _check_rows(mid, log)
+        except DamagedError:
+            return None  # replayed from the whole log, which says what is wrong
         deal = [a for seq, _, a in log if seq <= newest]
         expected = list(range(previous + 1, newest + 1))
         if [seq for seq, _, _ in log if seq <= newest] != expected or crc([*deal, result]) != crc_stored:
@@ -614,6 +627,13 @@ class Store:
                 elif len(match.results) > finished:
                     _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                 self._touch(db, match_id)
+
+
+def _check_rows(mid: int, log: list[Any]) -> None:
+    """Raise DamagedError for a log row whose time or action is not text."""
+    for seq, at, action in log:
+        if not isinstance(at, str) or not isinstance(action, str):
+            raise DamagedError("match {match} is damaged: action {number} is not text.", match=mid, number=seq)
 
 
 def _check_expect(expect: int | None, count: int) -> None:

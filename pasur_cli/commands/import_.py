@@ -11,7 +11,7 @@ from pasur_cli.cli import PasurCommand, look, look_options, open_store, store_op
 from pasur_cli.errors import NotationError
 from pasur_cli.i18n import _
 from pasur_cli.record import MAX_BYTES, read_record
-from pasur_cli.store import StoreError
+from pasur_cli.store import StoreError, check_path, default_path
 
 
 def at_terminal() -> bool:
@@ -50,6 +50,8 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
 
     A record that was already imported is refused unless you confirm at a terminal or give --again.
     """
+    given = ctx.meta.get("pasur.db")
+    check_path(given if given is not None else default_path())  # a bad --db before a long read
     record = read_record(read_text(file))
     store = open_store(ctx, create=True)
     earlier = store.imported_as(record.fingerprint)
