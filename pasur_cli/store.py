@@ -195,15 +195,30 @@ def parse_result(text: str) -> DealResult:
     return DealResult(number, dealer, scores, tallied)
 
 
-class Results(list):  # type: ignore[type-arg]
-    """The finished deals' results, kept as their snapshot text until one is read: loading a long
-    match parses only its newest snapshot (``show`` and ``play`` never read the older ones)."""
+class Lazy(list):  # type: ignore[type-arg]
+    """A list read from the database only when an item is wanted: loading a long match costs the
+    same as a short one, because ``show`` and ``play`` need only how many deals were played
+    (``score`` reads them all). Items that are still snapshot text are parsed one by one."""
 
-    def __init__(self, texts: Sequence[str | DealResult], match_id: int) -> None:
-        super().__init__(texts)
-        self.match_id = match_id
+    def __init__(self, count: int, fill: Any, match_id: int) -> None:
+        super().__init__()
+        self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
 
-    def _at(self, index: int) -> DealResult:
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                items = self._fill()
+            except sqlite3.Error as err:
+                raise DamagedError("match {match}: its finished deals cannot be read ({reason}).",
+                                   match=self.match_id, reason=err) from None
+            if len(items) != self._count:
+                raise DamagedError("match {match} is damaged: {found} deal snapshots, not {count}.",
+                                   match=self.match_id, found=len(items), count=self._count)
+            list.extend(self, items)
+
+    def _at(self, index: int) -> Any:
+        self._load()
         item = list.__getitem__(self, index)
         if isinstance(item, str):
             try:
@@ -212,18 +227,28 @@ class Results(list):  # type: ignore[type-arg]
                 raise DamagedError("match {match} is damaged: a snapshot cannot be read ({reason}).",
                                    match=self.match_id, reason=err) from None
             list.__setitem__(self, index, item)
-        return item  # type: ignore[no-any-return]
+        return item
+
+    def __len__(self) -> int:
+        return list.__len__(self) if self._loaded else self._count
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
         if isinstance(index, slice):
             return [self._at(i) for i in range(*index.indices(len(self)))]
         return self._at(index)
 
-    def __iter__(self) -> Iterator[DealResult]:
+    def __iter__(self) -> Iterator[Any]:
         return (self._at(i) for i in range(len(self)))
 
-    def __reversed__(self) -> Iterator[DealResult]:
+    def __reversed__(self) -> Iterator[Any]:
         return (self._at(i) for i in reversed(range(len(self))))
+
+    def append(self, item: Any) -> None:
+        self._load()
+        list.append(self, item)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, list) and list(self) == list(other)
@@ -282,7 +307,7 @@ class MatchRecord(NamedTuple):
                 return Match.replay(self.players, self.rules, self.dealer, actions)
             match = Match(self.players, self.rules, self.dealer)
             match.results = self.results
-            match.completed_at = list(self.completed_at or [])
+            match.completed_at = self.completed_at if self.completed_at is not None else []
             match.totals = dict(self.totals or {})
             match.actions = self.start
             for number, action in enumerate(actions, self.start + 1):
@@ -472,7 +497,7 @@ class Store:
         return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
                            [a for _, _, a in log], [t for _, t, _ in log], totals, completed)
 
-    def _newest_snapshot(self, mid: int, players: list[str]) -> tuple[int, Results, dict[str, int], list[int],
+    def _newest_snapshot(self, mid: int, players: list[str]) -> tuple[int, Lazy, dict[str, int], Lazy,
                                                                       list[Any]] | None:
         """(start, results, totals, completed_at, actions after start) from the snapshots, or None
         when there are none, or the newest was computed by another engine or does not match the log."""
@@ -502,9 +527,24 @@ class Store:
                 return None
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
-        rows = self.db.execute("SELECT seq, result FROM snapshots WHERE match_id = ? ORDER BY seq", (mid,)).fetchall()
-        results = Results([r for _, r in rows], mid)
-        return newest, results, {str(k): v for k, v in totals.items()}, [s for s, _ in rows], \
+        count = self.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
+        rows: list[Any] = []
+
+        def fetch() -> list[Any]:  # one query for both lists, when either is first read
+            if not rows:
+                query = "SELECT seq, result FROM snapshots WHERE match_id = ? ORDER BY seq"
+                try:
+                    rows.extend(self.db.execute(query, (mid,)).fetchall())
+                except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
+                    again = sqlite3.connect(f"{_uri(self.path)}?mode=ro", uri=True, timeout=busy_timeout())
+                    try:
+                        rows.extend(again.execute(query, (mid,)).fetchall())
+                    finally:
+                        again.close()
+            return rows
+        results = Lazy(count, lambda: [r for _, r in fetch()], mid)
+        completed = Lazy(count, lambda: [s for s, _ in fetch()], mid)
+        return newest, results, {str(k): v for k, v in totals.items()}, completed, \
             [entry for entry in log if entry[0] > newest]
 
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
