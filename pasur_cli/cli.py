@@ -7,11 +7,15 @@ play 1.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from importlib import import_module
+from typing import Any, TypeVar
 
 import click
 
 from pasur_cli.errors import NotationError, PasurError
+
+F = TypeVar("F", bound=Any)  # a command function, as the option decorators take and return it
 
 
 class Refused(click.ClickException):
@@ -25,6 +29,7 @@ class Refused(click.ClickException):
 def refuse(err: PasurError, ctx: click.Context) -> Refused:
     """The refusal a player sees; suit letters instead of symbols under --ascii."""
     import sys
+
     from pasur_cli.render import Look
     message = str(err)
     if Look.detect(ascii=ctx.meta.get("pasur.ascii", False), stream=sys.stderr).ascii:
@@ -132,7 +137,7 @@ def _remember(ctx: click.Context, param: click.Parameter, value):
     return value
 
 
-def look_options(f):
+def look_options(f: F) -> F:
     """--ascii and --no-color, accepted on the group and on every command that prints cards."""
     f = click.option("--ascii", is_flag=True, expose_value=False, callback=_remember,
                      help="Write suits as letters (10D) instead of symbols (10♦).")(f)
@@ -141,7 +146,7 @@ def look_options(f):
     return f
 
 
-def store_options(f):
+def store_options(f: F) -> F:
     """--db and --match, accepted on the group and on every command that uses the database."""
     f = click.option("--match", "match_id", type=click.IntRange(1, BIGGEST), expose_value=False, callback=_remember,
                      metavar="ID",
@@ -167,7 +172,7 @@ def complete_rule(ctx, param, incomplete: str) -> list[str]:
     return [f"{name}={v}" for v in values if f"{name}={v}".startswith(incomplete)]
 
 
-def expect_option(f):
+def expect_option(f: F) -> F:
     """--expect N on every command that changes a match: refuse, changing nothing, unless its log
     holds N actions (the "length" of `show --json`), so a script never records into a match that
     moved under it."""
@@ -176,11 +181,11 @@ def expect_option(f):
                              " (see \"length\" in show --json).")(f)
 
 
-def json_option(f):
+def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")(f)
 
 
-def rule_options(f):
+def rule_options(f: F) -> F:
     f = click.option("--rule", "overrides", multiple=True, metavar="NAME=VALUE", shell_complete=complete_rule,
                      help="Override one rule option (repeatable); see `pasur rules`.")(f)
     f = click.option("--rules", "preset", default="standard", show_default=True, metavar="PRESET",
@@ -214,10 +219,8 @@ def _output_failed(err: OSError, code: int) -> int:
     reason = err.strerror or type(err).__name__
     line = _("pasur: the output could not be written ({reason}); the change was recorded.") if done else \
         _("pasur: the output could not be written ({reason}).")
-    try:
+    with suppress(OSError):
         os.write(2, (line.format(reason=reason) + "\n").encode("utf-8", "replace"))
-    except OSError:
-        pass
     return 0 if done else (code or 1)
 
 
@@ -236,10 +239,8 @@ def run() -> None:
     import os
     import sys
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with suppress(AttributeError, ValueError, OSError):  # None (closed) or not a text file
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):  # None (closed) or not a text file
-            pass
     try:
         try:
             code = main.main(prog_name="pasur", standalone_mode=False) or 0
@@ -256,11 +257,9 @@ def run() -> None:
     except (OSError, OutputFailed) as failure:  # writing the output failed (EPIPE, ENOSPC, EIO)
         err = failure.error if isinstance(failure, OutputFailed) else failure
         code = _output_failed(err, 1)
-        for stream in (sys.stdout, sys.stderr):
-            try:
+        for stream in (sys.stdout, sys.stderr):  # so that the final flush cannot fail again
+            with suppress(AttributeError, ValueError, OSError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[union-attr]
-            except (AttributeError, ValueError, OSError):
-                pass
     try:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:  # None when pasur was started with that descriptor closed

@@ -61,7 +61,7 @@ def write_record(record: Any) -> dict[str, Any]:
         "dealer": record.players[record.dealer],
         "rules": record.rules.as_dict(),
         "created": record.created,
-        "actions": [{"at": at, "action": action} for at, action in zip(record.times, record.actions)],
+        "actions": [{"at": at, "action": action} for at, action in zip(record.times, record.actions, strict=True)],
     }
 
 
@@ -274,7 +274,8 @@ def read_record(text: str) -> Record:
         raise NotationError("record version {version} is not one this pasur reads ({known}).",
                             version=json.dumps(doc.get("version"))[:20], known=VERSION)
     _object(doc, "the record", TOP_FIELDS, ("players", "rules", "actions"))
-    players = [_text(p, f"player {i}", MAX_NAME) for i, p in enumerate(_list(doc["players"], 'the record\'s "players"', 4), 1)]
+    names = _list(doc["players"], 'the record\'s "players"', 4)
+    players = [_text(p, f"player {i}", MAX_NAME) for i, p in enumerate(names, 1)]
     dealer_name = doc.get("dealer")
     if dealer_name is not None:
         _text(dealer_name, "the dealer", MAX_NAME)

@@ -235,7 +235,7 @@ class Lazy(list):  # type: ignore[type-arg]
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
         if isinstance(index, slice):
             return [self._at(i) for i in range(*index.indices(len(self)))]
         return self._at(index)
@@ -256,7 +256,7 @@ class Lazy(list):  # type: ignore[type-arg]
     def __ne__(self, other: object) -> bool:
         return not self == other
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment,unused-ignore]
 
     def __repr__(self) -> str:
         return repr(list(self))
@@ -282,7 +282,7 @@ class MatchRecord(NamedTuple):
     completed_at: list[int] | None = None
 
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]  # (tuple.count; issue 11 may rename it)
         """How many actions the match's log holds."""
         return self.start + len(self.texts)
 
@@ -618,7 +618,8 @@ class Store:
         texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
             cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched, fingerprint)"
-                             " VALUES (?, ?, ?, ?, 0, ?)", (now(), "\n".join(players), rules_lines, dealer, fingerprint))
+                             " VALUES (?, ?, ?, ?, 0, ?)",
+                             (now(), "\n".join(players), rules_lines, dealer, fingerprint))
             mid = int(cur.lastrowid or 0)
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                            [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])

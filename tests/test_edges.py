@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from simulate import enter, new_match, random_match
 
 from pasur_cli.cli import main
-from simulate import enter, new_match, random_match
+
 
 def slow_ok(examples: int) -> settings:
     return settings(max_examples=examples, deadline=None,

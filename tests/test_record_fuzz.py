@@ -16,14 +16,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from simulate import random_plays, random_table
 
 from pasur_cli.cards import DECK
 from pasur_cli.cli import main
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
 from pasur_cli.store import Store
-from simulate import random_plays, random_table
 
 NAMES = ["Ali", "Sara", "Reza", "Mina", "علی", "José"]
 HOSTILE: list[object] = [

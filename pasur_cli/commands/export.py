@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import suppress
 
 import click
 
@@ -36,10 +37,8 @@ def write_atomically(path: str, text: str, force: bool) -> None:
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
     except OSError as err:
-        try:
+        with suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise StoreError("cannot write {file} ({reason}); nothing was written.", file=path,
                          reason=err.strerror or err) from None
 

@@ -5,8 +5,17 @@ from __future__ import annotations
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import (BIGGEST, PasurCommand, current, expect_option, json_option, look, look_options,
-                           open_store, store_options)
+from pasur_cli.cli import (
+    BIGGEST,
+    PasurCommand,
+    current,
+    expect_option,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+)
 from pasur_cli.errors import IllegalPlayError
 from pasur_cli.i18n import _, ngettext
 
