@@ -488,3 +488,19 @@ def test_nothing_under_the_folder_is_left_behind(pasur, db, tmp_path):
     """No temporary or journal file survives any of the commands above."""
     played(pasur, 5)
     assert sorted(p.name for p in Path(db).parent.iterdir()) == ["pasur.db"]
+
+
+def test_export_to_a_device_or_through_a_link(pasur, db, tmp_path):
+    played(pasur, 4)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for device in ("/dev/null", fifo):
+        refused(pasur("export", "-o", device, "--force"), 2, "not a regular file")
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert pasur("export", "-o", link, "--force").exit_code == 0
+    assert link.is_symlink() and json.loads(target.read_text())["format"] == "pasur-match"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.json", "pasur.db", "real.json"]

@@ -22,7 +22,11 @@ def write_atomically(path: str, text: str, force: bool) -> None:
         raise NotationError("{file} is a folder; name a file to write the record to.", file=path)
     if os.path.lexists(path) and not force:
         raise StoreError("{file} already exists; nothing was written (give --force to replace it).", file=path)
-    folder = os.path.dirname(os.path.abspath(path))
+    target = os.path.realpath(path)  # through a symbolic link: the file it names is replaced
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise NotationError("{file} is not a regular file; leave out -o to write the record to standard output.",
+                            file=path)
+    folder = os.path.dirname(target)
     data = text.encode("utf-8")
     try:
         fd, temporary = tempfile.mkstemp(prefix=".pasur-export-", suffix=".tmp", dir=folder)
@@ -35,7 +39,7 @@ def write_atomically(path: str, text: str, force: bool) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except OSError as err:
         with suppress(OSError):
             os.unlink(temporary)
