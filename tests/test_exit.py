@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from simulate import enter, new_match, random_match
 
 

@@ -6,9 +6,9 @@ import random
 import tempfile
 
 import pytest
-
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pasur_cli.captures import legal_captures
 from pasur_cli.cards import DECK
@@ -29,7 +29,8 @@ command = st.one_of(
     st.just(["DEAL"]),
     st.tuples(st.just("undo"), st.sampled_from(["1", "2", "0", "-1", "x", "99"])).map(list),
     st.tuples(st.just("tally"), st.just("--count"), st.text(max_size=30)).map(list),
-    st.tuples(st.just("tally"), st.just("--pile"), names.map(lambda n: n + "=") , cards_text).map(lambda t: [t[0], t[1], t[2] + t[3]]),
+    st.tuples(st.just("tally"), st.just("--pile"), names.map(lambda n: n + "="), cards_text)
+    .map(lambda t: [t[0], t[1], t[2] + t[3]]),
     st.tuples(st.just("tally"), st.just("--surs"), st.text(max_size=8)).map(list),
     st.tuples(st.just("check"), card_text, st.just("--table"), cards_text).map(list),
     st.tuples(st.just("check"), card_text, st.just("--table"), cards_text, st.just("--take"), cards_text).map(list),

@@ -4,12 +4,12 @@ that does not match its log is ignored."""
 import random
 import sqlite3
 
+from simulate import enter, new_match, random_match
+
 from pasur_cli.captures import legal_captures
 from pasur_cli.cards import DECK
-
 from pasur_cli.match import Match
 from pasur_cli.store import Store
-from simulate import enter, new_match, random_match
 
 
 def state(match: Match) -> tuple:
