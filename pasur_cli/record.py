@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from typing import Any, NamedTuple
 
 from pasur_cli.cards import parse_card
@@ -279,12 +280,15 @@ def read_record(text: str) -> Record:
     dealer_name = doc.get("dealer")
     if dealer_name is not None:
         _text(dealer_name, "the dealer", MAX_NAME)
-    check_players(players, dealer_name)
+    # the names as stored (NFC) once check_players returns them (issue 11's engine)
+    players = check_players(players, dealer_name) or players  # type: ignore[func-returns-value,unused-ignore]
     rules = _rules(doc["rules"])
     if "created" in doc:
         _plain(doc["created"], "the record's \"created\"", MAX_TIME)
     entries = _list(doc["actions"], 'the record\'s "actions"', MAX_ACTIONS)
-    match = Match(players, rules, players.index(dealer_name) if dealer_name else 0)
+    same = [unicodedata.normalize("NFC", p).strip() for p in players]
+    seat = same.index(unicodedata.normalize("NFC", dealer_name).strip()) if dealer_name else 0
+    match = Match(players, rules, seat)
     sides = list(match.sides)
     actions, times = [], []
     for number, entry in enumerate(entries, 1):
@@ -299,7 +303,8 @@ def read_record(text: str) -> Record:
         except PasurError as err:
             raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
                                    number=number, reason=err) from None
-        actions.append(canonical(action, outcome))
+        log = getattr(match, "log", None)  # issue 11's Match keeps each action's canonical form
+        actions.append(log[-1] if log else canonical(action, outcome))
     dealer = match.first_dealer
     again = Match(players, rules, dealer)
     for number, action in enumerate(actions, 1):  # the canonical form must replay to the same match

@@ -309,7 +309,8 @@ class MatchRecord(NamedTuple):
             match.results = self.results
             match.completed_at = self.completed_at if self.completed_at is not None else []
             match.totals = dict(self.totals or {})
-            match.actions = self.start
+            match.actions = self.start  # the engine's action count today
+            vars(match).update(start=self.start, base=self.results)  # as issue 11's Match keeps it
             for number, action in enumerate(actions, self.start + 1):
                 try:
                     match.apply(action)
@@ -554,6 +555,16 @@ class Store:
         match = record.replay()
         self._replayed = (record, match)
         return record, match
+
+    def length(self, match_id: int) -> int:
+        """How many actions the match's log holds (as replayed by ``match`` in this command, if it was)."""
+        kept = self._replayed
+        if kept and kept[0].id == match_id:
+            return kept[0].count
+        try:
+            return int(self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
 
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""

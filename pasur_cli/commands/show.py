@@ -19,7 +19,7 @@ def show(ctx, as_json):
     mid, match = current(ctx, store)
     if as_json:
         data = render.show_json(mid, match)
-        data["length"] = match.actions  # how many actions the log holds: what --expect takes
+        data["length"] = store.length(mid)  # how many actions the log holds: what --expect takes
         click.echo(render.dumps(data))
     else:
         click.echo(render.show_text(look(ctx), mid, match))
