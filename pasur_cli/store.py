@@ -282,7 +282,7 @@ class MatchRecord(NamedTuple):
     completed_at: list[int] | None = None
 
     @property
-    def count(self) -> int:  # type: ignore[override]  # (tuple.count; issue 11 may rename it)
+    def length(self) -> int:
         """How many actions the match's log holds."""
         return self.start + len(self.texts)
 
@@ -560,7 +560,7 @@ class Store:
         """How many actions the match's log holds (as replayed by ``match`` in this command, if it was)."""
         kept = self._replayed
         if kept and kept[0].id == match_id:
-            return kept[0].count
+            return kept[0].length
         try:
             return int(self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
         except (sqlite3.Error, UnicodeDecodeError) as err:
@@ -667,7 +667,7 @@ class Store:
             else:
                 record, match = self.match(match_id)
             self._replayed = None  # the change below mutates it
-            _check_expect(expect, record.count)
+            _check_expect(expect, record.length)
             change = Change(db, record, match)
             finished = len(match.results)
             yield change
@@ -712,7 +712,7 @@ class Change:
 
     def __init__(self, db: sqlite3.Connection, record: MatchRecord, match: Match) -> None:
         self.db, self.record, self.match = db, record, match
-        self.count = record.count
+        self.count = record.length
         self.changed = False
         self.dropped = False
 

@@ -212,6 +212,6 @@ def test_a_mutated_record_is_refused_or_works_everywhere(base, seed):
     assert run(runner, env, "import", "--again", str(again)).exit_code == 0
     copy = json.loads(run(runner, env, "export", "--match", "3").output)
     assert copy["actions"] == json.loads(exported.output)["actions"]  # canonical: it reads back the same
-    if full.count:
+    if full.length:
         assert run(runner, env, "undo", "--match", "2").exit_code == 0
         assert run(runner, env, "show", "--match", "2").exit_code == 0
