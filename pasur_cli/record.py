@@ -249,15 +249,6 @@ def check_action(value: object, number: int, sides: list[str]) -> dict[str, Any]
             "partial": _flag(action.get("partial", False), f"partial in {where}")}
 
 
-def canonical(action: dict[str, Any], outcome: object) -> dict[str, Any]:
-    """The action as the engine carried it out (``outcome`` is what ``Match.apply`` returned):
-    a play names the capture actually made and the player whose turn it was."""
-    if action["type"] == "play":
-        return {"type": "play", "card": outcome.card.code,  # type: ignore[attr-defined]
-                "take": [c.code for c in outcome.taken], "by": outcome.player}  # type: ignore[attr-defined]
-    return action
-
-
 def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dict[str, Any]]) -> str:
     """A hash of what a record means (players, first dealer, rules, canonical actions; not times)."""
     content = json.dumps([players, dealer, rules.as_dict(), [action_text(a) for a in actions]],
@@ -280,8 +271,7 @@ def read_record(text: str) -> Record:
     dealer_name = doc.get("dealer")
     if dealer_name is not None:
         _text(dealer_name, "the dealer", MAX_NAME)
-    # the names as stored (NFC) once check_players returns them (issue 11's engine)
-    players = check_players(players, dealer_name) or players  # type: ignore[func-returns-value,unused-ignore]
+    players = check_players(players, dealer_name)  # the names as stored (NFC)
     rules = _rules(doc["rules"])
     if "created" in doc:
         _plain(doc["created"], "the record's \"created\"", MAX_TIME)
@@ -299,12 +289,13 @@ def read_record(text: str) -> Record:
         times.append(_plain(entry.get("at", ""), f"the time of action {number}", MAX_TIME))
         action = check_action(entry["action"], number, sides)
         try:
-            outcome = match.apply(action)
+            match.apply(action)
         except PasurError as err:
             raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
                                    number=number, reason=err) from None
-        log = getattr(match, "log", None)  # issue 11's Match keeps each action's canonical form
-        actions.append(log[-1] if log else canonical(action, outcome))
+        done = match.last_action  # the canonical form: what replayed, not the input
+        assert done is not None
+        actions.append(done)
     dealer = match.first_dealer
     again = Match(players, rules, dealer)
     for number, action in enumerate(actions, 1):  # the canonical form must replay to the same match

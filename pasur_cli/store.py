@@ -309,8 +309,7 @@ class MatchRecord(NamedTuple):
             match.results = self.results
             match.completed_at = self.completed_at if self.completed_at is not None else []
             match.totals = dict(self.totals or {})
-            match.actions = self.start  # the engine's action count today
-            vars(match).update(start=self.start, base=self.results)  # as issue 11's Match keeps it
+            match.start, match.base = self.start, self.results
             for number, action in enumerate(actions, self.start + 1):
                 try:
                     match.apply(action)

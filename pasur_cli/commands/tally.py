@@ -7,7 +7,8 @@ import sys
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, current, expect_option, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli import (PasurCommand, current, expect_option, json_option, look, look_options, open_store,
+                           store_options)
 from pasur_cli.errors import NotationError
 from pasur_cli.tally import build_action
 
@@ -39,7 +40,7 @@ def tally(ctx, piles, counts, surs, partial, expect, as_json):
     with store.changing(mid, expect) as change:
         action = build_action(change.match, list(piles), list(counts), list(surs), partial)
         result = change.match.apply(action)
-        change.append(action)
+        change.append(change.match.last_action)  # the canonical form, as it replays
     match = change.match
     if as_json:
         data = render.score_json(mid, match)
