@@ -7,8 +7,16 @@ import sys
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import (PasurCommand, current, expect_option, json_option, look, look_options, open_store,
-                           store_options)
+from pasur_cli.cli import (
+    PasurCommand,
+    current,
+    expect_option,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+)
 from pasur_cli.errors import NotationError
 from pasur_cli.tally import build_action
 
