@@ -69,7 +69,9 @@ def snapshot(db: str) -> bytes | None:
     return open(db, "rb").read() if os.path.exists(db) else None
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# each example is up to 30 commands: half the profile's examples (50 quick, 500 in CI)
+@settings(max_examples=settings.default.max_examples // 2, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(command, min_size=1, max_size=30), st.integers(0, 10**6), st.booleans())
 def test_random_command_sequences(commands, seed, start_with_match):
     rng = random.Random(seed)
@@ -96,7 +98,7 @@ def test_random_command_sequences(commands, seed, start_with_match):
                 assert after == before, args
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.text(max_size=40))
 def test_random_strings_as_cards(text):
     runner = CliRunner()
