@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from contextlib import suppress
 from importlib import import_module
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from pasur_cli.errors import NotationError, PasurError
+
+if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
+    from pasur_cli.match import Match
+    from pasur_cli.render import Look
+    from pasur_cli.store import Store
 
 F = TypeVar("F", bound=Any)  # a command function, as the option decorators take and return it
 
@@ -23,7 +28,7 @@ class Refused(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = 1) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click declares it on the class
 
 
 def refuse(err: PasurError, ctx: click.Context) -> Refused:
@@ -52,7 +57,7 @@ def help_param() -> click.Option:
 
 
 class PasurCommand(click.Command):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
         self.params.append(help_param())
 
@@ -86,7 +91,7 @@ class PasurGroup(click.Group):
     """Loads a command's module only when that command is used (defining all thirteen cost about
     0.4 MiB and 0.8 ms of every run), and turns every PasurError into a clean message and exit code."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
         self.params.append(help_param())
 
@@ -113,9 +118,9 @@ class PasurGroup(click.Group):
         """Every command, its module loaded (for the man pages and the help tests)."""
         for name in COMMANDS:
             self.get_command(None, name)
-        return self.commands
+        return dict(self.commands)
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except PasurError as err:
@@ -131,7 +136,7 @@ class PasurGroup(click.Group):
             raise
 
 
-def _remember(ctx: click.Context, param: click.Parameter, value):
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     if value is not None and value is not False:
         ctx.meta[f"pasur.{param.name}"] = value
     return value
@@ -157,12 +162,12 @@ def store_options(f: F) -> F:
 
 
 # -- shell completion (click's own mechanism; see the README) -------------------------------
-def complete_presets(ctx, param, incomplete: str) -> list[str]:
+def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     from pasur_cli.rules import PRESETS
     return [p for p in PRESETS if p.startswith(incomplete.lower())]
 
 
-def complete_rule(ctx, param, incomplete: str) -> list[str]:
+def complete_rule(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Option names with '=', then the values that option takes."""
     from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES
     name, sep, _ = incomplete.partition("=")
@@ -194,7 +199,7 @@ def rule_options(f: F) -> F:
     return f
 
 
-def look(ctx: click.Context):
+def look(ctx: click.Context) -> Look:
     from pasur_cli.render import Look
     return Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=ctx.meta.get("pasur.no_color", False))
 
@@ -266,20 +271,23 @@ def run() -> None:
             click.echo(_("Aborted!"), err=True)
             code = 1
     except (OSError, OutputFailed) as failure:  # writing the output failed (EPIPE, ENOSPC, EIO)
-        err = failure.error if isinstance(failure, OutputFailed) else failure
-        code = _output_failed(err, 1)
-        for stream in (sys.stdout, sys.stderr):  # so that the final flush cannot fail again
+        failed = failure.error if isinstance(failure, OutputFailed) else failure
+        code, said = _output_failed(failed, 1), True
+    else:
+        said = False
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with that descriptor closed
+            continue
+        try:
+            stream.flush()
+        except OSError as err:  # the reader went away or the disk is full
+            if not said:
+                code, said = _output_failed(err, code), True
+            # a stream that cannot be written goes nowhere from now on, so that Python's own exit
+            # (under a tracer) does not flush it again and complain
             with suppress(AttributeError, ValueError, OSError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[union-attr]
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:  # None when pasur was started with that descriptor closed
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
                 stream.flush()
-    except OSError as err:  # the reader went away or the disk is full
-        code = _output_failed(err, code)
-        for stream in (sys.stdout, sys.stderr):  # else Python's own exit would flush again and complain
-            with suppress(AttributeError, ValueError, OSError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[union-attr]
     if not _watched():
         os._exit(code)
     sys.exit(code)
@@ -295,7 +303,7 @@ def main() -> None:
 
 
 # -- the match ----------------------------------------------------------------------------
-def open_store(ctx: click.Context, write: bool = False, create: bool = False):
+def open_store(ctx: click.Context, write: bool = False, create: bool = False) -> Store:
     """The database named by --db / PASUR_DB / the data folder, closed when the command ends.
     Only ``create`` (new, import) makes the file when it does not exist."""
     from pasur_cli.store import Store
@@ -304,7 +312,7 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False):
     return store
 
 
-def current(ctx: click.Context, store):
+def current(ctx: click.Context, store: Store) -> tuple[int, Match]:
     """(id, replayed match) of --match, else of the most recently changed match that is not
     finished, else of the most recent one (so `pasur score` still shows a match just won)."""
     from pasur_cli.store import StoreError

@@ -134,7 +134,7 @@ def started(tmp_path_factory):
     return (folder / "pasur.db").read_bytes()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=settings.default.max_examples * 2, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(COMMANDS), st.lists(token, max_size=6), st.text(max_size=40), st.booleans())
 def test_hostile_argv_and_stdin_never_end_in_a_traceback(started, command, args, stdin, in_front):

@@ -173,7 +173,7 @@ def base(tmp_path_factory):
     return folder, env
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=settings.default.max_examples * 2, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(st.integers(0, 2**32))
 def test_a_mutated_record_is_refused_or_works_everywhere(base, seed):
