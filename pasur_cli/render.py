@@ -378,14 +378,21 @@ def matches_rows(items: list[tuple[int, object]]) -> list[dict]:
     for mid, match in items:
         out.append({"match": mid, "players": list(match.players), "sides": list(match.sides),
                     "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
-                    "finished": match.finished, "winner": match.winner})
+                    "finished": match.finished, "winner": match.winner, "damaged": None})
     return out
+
+
+def damaged_row(match_id: int, players: list[str], reason: str) -> dict:
+    """A `matches` row for a match that cannot be replayed."""
+    return {"match": match_id, "players": players, "sides": [], "rules": "?", "deals": None, "totals": {},
+            "finished": False, "winner": None, "damaged": reason}
 
 
 def matches_text(rows: list[dict]) -> str:
     if not rows:
         return "No matches yet: start one with pasur new NAME NAME."
-    body = [[r["match"], ", ".join(r["players"]), r["rules"], r["deals"],
+    body = [[r["match"], ", ".join(r["players"]), r["rules"], "?" if r["deals"] is None else r["deals"],
              " / ".join(f"{s} {t}" for s, t in r["totals"].items()),
+             f"damaged: {r['damaged']}" if r.get("damaged") else
              f"won by {r['winner']}" if r["finished"] else "playing"] for r in rows]
     return table(body, ["match", "players", "rules", "deals", "totals", "status"])

@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from pasur_cli.store import SCHEMA_VERSION
+
 PASUR = [sys.executable, "-m", "pasur_cli"]
 COMMANDS = [["show"], ["score"], ["matches"], ["play", "7C"], ["deal", "2C", "3C", "4C", "5C"], ["undo"],
             ["new", "Ali", "Sara"], ["export"]]
@@ -77,7 +79,7 @@ def test_someone_elses_schema_and_a_newer_one(pasur, db):
     db.unlink()
     made(pasur, db)
     con = sqlite3.connect(db)
-    con.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
     con.commit()
     con.close()
     check_all_refused(pasur, db, ["newer pasur"])
