@@ -16,7 +16,7 @@ main(sys.argv[1:], standalone_mode=False)
 print(" ".join(sorted(set(sys.modules) - before)))
 """
 COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.commands", "pasur_cli.errors", "pasur_cli.cards",
-          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render"}
+          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render", "pasur_cli.i18n"}
 MATCH = COMMON | {"pasur_cli.deal", "pasur_cli.scoring", "pasur_cli.match", "pasur_cli.store",
                   "sqlite3", "sqlite3.dbapi2", "_sqlite3"}
 
@@ -30,7 +30,7 @@ def loaded(*args: str) -> set[str]:
 @pytest.mark.parametrize("args,expected", [
     (["check", "5S", "--table", "AC 2D 4H 5C"], COMMON | {"pasur_cli.commands.check"}),
     (["show"], MATCH | {"pasur_cli.commands.show"}),
-    (["play", "2S"], MATCH | {"pasur_cli.commands.play"}),
+    (["play", "2S"], MATCH | {"pasur_cli.commands.play", "pasur_cli.actions"}),
 ])
 def test_a_command_loads_only_what_it_uses(pasur, args, expected):
     pasur("new", "Ali", "Sara")

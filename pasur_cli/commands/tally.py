@@ -6,10 +6,12 @@ import sys
 
 import click
 
-from pasur_cli import render
+from pasur_cli import actions, render
 from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
-from pasur_cli.errors import NotationError
-from pasur_cli.tally import build_action
+from pasur_cli.errors import NotationError, PasurError
+from pasur_cli.i18n import _
+from pasur_cli.tally import build_action, parse_counts, tally_scores
+from pasur_cli.typos import read_cards
 
 
 @click.command(cls=PasurCommand)
@@ -34,12 +36,8 @@ def tally(ctx, piles, counts, surs, partial, as_json):
     if not (piles or counts or surs):
         if not sys.stdin.isatty():
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
-        piles, counts, surs = _ask_tally(match)
-    with store.changing(mid) as change:
-        action = build_action(change.match, list(piles), list(counts), list(surs), partial)
-        result = change.match.apply(action)
-        change.append(action)
-    match = change.match
+        piles, counts, surs = _ask_tally(match, partial)
+    result, match = actions.enter_tally(store, mid, list(piles), list(counts), list(surs), partial)
     if as_json:
         data = render.score_json(mid, match)
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
@@ -48,17 +46,64 @@ def tally(ctx, piles, counts, surs, partial, as_json):
         click.echo(render.score_text(look(ctx), match, only_last=True))
 
 
-def _ask_tally(match) -> tuple[list[str], list[str], list[str]]:
-    """Ask side by side at a terminal; returns the same texts the options would hold."""
-    piles, counts, surs = [], [], []
-    click.echo(f"Tally of deal {match.deal_number} ({match.dealer} dealt). For each side, type its pile's cards\n"
-               "or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no")
+def _check(parse):
+    """A click value_proc: ``parse(text)``, its refusal turned into a re-ask."""
+    def proc(text: str):
+        try:
+            return parse(text.strip())
+        except PasurError as err:
+            raise click.UsageError(render.error_text(render.Look.detect(), err)) from None
+    return proc
+
+
+def _pile_or_counts(side: str):
+    def parse(text: str) -> tuple[str, str]:
+        if "=" in text:
+            parse_counts(text)
+            return "counts", f"{side}: {text}"
+        read_cards(text.replace(",", " ").split())
+        return "pile", f"{side}={text}"
+    return parse
+
+
+def _ask_tally(match, partial: bool = False) -> tuple[list[str], list[str], list[str]]:
+    """Ask side by side at a terminal, checking each answer as it is given (a wrong one is asked
+    again); when the answers together do not add up, ask which side to correct, keeping the rest.
+    Returns the same texts the options would hold."""
+    click.echo(_("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards").format(
+        number=match.deal_number, dealer=match.dealer))
+    click.echo(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"))
+    answers: dict[str, tuple[tuple[str, str], int]] = {}
+
+    def ask(side: str) -> None:
+        given = click.prompt(_("{side}: pile or counts").format(side=side), value_proc=_check(_pile_or_counts(side)))
+        held = click.prompt(_("{side}: surs held").format(side=side), default=0, type=click.IntRange(min=0))
+        answers[side] = (given, held)
+
     for side in match.sides:
-        answer = click.prompt(f"{side}: pile or counts").strip()
-        if "=" in answer:
-            counts.append(f"{side}: {answer}")
-        else:
-            piles.append(f"{side}={answer}")
-        held = click.prompt(f"{side}: surs held", default=0, type=click.IntRange(min=0))
-        surs.append(f"{side}={held}")
-    return piles, counts, surs
+        ask(side)
+    while True:
+        piles = [text for (kind, text), _held in answers.values() if kind == "pile"]
+        counts = [text for (kind, text), _held in answers.values() if kind == "counts"]
+        surs = [f"{side}={held}" for side, (_given, held) in answers.items()]
+        try:
+            tally_scores(match, build_action(match, piles, counts, surs, partial))
+            return piles, counts, surs
+        except PasurError as err:
+            click.echo(_("Error: {message}").format(message=render.error_text(render.Look.detect(), err)))
+        names = {s.casefold(): s for s in match.sides}
+        names.update({p.casefold(): match.side_of(p) for p in match.players})
+        choice = click.prompt(_("Which side's answer to correct? ({sides}; Enter gives up)").format(
+            sides=", ".join(match.sides)), default="", show_default=False,
+            value_proc=_check(lambda t: _known(t, names)))
+        if not choice:
+            raise NotationError("tally given up; nothing was recorded.")
+        ask(choice)
+
+
+def _known(text: str, names: dict[str, str]) -> str:
+    if not text:
+        return ""
+    if text.casefold() not in names:
+        raise NotationError("{name!r} is not a side or player here.", name=text)
+    return names[text.casefold()]

@@ -1,0 +1,70 @@
+"""What the write commands do to a stored match, as functions: `pasur deal`, `play`, `undo` and
+`tally` call them, and so does `pasur session`, so both record through the same code.
+
+Each takes an open write ``Store``, the match id and ``expect`` (the log length the caller last
+showed; None: do not check), records one change in one transaction, and returns what happened
+with the match as it now stands. Refusals are the engine's PasurErrors; nothing is recorded then.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pasur_cli.errors import IllegalPlayError, NotationError
+
+if TYPE_CHECKING:
+    from pasur_cli.cards import Card
+    from pasur_cli.deal import Deal, Play
+    from pasur_cli.match import DealResult, Match
+    from pasur_cli.store import Store
+
+
+def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | None = None) -> Match:
+    """Start the next deal with its four face-up cards; returns the match."""
+    if len(cards) != 4:
+        raise NotationError("the initial table is 4 cards; {count} were given.", count=len(cards))
+    with store.changing(match_id, expect) as change:
+        change.match.start_deal(cards)
+        change.append({"type": "deal", "table": [c.code for c in cards]})
+    return change.match
+
+
+def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None = None, by: str | None = None,
+               expect: int | None = None) -> tuple[Play, Deal, Match]:
+    """Record ``card`` played (taking ``take``, or its only legal capture when None); returns the
+    play, the deal it was played in (finished when it was the last card) and the match.
+    Raises AmbiguousPlayError when ``take`` is None and several captures are legal."""
+    with store.changing(match_id, expect) as change:
+        match = change.match
+        deal = match.deal
+        if deal is None:
+            match.play(card, take, by)  # raises: no deal is waiting for a card
+            raise AssertionError("unreachable")
+        record = match.play(card, take, by)
+        change.append({"type": "play", "card": card.code, "take": [c.code for c in record.taken],
+                       "by": record.player})
+    return record, deal, match
+
+
+def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = None) -> tuple[list[dict], Match]:
+    """Take back the last ``count`` actions; returns them (oldest first) and the match as it now
+    stands."""
+    with store.changing(match_id, expect) as change:
+        have = change.count
+        if count > have:
+            raise IllegalPlayError("match {match} has {have} recorded actions; cannot undo {count}.",
+                                   match=match_id, have=have, count=count)
+        dropped = change.drop(count)
+    return dropped, store.match(match_id)[1]
+
+
+def enter_tally(store: Store, match_id: int, piles: list[str], counts: list[str], surs: list[str],
+                partial: bool = False, expect: int | None = None) -> tuple[DealResult, Match]:
+    """Score the next deal from each side's pile or counts and surs (the texts `pasur tally`
+    takes: ``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``); returns the result and the match."""
+    from pasur_cli.tally import build_action
+    with store.changing(match_id, expect) as change:
+        action = build_action(change.match, piles, counts, surs, partial)
+        result = change.match.apply(action)
+        change.append(action)
+    return result, change.match  # type: ignore[return-value]
