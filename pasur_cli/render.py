@@ -118,8 +118,10 @@ def rules_text(names: list[str], width: int = 80) -> str:
     """The options table, its meanings wrapped at word boundaries to fit ``width`` columns."""
     rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), MEANINGS[o]] for o in OPTION_NAMES]
     headers = ["option", *names, "meaning"]
-    used = sum(max(len(str(r[i])) for r in [headers, *rows]) + 2 for i in range(len(headers) - 1))
-    room = max(20, width - 1 - used)
+    # tabulate's simple format: a column is as wide as its widest cell or its header plus 2, and
+    # columns are 2 apart; the meanings get what is left of the width (one column spare)
+    used = sum(max(len(headers[i]) + 2, *(len(str(r[i])) for r in rows)) + 2 for i in range(len(headers) - 1))
+    room = max(10, width - 1 - used)
     if max(len(m) for m in MEANINGS.values()) > room:
         import textwrap
         rows = [[*r[:-1], "\n".join(textwrap.wrap(str(r[-1]), room, break_on_hyphens=False))] for r in rows]
@@ -367,7 +369,7 @@ def status_line(look: Look, match, width: int = 80) -> str:
         sides = [f"{_initials(s) if short and ' & ' in s else s} {totals[s]}" for s in match.sides]
         return f" {dash} ".join(sides)
 
-    def turn(cut: int | None) -> str:
+    def turn(cut: int | None, verb: bool) -> str:
         deal = match.deal
 
         def name(p: str) -> str:
@@ -380,10 +382,13 @@ def status_line(look: Look, match, width: int = 80) -> str:
         left = cards_left(deal)
         first, *others = left
         rest = ", ".join(f"{name(p)} {left[p]}" for p in others)
+        if verb:
+            return _("{player} to play ({n} left; {others})").format(player=name(first), n=left[first], others=rest)
         return _("{player} ({n} left; {others})").format(player=name(first), n=left[first], others=rest)
 
-    for cut, short in ((None, False), (None, True), (8, True), (5, True), (3, True)):
-        line = f"{turn(cut)}{dot}{score(short)}"
+    for verb, cut, short in ((True, None, False), (False, None, False), (False, None, True), (False, 8, True),
+                             (False, 5, True), (False, 3, True)):
+        line = f"{turn(cut, verb)}{dot}{score(short)}"
         if 2 * len(line) <= width or _width(line) <= width:
             return line
     return line

@@ -80,24 +80,29 @@ def _is_card(token: str) -> bool:
     return True
 
 
-def _suitless(tokens: list[str]) -> str | None:
-    """The first token that is a rank without a suit (``K``), or None."""
+def _suitless(tokens: list[str]) -> tuple[int, str] | None:
+    """The first token that is a rank without a suit (``K``) and its place, or None."""
     for i, token in enumerate(tokens):
         nxt = tokens[i + 1].upper() if i + 1 < len(tokens) else ""
         if _rank(token) and not _is_card(token) and nxt not in SUIT_WORDS:
-            return token
+            return i, token
     return None
 
 
-def problem(words: Sequence[str], candidates: Iterable[Card] | None = None) -> NotationError:
-    """The refusal for words that are not all cards, with what they probably mean."""
+def problem(words: Sequence[str], candidates: Iterable[Card] | None = None,
+            later: Iterable[Card] | None = None) -> NotationError:
+    """The refusal for words that are not all cards, with what they probably mean. A rank typed
+    without a suit is offered the ``candidates`` of that rank (for the first word; ``later`` for
+    the others, e.g. the played card's unseen cards, then the table's)."""
     tokens = split_tokens(list(words))
     text = " ".join(tokens)
-    bare = _suitless(tokens)
-    if bare is not None:
+    found = _suitless(tokens)
+    if found is not None:
+        place, bare = found
         rank = _rank(bare)
-        pool = list(candidates) if candidates is not None else list(DECK)
-        choices = [c for c in pool if c.rank_code == rank] or [c for c in DECK if c.rank_code == rank]
+        pool = candidates if place == 0 or later is None else later
+        choices = sorted(c for c in (DECK if pool is None else pool) if c.rank_code == rank)
+        choices = choices or [c for c in DECK if c.rank_code == rank]
         return NotationError("{token!r} needs a suit: which one? {cards}", token=bare, cards=choices)
     fixed = repair(tokens)
     if fixed is not None:
@@ -114,16 +119,17 @@ def problem(words: Sequence[str], candidates: Iterable[Card] | None = None) -> N
                          " (C D H S or ♣ ♦ ♥ ♠), e.g. 10D, qh, 7♣.", token=bad)
 
 
-def read_cards(words: Sequence[str], candidates: Iterable[Card] | None = None) -> list[Card]:
+def read_cards(words: Sequence[str], candidates: Iterable[Card] | None = None,
+               later: Iterable[Card] | None = None) -> list[Card]:
     """``words`` as cards, each once; raises NotationError saying what a mistyped word probably is.
-    ``candidates``: the cards a suitless rank may stand for (e.g. the table's)."""
+    ``candidates`` / ``later``: the cards a suitless rank may stand for (see ``problem``)."""
     tokens = split_tokens(list(words))
     cards: list[Card] = []
     for token in tokens:
         try:
             card = parse_card(token)
         except NotationError:
-            raise problem(tokens, candidates) from None
+            raise problem(tokens, candidates, later) from None
         if card in cards:
             raise NotationError("{card} is named twice: each card exists once.", card=card)
         cards.append(card)

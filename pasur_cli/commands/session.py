@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli import actions, render
-from pasur_cli.captures import legal_captures
+from pasur_cli.captures import is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import _
@@ -42,7 +42,8 @@ HELP = _("""Type each card as it is played:
   5c 9d 3h ks   when a deal waits for its table: the four face-up cards
 Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
 The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
-Commands: show, score, undo [N], matches, help, quit. Ctrl-D and Ctrl-C leave at once;
+Commands: show, score, undo [N], tally (score a deal from its piles), matches, help, quit.
+Ctrl-D and Ctrl-C leave at once;
 every play is saved the moment it is accepted.""")
 
 Reader = Callable[[str], str]  # prompt -> line without its newline; EOFError / KeyboardInterrupt
@@ -73,9 +74,7 @@ def read_line(prompt: str, fd: int | None = None) -> str:
             _drain(wake)  # a signal: its handler raises at the next instruction, if it is SIGINT
             continue
         chunk = os.read(fd, 4096)
-        if not chunk:
-            if data:  # Ctrl-D after some text: the terminal hands over what was typed
-                continue
+        if not chunk:  # Ctrl-D (after some text, the terminal hands that over first: it is dropped)
             raise EOFError
         data += chunk
     return data.decode("utf-8", "replace").rstrip("\r\n")
@@ -178,6 +177,8 @@ class Session:
             self.undo(words[1:], seen)
         elif word == "deal":
             self.table(words[1:], seen)
+        elif word == "tally":
+            self.tally(match, seen)
         elif match.finished:
             self.say(_("The match is over: {winner} won. Type quit to leave.").format(winner=match.winner))
         elif match.deal is None:
@@ -194,6 +195,20 @@ class Session:
             self.say(_("Took back {action}.").format(action=render.describe_action(self.look, action)))
         self.say(render.position_text(self.look, match))
 
+    def tally(self, match: Match, seen: int) -> None:
+        """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
+        from pasur_cli.commands.tally import _ask_tally
+        try:
+            piles, counts, surs = _ask_tally(match)
+        except click.Abort:  # Ctrl-C or Ctrl-D at one of its questions
+            self.say("")
+            raise Cancelled from None
+        result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
+        self.say(render.score_text(self.look, match, only_last=True))
+        awaited = render.awaiting_text(match, session=True)
+        if awaited:
+            self.say(awaited)
+
     def table(self, words: list[str], seen: int) -> None:
         cards = read_cards(words)
         if len(cards) != 4:
@@ -205,8 +220,8 @@ class Session:
         deal = match.deal
         assert deal is not None
         from pasur_cli.cards import DECK
-        possible = [*deal.table, *(c for c in DECK if c not in deal.where)]  # for "K": which suit?
-        card, *rest = read_cards(words, possible)
+        unseen = [c for c in DECK if c not in deal.where]  # for "K": which suit? (the table's, for a take)
+        card, *rest = read_cards(words, unseen, deal.table)
         deal.verify_card(card)
         take = rest or self.choose(card, match)
         record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
@@ -234,9 +249,15 @@ class Session:
                 return list(found.options[int(answer) - 1])
             if answer and not answer.isdigit():
                 try:
-                    return read_cards(answer.replace(",", " ").split(), deal.table)
+                    take = read_cards(answer.replace(",", " ").split(), deal.table)
                 except NotationError as err:
                     self.refuse(err)
+                else:
+                    if tuple(sorted(take)) in found.options or (
+                            found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
+                        return take
+                    self.say(_("{card} cannot take {cards}.").format(
+                        card=self.look.card(card), cards=self.look.cards(take)))
             self.say(_("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.").format(
                 n=len(found.options)))
             question = _("Which one? ")
@@ -279,6 +300,7 @@ def session(ctx: click.Context) -> None:
       show           the deal: table, piles, the race, whose turn
       score          the score tables, and the race during a deal
       undo [N]       take back the last action (or N), then show the position
+      tally          score the next deal from its piles, asked side by side
       matches        every match
       help, quit     (Ctrl-D and Ctrl-C also leave; everything is saved)
     """
