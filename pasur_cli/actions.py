@@ -24,9 +24,10 @@ def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | No
     if len(cards) != 4:
         raise NotationError("the initial table is 4 cards; {count} were given.", count=len(cards))
     with store.changing(match_id, expect) as change:
-        change.match.start_deal(cards)
+        match: Match = change.match
+        match.start_deal(cards)
         change.append({"type": "deal", "table": [c.code for c in cards]})
-    return change.match
+    return match
 
 
 def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None = None, by: str | None = None,
@@ -35,7 +36,7 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
     play, the deal it was played in (finished when it was the last card) and the match.
     Raises AmbiguousPlayError when ``take`` is None and several captures are legal."""
     with store.changing(match_id, expect) as change:
-        match = change.match
+        match: Match = change.match
         deal = match.deal
         if deal is None:
             match.play(card, take, by)  # raises: no deal is waiting for a card
@@ -46,7 +47,8 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
     return record, deal, match
 
 
-def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = None) -> tuple[list[dict], Match]:
+def take_back(store: Store, match_id: int, count: int = 1,
+              expect: int | None = None) -> tuple[list[dict[str, object]], Match]:
     """Take back the last ``count`` actions; returns them (oldest first) and the match as it now
     stands."""
     with store.changing(match_id, expect) as change:
@@ -54,7 +56,7 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = 
         if count > have:
             raise IllegalPlayError("match {match} has {have} recorded actions; cannot undo {count}.",
                                    match=match_id, have=have, count=count)
-        dropped = change.drop(count)
+        dropped: list[dict[str, object]] = change.drop(count)
     return dropped, store.match(match_id)[1]
 
 
@@ -62,9 +64,12 @@ def enter_tally(store: Store, match_id: int, piles: list[str], counts: list[str]
                 partial: bool = False, expect: int | None = None) -> tuple[DealResult, Match]:
     """Score the next deal from each side's pile or counts and surs (the texts `pasur tally`
     takes: ``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``); returns the result and the match."""
+    from pasur_cli.match import DealResult
     from pasur_cli.tally import build_action
     with store.changing(match_id, expect) as change:
-        action = build_action(change.match, piles, counts, surs, partial)
-        result = change.match.apply(action)
+        match: Match = change.match
+        action = build_action(match, piles, counts, surs, partial)
+        result = match.apply(action)
         change.append(action)
-    return result, change.match  # type: ignore[return-value]
+    assert isinstance(result, DealResult)
+    return result, match

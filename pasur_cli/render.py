@@ -10,8 +10,8 @@ import os
 import sys
 from typing import NamedTuple
 
-from pasur_cli.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.captures import Captures, card_no_sur
+from pasur_cli.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
@@ -172,7 +172,8 @@ def play_text(look: Look, record, deal, match, session: bool = False) -> str:
         if cue:
             lines.append(look.loud(cue))
         lines.append(f"Table: {look.cards(deal.table, sort=False)}")
-        lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
+        if not session:  # the session's prompt says whose turn it is
+            lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
         return "\n".join(lines)
     taker = deal.last_capturer or deal.players[deal.dealer]
     if deal.leftover:
@@ -266,8 +267,9 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
         parts.append(f"Deal {result.number} ({result.dealer} dealt{mark})\n"
                      + table(rows, _ascii_headers(headers, look)))
     if not only_last and match.deal is not None:
-        parts.append(f"Deal {match.deal_number}: {len(match.deal.plays)} of {match.deal.total_plays} cards played so far.\n"
-                     + race_text(look, match.deal))
+        played = _("Deal {number}: {played} of {total} cards played so far.").format(
+            number=match.deal_number, played=len(match.deal.plays), total=match.deal.total_plays)
+        parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
         parts.append("Match\n" + match_table(match))
     else:
@@ -322,11 +324,11 @@ def show_text(look: Look, match_id: int, match, session: bool = False) -> str:
                        for s, p in deal.piles.items())
     return "\n".join([
         head,
-        f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt. {deal.turn} to play.",
+        f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt.",
+        status_line(look, match, width=10_000),
         f"Table: {look.cards(deal.table, sort=False)}",
         f"Piles: {piles}",
         f"Last capture: {deal.last_capturer or 'nobody yet'}. Cards unseen: {deal.unseen}.",
-        status_line(look, match, width=10_000),
         race_text(look, deal),
     ])
 

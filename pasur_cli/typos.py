@@ -45,9 +45,9 @@ def _fix(token: str) -> str | None:
             return f"{_rank(text[: -len(word)])}{suit}"
     while len(text) > 2 and text[-1] in SUIT_WORDS and SUIT_WORDS[text[-1]] == SUIT_WORDS.get(text[-2]):
         text = text[:-1]  # a doubled suit: 10♣♣
-    rank, suit = _rank(text[:-1]), SUIT_WORDS.get(text[-1:])
-    if rank and suit:
-        return rank + suit
+    rank, letter = _rank(text[:-1]), SUIT_WORDS.get(text[-1:])
+    if rank and letter:
+        return rank + letter
     return None
 
 

@@ -12,12 +12,12 @@ import sys
 
 import pexpect
 import pytest
+from simulate import random_plays, random_table
 
 from pasur_cli.captures import legal_captures
 from pasur_cli.cards import parse_card
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
-from simulate import random_plays, random_table
 
 TTY = pytest.mark.skipif(not sys.stdin or os.name != "posix", reason="needs a pseudo-terminal")
 

@@ -75,6 +75,7 @@ def _one_card(words: tuple[str, ...]):
     from pasur_cli.typos import problem, repair  # only for a mistyped card
     fixed = repair(tokens)
     if fixed is not None and len(fixed) > 1 and len(tokens) > 1:
-        raise NotationError("play takes one card; to name what it captures use --take: pasur play {card} --take \"{take}\"",
-                            card=fixed[0], take=" ".join(fixed[1:]))
+        raise NotationError(
+            "play takes one card; to name what it captures use --take: pasur play {card} --take \"{take}\"",
+            card=fixed[0], take=" ".join(fixed[1:]))
     raise problem(tokens)

@@ -203,7 +203,7 @@ class Session:
         except click.Abort:  # Ctrl-C or Ctrl-D at one of its questions
             self.say("")
             raise Cancelled from None
-        result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
+        _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
         self.say(render.score_text(self.look, match, only_last=True))
         awaited = render.awaiting_text(match, session=True)
         if awaited:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -13,19 +16,26 @@ from pasur_cli.i18n import _
 from pasur_cli.tally import build_action, parse_counts, tally_scores
 from pasur_cli.typos import read_cards
 
+if TYPE_CHECKING:
+    from pasur_cli.match import Match
+
+T = TypeVar("T")
+
 
 @click.command(cls=PasurCommand)
 @click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS",
               help='A side\'s captured cards, e.g. "Ali=AS 2C 10D ..." (repeat for each side).')
 @click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...",
-              help='A side\'s counts instead of its cards: "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
+              help='A side\'s counts instead of its cards: '
+                   '"Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
 @click.option("--surs", multiple=True, metavar="SIDE=N", help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
 @click.option("--partial", is_flag=True, help="The piles need not hold all 52 cards (and counts need not add up).")
 @json_option
 @store_options
 @look_options
 @click.pass_context
-def tally(ctx, piles, counts, surs, partial, as_json):
+def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], surs: tuple[str, ...],
+          partial: bool, as_json: bool) -> None:
     """Score a deal played without play-by-play entry, from what each side captured.
 
     A side may be named by its name or any of its players. At a terminal with no options, asks
@@ -33,11 +43,12 @@ def tally(ctx, piles, counts, surs, partial, as_json):
     """
     store = open_store(ctx, write=True)
     mid, match = current(ctx, store)
+    given = list(piles), list(counts), list(surs)
     if not (piles or counts or surs):
         if not sys.stdin.isatty():
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
-        piles, counts, surs = _ask_tally(match, partial)
-    result, match = actions.enter_tally(store, mid, list(piles), list(counts), list(surs), partial)
+        given = _ask_tally(match, partial)
+    result, match = actions.enter_tally(store, mid, *given, partial=partial)
     if as_json:
         data = render.score_json(mid, match)
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
@@ -46,9 +57,9 @@ def tally(ctx, piles, counts, surs, partial, as_json):
         click.echo(render.score_text(look(ctx), match, only_last=True))
 
 
-def _check(parse):
+def _check(parse: Callable[[str], T]) -> Callable[[str], T]:
     """A click value_proc: ``parse(text)``, its refusal turned into a re-ask."""
-    def proc(text: str):
+    def proc(text: str) -> T:
         try:
             return parse(text.strip())
         except PasurError as err:
@@ -56,7 +67,7 @@ def _check(parse):
     return proc
 
 
-def _pile_or_counts(side: str):
+def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
     def parse(text: str) -> tuple[str, str]:
         if "=" in text:
             parse_counts(text)
@@ -66,7 +77,7 @@ def _pile_or_counts(side: str):
     return parse
 
 
-def _ask_tally(match, partial: bool = False) -> tuple[list[str], list[str], list[str]]:
+def _ask_tally(match: Match, partial: bool = False) -> tuple[list[str], list[str], list[str]]:
     """Ask side by side at a terminal, checking each answer as it is given (a wrong one is asked
     again); when the answers together do not add up, ask which side to correct, keeping the rest.
     Returns the same texts the options would hold."""
@@ -76,8 +87,9 @@ def _ask_tally(match, partial: bool = False) -> tuple[list[str], list[str], list
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
-        given = click.prompt(_("{side}: pile or counts").format(side=side), value_proc=_check(_pile_or_counts(side)))
-        held = click.prompt(_("{side}: surs held").format(side=side), default=0, type=click.IntRange(min=0))
+        given: tuple[str, str] = click.prompt(_("{side}: pile or counts").format(side=side),
+                                              value_proc=_check(_pile_or_counts(side)))
+        held: int = click.prompt(_("{side}: surs held").format(side=side), default=0, type=click.IntRange(min=0))
         answers[side] = (given, held)
 
     for side in match.sides:
@@ -95,7 +107,7 @@ def _ask_tally(match, partial: bool = False) -> tuple[list[str], list[str], list
         names.update({p.casefold(): match.side_of(p) for p in match.players})
         choice = click.prompt(_("Which side's answer to correct? ({sides}; Enter gives up)").format(
             sides=", ".join(match.sides)), default="", show_default=False,
-            value_proc=_check(lambda t: _known(t, names)))
+            value_proc=_check(functools.partial(_known, names=names)))
         if not choice:
             raise NotationError("tally given up; nothing was recorded.")
         ask(choice)
