@@ -354,3 +354,24 @@ def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
     finally:
         child.close(force=True)
     assert json.loads(pasur("score", "--json").output)["totals"] == {"Ali": 17, "Sara": 8}
+
+
+@TTY
+def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
+    pasur("new", "Ali", "Sara")
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact("› ")
+        child.sendline("tally")
+        child.expect_exact("Ali: pile or counts: ")
+        child.sendline("clubs=8")
+        child.expect_exact("Ali: surs held [0]: ")
+        child.sendintr()
+        child.expect_exact("Cancelled: nothing was recorded.")
+        child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
+        child.sendeof()
+        child.expect_exact("Everything is saved. Bye.")
+    finally:
+        child.close(force=True)
+    assert json.loads(pasur("score", "--json").output)["deals"] == []

@@ -6,18 +6,14 @@ A play carries the log length its prompt was drawn from (``expect``), so a play 
 entered meanwhile is never mistaken for ours. A capture choice is asked before anything is
 recorded, from the engine's list of legal captures.
 
-Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play). At a
-terminal the line is read by ``read_line``, which waits on the terminal and on a signal wake-up
-pipe together, so a Ctrl-C that arrives while the prompt is being drawn is never held until the
-next Enter (as it is with ``input()``, whose read starts after the signal was checked). Prompts
+Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
+are read by pasur_cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
+prompt is being drawn is never held until the next Enter (as it is with ``input()``). Prompts
 are written only at a terminal; piped input is read line by line.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -27,6 +23,8 @@ from pasur_cli.captures import is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import _
+from pasur_cli.terminal import Reader
+from pasur_cli.terminal import lines as terminal_lines
 from pasur_cli.typos import read_cards
 
 if TYPE_CHECKING:
@@ -46,73 +44,8 @@ Commands: show, score, undo [N], tally (score a deal from its piles), matches, h
 Ctrl-D and Ctrl-C leave at once;
 every play is saved the moment it is accepted.""")
 
-Reader = Callable[[str], str]  # prompt -> line without its newline; EOFError / KeyboardInterrupt
-
-
 class Cancelled(Exception):
     """The typist cancelled a question (Ctrl-C at the capture choice)."""
-
-
-def read_line(prompt: str, fd: int | None = None) -> str:
-    """One line from the terminal after writing ``prompt``; EOFError at Ctrl-D on an empty line.
-
-    The wait is a select() on the terminal and on the signal wake-up pipe ``session`` installed:
-    a SIGINT delivered at any instant writes to that pipe, so the select returns and Python's
-    handler raises KeyboardInterrupt, even when the signal came before the select began.
-    """
-    import select
-    fd = sys.stdin.fileno() if fd is None else fd
-    wake = _WAKE[0]
-    if wake is not None:
-        _drain(wake)
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    data = b""
-    while not data.endswith(b"\n"):
-        ready = select.select([fd] if wake is None else [fd, wake], [], [])[0]
-        if wake is not None and wake in ready:
-            _drain(wake)  # a signal: its handler raises at the next instruction, if it is SIGINT
-            continue
-        chunk = os.read(fd, 4096)
-        if not chunk:  # Ctrl-D (after some text, the terminal hands that over first: it is dropped)
-            raise EOFError
-        data += chunk
-    return data.decode("utf-8", "replace").rstrip("\r\n")
-
-
-_WAKE: list[int | None] = [None]
-
-
-def _drain(fd: int) -> None:
-    try:
-        while os.read(fd, 512):
-            pass
-    except BlockingIOError:
-        pass
-
-
-def _install_wakeup() -> Callable[[], None]:
-    """Route signals to a pipe that read_line waits on; returns the undo."""
-    import signal
-    r, w = os.pipe()
-    os.set_blocking(r, False)
-    os.set_blocking(w, False)
-    old = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
-    _WAKE[0] = r
-
-    def restore() -> None:
-        signal.set_wakeup_fd(old)
-        _WAKE[0] = None
-        os.close(r)
-        os.close(w)
-    return restore
-
-
-def _pipe_reader(prompt: str) -> str:
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line.rstrip("\r\n")
 
 
 class Session:
@@ -197,10 +130,10 @@ class Session:
 
     def tally(self, match: Match, seen: int) -> None:
         """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
-        from pasur_cli.commands.tally import _ask_tally
+        from pasur_cli.commands.tally import ask_tally
         try:
-            piles, counts, surs = _ask_tally(match)
-        except click.Abort:  # Ctrl-C or Ctrl-D at one of its questions
+            piles, counts, surs = ask_tally(match, self.read)
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
             self.say("")
             raise Cancelled from None
         _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
@@ -266,22 +199,18 @@ class Session:
 def run(store: Store, match_id: int, look: Look, read: Reader | None = None) -> None:
     """The session on ``store``'s match ``match_id``; ``read`` reads a line after a prompt (by
     default the terminal's, or standard input line by line when it is not a terminal)."""
-    at_terminal = read is not None or sys.stdin.isatty()
-    restore = None
-    if read is None:
-        if at_terminal:
-            restore = _install_wakeup()
-            read = read_line
-        else:
-            read = _pipe_reader
-    session = Session(store, match_id, look, read, at_terminal)
+    if read is not None:
+        _run(Session(store, match_id, look, read, True))
+        return
+    with terminal_lines() as (reader, at_terminal):
+        _run(Session(store, match_id, look, reader, at_terminal))
+
+
+def _run(session: Session) -> None:
     try:
         session.run()
     except KeyboardInterrupt:
         session.say("")
-    finally:
-        if restore:
-            restore()
     session.say(_("Everything is saved. Bye."))
 
 

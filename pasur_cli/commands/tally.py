@@ -14,6 +14,7 @@ from pasur_cli.cli import PasurCommand, current, json_option, look, look_options
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import _
 from pasur_cli.tally import build_action, parse_counts, tally_scores
+from pasur_cli.terminal import Reader, Terminal
 from pasur_cli.typos import read_cards
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
     if not (piles or counts or surs):
         if not sys.stdin.isatty():
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
-        given = _ask_tally(match, partial)
+        with Terminal() as terminal:
+            given = ask_tally(match, terminal, partial)
     result, match = actions.enter_tally(store, mid, *given, partial=partial)
     if as_json:
         data = render.score_json(mid, match)
@@ -57,14 +59,17 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         click.echo(render.score_text(look(ctx), match, only_last=True))
 
 
-def _check(parse: Callable[[str], T]) -> Callable[[str], T]:
-    """A click value_proc: ``parse(text)``, its refusal turned into a re-ask."""
-    def proc(text: str) -> T:
+def _ask(read: Reader, question: str, parse: Callable[[str], T], default: str | None = None) -> T:
+    """Ask until ``parse`` accepts the answer; each refusal is shown and the question asked again."""
+    shown = f"{question} [{default}]: " if default else f"{question}: "
+    while True:
+        text = read(shown).strip()
+        if not text and default is not None:
+            text = default
         try:
-            return parse(text.strip())
+            return parse(text)
         except PasurError as err:
-            raise click.UsageError(render.error_text(render.Look.detect(), err)) from None
-    return proc
+            click.echo(_("Error: {message}").format(message=render.error_text(render.Look.detect(), err)))
 
 
 def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
@@ -72,28 +77,37 @@ def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
         if "=" in text:
             parse_counts(text)
             return "counts", f"{side}: {text}"
+        if not text:
+            raise NotationError("type the pile's cards, or its counts like clubs=8 aces=2.")
         read_cards(text.replace(",", " ").split())
         return "pile", f"{side}={text}"
     return parse
 
 
-def _ask_tally(match: Match, partial: bool = False) -> tuple[list[str], list[str], list[str]]:
-    """Ask side by side at a terminal, checking each answer as it is given (a wrong one is asked
-    again); when the answers together do not add up, ask which side to correct, keeping the rest.
-    Returns the same texts the options would hold."""
+def _surs(text: str) -> int:
+    if not text.isdigit():
+        raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
+    return int(text)
+
+
+def ask_tally(match: Match, read: Reader, partial: bool = False) -> tuple[list[str], list[str], list[str]]:
+    """Ask side by side, checking each answer as it is given (a wrong one is asked again); when
+    the answers together do not add up, ask which side to correct, keeping the rest. Returns the
+    same texts the options would hold. Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError."""
     click.echo(_("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards").format(
         number=match.deal_number, dealer=match.dealer))
     click.echo(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"))
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
-        given: tuple[str, str] = click.prompt(_("{side}: pile or counts").format(side=side),
-                                              value_proc=_check(_pile_or_counts(side)))
-        held: int = click.prompt(_("{side}: surs held").format(side=side), default=0, type=click.IntRange(min=0))
+        given = _ask(read, _("{side}: pile or counts").format(side=side), _pile_or_counts(side))
+        held = _ask(read, _("{side}: surs held").format(side=side), _surs, default="0")
         answers[side] = (given, held)
 
     for side in match.sides:
         ask(side)
+    names = {s.casefold(): s for s in match.sides}
+    names.update({p.casefold(): match.side_of(p) for p in match.players})
     while True:
         piles = [text for (kind, text), _held in answers.values() if kind == "pile"]
         counts = [text for (kind, text), _held in answers.values() if kind == "counts"]
@@ -103,11 +117,8 @@ def _ask_tally(match: Match, partial: bool = False) -> tuple[list[str], list[str
             return piles, counts, surs
         except PasurError as err:
             click.echo(_("Error: {message}").format(message=render.error_text(render.Look.detect(), err)))
-        names = {s.casefold(): s for s in match.sides}
-        names.update({p.casefold(): match.side_of(p) for p in match.players})
-        choice = click.prompt(_("Which side's answer to correct? ({sides}; Enter gives up)").format(
-            sides=", ".join(match.sides)), default="", show_default=False,
-            value_proc=_check(functools.partial(_known, names=names)))
+        choice = _ask(read, _("Which side's answer to correct? ({sides}; Enter gives up)").format(
+            sides=", ".join(match.sides)), functools.partial(_known, names=names), default="")
         if not choice:
             raise NotationError("tally given up; nothing was recorded.")
         ask(choice)
