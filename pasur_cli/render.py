@@ -198,8 +198,8 @@ def hand_cue(deal) -> str | None:
     if stock:
         return _("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock)."
                  ).format(hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND, stock=stock)
-    return _("Hand {hand} of {hands} is played. Deal the last {n} cards to each player (the stock is then empty)."
-             ).format(hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND)
+    return _("Hand {hand} of {hands} is played. Deal each player the last {n} cards.").format(
+        hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND)
 
 
 def awaiting_text(match, session: bool = False) -> str | None:
@@ -335,7 +335,10 @@ def show_text(look: Look, match_id: int, match, session: bool = False) -> str:
 
 # -- the table's view: where the match stands, the race within the deal --------------------
 def _width(text: str) -> int:
-    """Columns ``text`` takes at a terminal (wide scripts count 2, combining marks 0)."""
+    """Columns ``text`` takes at a terminal (wide scripts count 2, combining marks 0, colour codes 0)."""
+    if "\x1b" in text:
+        import re
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
     if text.isascii():
         return len(text)
     from unicodedata import combining, east_asian_width
@@ -438,7 +441,7 @@ def choice_text(look: Look, card: Card, options, count: int | None, truncated: b
     """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
     items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
     one = _("{card} can take: {choices}. Which one? ").format(card=look.card(card), choices="  ".join(items))
-    if not truncated and _width(one) <= width:
+    if not truncated and len(items) <= 6 and _width(one) <= width:
         return one
     lines = [_("{card} can take:").format(card=look.card(card)), *(f"  {i}" for i in items)]
     if truncated:

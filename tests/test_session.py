@@ -226,7 +226,7 @@ def play_deal(t: Table, rng: random.Random, mistakes: bool) -> None:
             stock_left = 52 - 4 - 4 * len(match.players) * deal.hand
             cue = (f"Hand {deal.hand - 1} of {deal.hands} is played. "
                    + (f"Deal 4 cards to each player ({stock_left} left in the stock)." if stock_left
-                      else "Deal the last 4 cards to each player (the stock is then empty)."))
+                      else "Deal each player the last 4 cards."))
             t.expect(cue)
         assert record.player == player
     if mistakes:  # the seed gives a deal where every mistake had its chance
