@@ -79,7 +79,7 @@ def test_the_table_says_how_many_cards_were_given(pasur, db):
     pasur("new", "Ali", "Sara")
     result = pasur("session", input="th 4d 5h\ndeal 2c\n")
     assert "the table is 4 cards; 3 were given (10♥ 4♦ 5♥)." in result.output
-    assert "the table is 4 cards; 1 were given (2♣)." in result.output or "1 was given" in result.output
+    assert "the table is 4 cards; 1 was given (2♣)." in result.output
 
 
 def test_opening_lines_speak_the_sessions_language(pasur, db):

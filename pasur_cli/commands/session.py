@@ -41,8 +41,8 @@ HELP = _("""Type each card as it is played:
 Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
 The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
 Commands: show, score, undo [N], tally (score a deal from its piles), matches, help, quit.
-Ctrl-D and Ctrl-C leave at once;
-every play is saved the moment it is accepted.""")
+Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
+
 
 class Cancelled(Exception):
     """The typist cancelled a question (Ctrl-C at the capture choice)."""
@@ -145,6 +145,8 @@ class Session:
     def table(self, words: list[str], seen: int) -> None:
         cards = read_cards(words)
         if len(cards) != 4:
+            if len(cards) == 1:
+                raise NotationError("the table is 4 cards; 1 was given ({cards}).", cards=cards)
             raise NotationError("the table is 4 cards; {count} were given ({cards}).", count=len(cards), cards=cards)
         match = actions.enter_table(self.store, self.mid, cards, expect=seen)
         self.say(render.deal_text(self.look, match))
