@@ -26,7 +26,7 @@ def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | No
     with store.changing(match_id, expect) as change:
         match: Match = change.match
         match.start_deal(cards)
-        change.append({"type": "deal", "table": [c.code for c in cards]})
+        change.append(match.last_action)  # the canonical form, as it replays
     return match
 
 
@@ -42,8 +42,7 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
             match.play(card, take, by)  # raises: no deal is waiting for a card
             raise AssertionError("unreachable")
         record = match.play(card, take, by)
-        change.append({"type": "play", "card": card.code, "take": [c.code for c in record.taken],
-                       "by": record.player})
+        change.append(match.last_action)  # the canonical form: the capture made, whose turn it was
     return record, deal, match
 
 
@@ -70,6 +69,6 @@ def enter_tally(store: Store, match_id: int, piles: list[str], counts: list[str]
         match: Match = change.match
         action = build_action(match, piles, counts, surs, partial)
         result = match.apply(action)
-        change.append(action)
+        change.append(match.last_action)  # the canonical form, as it replays
     assert isinstance(result, DealResult)
     return result, match

@@ -109,7 +109,7 @@ class MatchRecord(NamedTuple):
     times: list[str]
 
     @property
-    def count(self) -> int:
+    def length(self) -> int:
         """How many actions the match's log holds."""
         return self.start + len(self.texts)
 
@@ -129,7 +129,7 @@ def crc(texts: list[str]) -> int:
 
 def result_text(r: DealResult) -> str:
     """A deal result as one line: number, dealer, tallied, then side=score fields, tab-separated."""
-    sides = [f"{side}={','.join(str(v) for v in score)}" for side, score in r.scores.items()]
+    sides = [f"{side}={','.join(str(v) for v in score.as_dict().values())}" for side, score in r.scores.items()]
     return "\t".join([str(r.number), r.dealer, "1" if r.tallied else "0", *sides])
 
 
@@ -345,7 +345,7 @@ class Store:
             else:
                 record, match = self.match(match_id)
             self._replayed = None  # the change below mutates it
-            if expect is not None and expect != record.count:
+            if expect is not None and expect != record.length:
                 raise StaleError("the match changed since it was shown (another pasur recorded something);"
                                  " nothing was recorded. Look again and re-enter.")
             change = Change(db, record, match)
@@ -362,7 +362,7 @@ class Change:
 
     def __init__(self, db: sqlite3.Connection, record: MatchRecord, match: Match) -> None:
         self.db, self.record, self.match = db, record, match
-        self.count = record.count
+        self.count = record.length
         self.changed = False
 
     def append(self, action: dict) -> None:

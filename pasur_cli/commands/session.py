@@ -63,7 +63,7 @@ class Session:
     def state(self) -> tuple[Match, int]:
         """The match as stored now, and how many actions its log holds (for ``expect``)."""
         record, match = self.store.match(self.mid)
-        return match, record.count
+        return match, record.length
 
     def prompt(self, match: Match) -> str:
         arrow = " > " if self.look.ascii else " › "
@@ -154,9 +154,8 @@ class Session:
     def play(self, words: list[str], match: Match, seen: int) -> None:
         deal = match.deal
         assert deal is not None
-        from pasur_cli.cards import DECK
-        unseen = [c for c in DECK if c not in deal.where]  # for "K": which suit? (the table's, for a take)
-        card, *rest = read_cards(words, unseen, deal.table)
+        # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
+        card, *rest = read_cards(words, deal.unseen_cards, deal.table)
         deal.verify_card(card)
         take = rest or self.choose(card, match)
         record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
