@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
-from typing import IO, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
@@ -17,6 +17,10 @@ from pasur_cli.deal import Play
 from pasur_cli.errors import PasurError, Sum, fill
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
+
+if TYPE_CHECKING:
+    from pasur_cli.deal import Deal
+    from pasur_cli.match import Match
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 CARDS_PER_HAND = 4  # as pasur_cli.deal (not imported here: `check` and `rules` do without it)
@@ -179,7 +183,7 @@ def deal_text(look: Look, match) -> str:
             f"{deal.turn} to play.")
 
 
-def play_text(look: Look, record, deal, match, session: bool = False) -> str:
+def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False) -> str:
     """What a play did, then the table and whose turn; the cue to deal when a hand is played out;
     at the deal's end the deal and match tables and who deals next (``session``: in the
     session's words, else as `pasur deal`)."""
@@ -215,7 +219,7 @@ def play_text(look: Look, record, deal, match, session: bool = False) -> str:
     return "\n".join(lines)
 
 
-def hand_cue(deal) -> str | None:
+def hand_cue(deal: Deal) -> str | None:
     """After the last card of a hand that is not the deal's last: say to deal the next one."""
     per_hand = CARDS_PER_HAND * len(deal.players)
     played = deal.played
@@ -229,7 +233,7 @@ def hand_cue(deal) -> str | None:
         hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND)
 
 
-def awaiting_text(match, session: bool = False) -> str | None:
+def awaiting_text(match: Match, session: bool = False) -> str | None:
     """Between deals: who deals next and that the table is awaited (None once the match is over)."""
     if match.finished or match.deal is not None:
         return None
@@ -251,7 +255,7 @@ def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[st
                f"{s.surs} ({s.sur_points})" if s.surs else 0]
         if rules.seven_diamonds:
             row.append(s.seven_diamonds)
-        rows.append(row + [s.total])
+        rows.append([*row, s.total])
     return rows, headers
 
 
@@ -335,7 +339,7 @@ def show_json(match_id: int, match) -> dict:
     }
 
 
-def show_text(look: Look, match_id: int, match, session: bool = False) -> str:
+def show_text(look: Look, match_id: int, match: Match, session: bool = False) -> str:
     """Where the match stands: the deal in progress with its race, or the table awaited
     (``session``: in the session's words)."""
     head = f"Match {match_id}: {' against '.join(match.sides)} ({_rules_line(match.rules)})."
@@ -347,8 +351,10 @@ def show_text(look: Look, match_id: int, match, session: bool = False) -> str:
         how = (_("type the four table cards, e.g. 5c 9d 3h ks.") if session
                else _("enter the table with pasur deal CARD CARD CARD CARD."))
         return f"{head}\nDeal {match.deal_number}: {match.dealer} deals; {how}{standing}"
-    piles = (" - " if look.ascii else " · ").join(f"{s} {len(p)} cards" + (f", {deal.surs[s]} sur{'s' * (deal.surs[s] > 1)}" if deal.surs[s] else "")
-                       for s, p in deal.piles.items())
+    def pile(side: str) -> str:
+        surs = deal.surs[side]
+        return f"{side} {len(deal.piles[side])} cards" + (f", {surs} sur{'s' * (surs > 1)}" if surs else "")
+    piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
     return "\n".join([
         head,
         f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt.",
@@ -372,7 +378,7 @@ def _width(text: str) -> int:
     return sum(0 if combining(ch) else 2 if east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def cards_left(deal) -> dict[str, int]:
+def cards_left(deal: Deal) -> dict[str, int]:
     """How many cards each player still holds in the hand being played, in playing order from
     whose turn it is."""
     n = len(deal.players)
@@ -390,7 +396,7 @@ def _initials(side: str) -> str:
     return "&".join(p.strip()[:1] for p in side.split(" & "))
 
 
-def status_line(look: Look, match, width: int = 80) -> str:
+def status_line(look: Look, match: Match, width: int = 80) -> str:
     """One line for the prompt and `show`: whose turn and the cards each player holds in this
     hand, then the match score, e.g. ``Sara (3 left; Ali 2) · Ali 23 – Sara 37``. Shortened
     (team initials, then names cut) to fit ``width`` columns."""
@@ -426,7 +432,7 @@ def status_line(look: Look, match, width: int = 80) -> str:
     return line
 
 
-def race_text(look: Look, deal) -> str:
+def race_text(look: Look, deal: Deal) -> str:
     """The race within a deal: each side's clubs, who holds 2♣ and 10♦ (and 7♦ when it scores),
     the surs held, and the points each side would score if the deal ended now."""
     from pasur_cli.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS
@@ -452,7 +458,7 @@ def race_text(look: Look, deal) -> str:
     ])
 
 
-def position_text(look: Look, match) -> str:
+def position_text(look: Look, match: Match) -> str:
     """Where the match stands after an undo: the table and whose turn, or the table awaited."""
     deal = match.deal
     if match.winner:
@@ -464,7 +470,8 @@ def position_text(look: Look, match) -> str:
         table=look.cards(deal.table, sort=False), player=deal.turn, hand=deal.hand, hands=deal.hands)
 
 
-def choice_text(look: Look, card: Card, options, count: int | None, truncated: bool, width: int = 80) -> str:
+def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count: int | None, truncated: bool,
+                width: int = 80) -> str:
     """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
     items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
     one = _("{card} can take: {choices}. Which one? ").format(card=look.card(card), choices="  ".join(items))
