@@ -375,3 +375,19 @@ def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
     finally:
         child.close(force=True)
     assert json.loads(pasur("score", "--json").output)["deals"] == []
+
+
+def test_score_and_show_during_a_deal_show_the_race(pasur, db):
+    pasur("new", "Ali", "Sara", "--rule", "seven_diamonds=2")
+    pasur("deal", "5C", "9D", "AH", "KS")
+    pasur("play", "2S")        # Sara takes 9♦
+    pasur("play", "10C")       # Ali takes A♥
+    pasur("play", "6D")        # Sara takes 5♣
+    for command in ("score", "show"):
+        text = pasur(command).output
+        assert "Clubs so far: Ali 1 · Sara 1 (7 needed for 7 points)." in text
+        assert "2♣: not seen yet. 10♦: not seen yet. 7♦: not seen yet. Surs: none." in text
+        assert "If the deal ended now: Ali 1 · Sara 0." in text  # Ali's A♥
+    assert "Ali to play (3 left; Sara 2) · Ali 0 – Sara 0" in pasur("show").output
+    undone = pasur("undo").output
+    assert "Took back Sara's 6♦, taking 5♣." in undone and "Now: table 5♣ K♠; Sara to play (hand 1 of 6)." in undone
