@@ -13,13 +13,12 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.deal import Play
 from pasur_cli.errors import PasurError, Sum, fill
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
-if TYPE_CHECKING:
-    from pasur_cli.deal import Deal
+if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
+    from pasur_cli.deal import Deal, Play
     from pasur_cli.match import Match
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
