@@ -6,11 +6,18 @@ instead waits with select() on the terminal *and* on a pipe that Python's signal
 to (``signal.set_wakeup_fd``), so a signal at any instant ends the wait, and the handler raises
 KeyboardInterrupt straight away. The terminal stays in its normal line mode: backspace, Ctrl-U
 and Ctrl-W edit the line as usual, and Ctrl-D on an empty line is the end of input (EOFError).
+
+Python drops an exception raised inside a weak-reference callback or a ``__del__`` (it prints
+"Exception ignored in ..."); a Ctrl-C that lands there, e.g. in importlib's module-lock callback
+during an import, would be lost. So the SIGINT handler also remembers the interrupt until the
+caller says it was ``handled()``, and the next read raises it again if it was swallowed.
 """
 
 from __future__ import annotations
 
 import os
+import select
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,20 +32,30 @@ class Terminal:
     def __init__(self, fd: int | None = None) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
         self.wake: int | None = None
+        self.pending = False  # a Ctrl-C not yet handled by the caller
         self._pipe: tuple[int, int] | None = None
         self._old = -1
+        self._old_handler: object = None
+
+    def _interrupt(self, signum: int, frame: object) -> None:
+        self.pending = True
+        raise KeyboardInterrupt
+
+    def handled(self) -> None:
+        """The caller has acted on the last Ctrl-C (e.g. cancelled a question)."""
+        self.pending = False
 
     def __enter__(self) -> Terminal:
-        import signal
         r, w = os.pipe()
         os.set_blocking(r, False)
         os.set_blocking(w, False)
         self._pipe, self.wake = (r, w), r
         self._old = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        self._old_handler = signal.signal(signal.SIGINT, self._interrupt)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        import signal
+        signal.signal(signal.SIGINT, self._old_handler)  # type: ignore[arg-type]
         signal.set_wakeup_fd(self._old)
         if self._pipe:
             for fd in self._pipe:
@@ -57,8 +74,9 @@ class Terminal:
     def __call__(self, prompt: str) -> str:
         """Write ``prompt`` and return the line typed; KeyboardInterrupt at Ctrl-C (at once),
         EOFError at Ctrl-D (a half-typed line is dropped then)."""
-        import select
         self._drain()  # signals already handled must not end this wait
+        if self.pending:  # a Ctrl-C that Python swallowed on its way (see above)
+            raise KeyboardInterrupt
         sys.stdout.write(prompt)
         sys.stdout.flush()
         waits = [self.fd] if self.wake is None else [self.fd, self.wake]
@@ -67,6 +85,8 @@ class Terminal:
             ready = select.select(waits, [], [])[0]
             if self.wake in ready:
                 self._drain()  # a signal: if it was SIGINT, its handler raises at the next instruction
+                if self.pending:
+                    raise KeyboardInterrupt
                 continue
             chunk = os.read(self.fd, 4096)
             if not chunk:

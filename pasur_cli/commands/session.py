@@ -54,6 +54,12 @@ class Session:
     def __init__(self, store: Store, match_id: int, look: Look, read: Reader, at_terminal: bool) -> None:
         self.store, self.mid, self.look, self.read, self.at_terminal = store, match_id, look, read, at_terminal
 
+    def handled(self) -> None:
+        """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
+        handled = getattr(self.read, "handled", None)
+        if handled is not None:
+            handled()
+
     def say(self, text: str) -> None:
         click.echo(text)
 
@@ -134,6 +140,7 @@ class Session:
         try:
             piles, counts, surs = ask_tally(match, self.read)
         except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
+            self.handled()
             self.say("")
             raise Cancelled from None
         _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
@@ -175,6 +182,7 @@ class Session:
             try:
                 answer = self.read(question if self.at_terminal else "").strip()
             except KeyboardInterrupt:
+                self.handled()
                 self.say("")
                 raise Cancelled from None
             except EOFError:
