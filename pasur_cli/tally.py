@@ -45,7 +45,7 @@ def parse_counts(text: str) -> dict[str, object]:
             raise NotationError("{item!r} is not a count: write {keys}.", item=item,
                                 keys=" ".join(k + "=..." for k in COUNT_KEYS))
         if key in LIMITS:
-            if not value.isdigit():
+            if not value.isdecimal():  # any decimal digits (Persian too) int() reads; not ²
                 raise NotationError("{item!r}: {key} is a whole number.", item=item, key=key)
             counts[key] = int(value)
         elif value.lower() in YES or value.lower() in NO:
@@ -57,7 +57,7 @@ def parse_counts(text: str) -> dict[str, object]:
 
 def parse_surs(text: str) -> tuple[str, int]:
     name, value = split_side(text, "=")
-    if not value.strip().isdigit():
+    if not value.strip().isdecimal():
         raise NotationError("{text!r}: the surs held are a whole number, e.g. \"{name}=2\".", text=text, name=name)
     return name, int(value)
 

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from simulate import enter, new_match, random_match
 
 
@@ -75,3 +74,42 @@ def test_closed_descriptors_keep_the_exit_code(db, args, closed, code):
     command = shlex.join([sys.executable, "-m", "pasur_cli", *args]) + shut
     done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=60)
     assert done.returncode == code and b"Traceback" not in done.stdout + done.stderr
+
+
+def test_a_profiler_gets_its_report():
+    """Under a profiler the process leaves Python's normal way, so cProfile prints its report."""
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-m", "pasur_cli", "rules"], capture_output=True,
+                          env=dict(os.environ, NO_COLOR="1"), timeout=60)
+    assert done.returncode == 0, done.stderr
+    output, _, report = done.stdout.decode().partition("function calls")
+    assert output.startswith(process("rules").stdout.decode())  # the command's output, then the report
+    assert "Ordered by" in report and "cli.py" in report
+
+
+TRACED = """
+import atexit, sys
+atexit.register(sys.stderr.write, "teardown ran\\n")
+sys.settrace(lambda *args: None)
+sys.argv = ["pasur", *sys.argv[1:]]
+from pasur_cli.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize("args,code", [(["rules"], 0), (["check", "4x"], 2)])
+def test_under_a_tracer_teardown_runs_and_the_code_is_kept(db, args, code):
+    """A tracer (a debugger, coverage) is told the run ended: atexit handlers run."""
+    done = subprocess.run([sys.executable, "-c", TRACED, *args], capture_output=True, timeout=60)
+    assert done.returncode == code
+    assert done.stderr.endswith(b"teardown ran\n") and b"Traceback" not in done.stderr
+
+
+def test_under_a_tracer_a_closed_pipe_is_still_a_quiet_failure(pasur):
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-c", TRACED, "rules"], stdout=write, stderr=subprocess.PIPE,
+                              timeout=60)
+    finally:
+        os.close(write)
+    assert done.returncode == 1 and done.stderr == b"teardown ran\n"

@@ -70,6 +70,8 @@ def run(command: str, runner: CliRunner, expected: str = "") -> str:
 
 def test_readme_examples(tmp_path, monkeypatch):
     monkeypatch.setenv("PASUR_DB", str(tmp_path / "pasur.db"))
+    for name in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # English unless --lang says
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     pairs = list(examples(README.read_text()))

@@ -60,11 +60,11 @@ class Session:
         if handled is not None:
             handled()
 
-    def say(self, text: str) -> None:
+    def echo(self, text: str) -> None:
         click.echo(text)
 
     def refuse(self, err: Exception) -> None:
-        self.say(_("Error: {message}").format(message=render.error_text(self.look, err)))
+        self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
 
     def state(self) -> tuple[Match, int]:
         """The match as stored now, and how many actions its log holds (for ``expect``)."""
@@ -78,9 +78,9 @@ class Session:
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> None:
         match, _seen = self.state()
-        self.say(render.show_text(self.look, self.mid, match, session=True))
+        self.echo(render.show_text(self.look, self.mid, match, session=True))
         if self.at_terminal:
-            self.say(_('Type "help" for how to enter plays; Ctrl-C or Ctrl-D leaves.'))
+            self.echo(_('Type "help" for how to enter plays; Ctrl-C or Ctrl-D leaves.'))
         while True:
             match, seen = self.state()
             try:
@@ -96,7 +96,7 @@ class Session:
             except PasurError as err:
                 self.refuse(err)
             except Cancelled:
-                self.say(_("Cancelled: nothing was recorded."))
+                self.echo(_("Cancelled: nothing was recorded."))
 
     def do(self, words: list[str], match: Match, seen: int) -> bool:
         """Carry out one typed line; False to leave."""
@@ -104,14 +104,14 @@ class Session:
         if word in ("quit", "exit", "q"):
             return False
         if word in ("help", "?", "h"):
-            self.say(HELP)
+            self.echo(HELP)
         elif word == "show":
-            self.say(render.show_text(self.look, self.mid, match, session=True))
+            self.echo(render.show_text(self.look, self.mid, match, session=True))
         elif word == "score":
-            self.say(render.score_text(self.look, match))
+            self.echo(render.score_text(self.look, match))
         elif word == "matches":
             ids = self.store.match_ids()
-            self.say(render.matches_text(render.matches_rows([(i, self.store.match(i)[1]) for i in ids])))
+            self.echo(render.matches_text(render.matches_rows([(i, self.store.match(i)[1]) for i in ids])))
         elif word == "undo":
             self.undo(words[1:], seen)
         elif word == "deal":
@@ -119,7 +119,7 @@ class Session:
         elif word == "tally":
             self.tally(match, seen)
         elif match.finished:
-            self.say(_("The match is over: {winner} won. Type quit to leave.").format(winner=match.winner))
+            self.echo(_("The match is over: {winner} won. Type quit to leave.").format(winner=match.winner))
         elif match.deal is None:
             self.table(words, seen)
         else:
@@ -127,12 +127,12 @@ class Session:
         return True
 
     def undo(self, args: list[str], seen: int) -> None:
-        if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) >= 1)):
+        if len(args) > 1 or (args and not (args[0].isdecimal() and int(args[0]) >= 1)):
             raise NotationError("undo takes a number of actions, e.g. undo 2; not {text!r}.", text=" ".join(args))
         dropped, match = actions.take_back(self.store, self.mid, int(args[0]) if args else 1, expect=seen)
         for action in reversed(dropped):
-            self.say(_("Took back {action}.").format(action=render.describe_action(self.look, action)))
-        self.say(render.position_text(self.look, match))
+            self.echo(_("Took back {action}.").format(action=render.describe_action(self.look, action)))
+        self.echo(render.position_text(self.look, match))
 
     def tally(self, match: Match, seen: int) -> None:
         """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
@@ -141,13 +141,13 @@ class Session:
             piles, counts, surs = ask_tally(match, self.read)
         except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
             self.handled()
-            self.say("")
+            self.echo("")
             raise Cancelled from None
         _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
-        self.say(render.score_text(self.look, match, only_last=True))
+        self.echo(render.score_text(self.look, match, only_last=True))
         awaited = render.awaiting_text(match, session=True)
         if awaited:
-            self.say(awaited)
+            self.echo(awaited)
 
     def table(self, words: list[str], seen: int) -> None:
         cards = read_cards(words)
@@ -156,7 +156,7 @@ class Session:
                 raise NotationError("the table is 4 cards; 1 was given ({cards}).", cards=cards)
             raise NotationError("the table is 4 cards; {count} were given ({cards}).", count=len(cards), cards=cards)
         match = actions.enter_table(self.store, self.mid, cards, expect=seen)
-        self.say(render.deal_text(self.look, match))
+        self.echo(render.deal_text(self.look, match))
 
     def play(self, words: list[str], match: Match, seen: int) -> None:
         deal = match.deal
@@ -166,7 +166,7 @@ class Session:
         deal.verify_card(card)
         take = rest or self.choose(card, match)
         record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
-        self.say(render.play_text(self.look, record, played_in, match, session=True))
+        self.echo(render.play_text(self.look, record, played_in, match, session=True))
 
     def choose(self, card: Card, match: Match) -> list[Card] | None:
         """The capture to record: None when the engine has one answer, else the typist's choice."""
@@ -177,19 +177,19 @@ class Session:
             return None
         question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
         if not self.at_terminal:
-            self.say(question.rstrip())
+            self.echo(question.rstrip())
         while True:
             try:
                 answer = self.read(question if self.at_terminal else "").strip()
             except KeyboardInterrupt:
                 self.handled()
-                self.say("")
+                self.echo("")
                 raise Cancelled from None
             except EOFError:
                 raise Cancelled from None
-            if answer.isdigit() and 1 <= int(answer) <= len(found.options):
+            if answer.isdecimal() and 1 <= int(answer) <= len(found.options):  # Persian digits too
                 return list(found.options[int(answer) - 1])
-            if answer and not answer.isdigit():
+            if answer and not answer.isdecimal():
                 try:
                     take = read_cards(answer.replace(",", " ").split(), deal.table)
                 except NotationError as err:
@@ -198,9 +198,9 @@ class Session:
                     if tuple(sorted(take)) in found.options or (
                             found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
                         return take
-                    self.say(_("{card} cannot take {cards}.").format(
+                    self.echo(_("{card} cannot take {cards}.").format(
                         card=self.look.card(card), cards=self.look.cards(take)))
-            self.say(_("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.").format(
+            self.echo(_("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.").format(
                 n=len(found.options)))
             question = _("Which one? ")
 
@@ -219,8 +219,8 @@ def _run(session: Session) -> None:
     try:
         session.run()
     except KeyboardInterrupt:
-        session.say("")
-    session.say(_("Everything is saved. Bye."))
+        session.echo("")
+    session.echo(_("Everything is saved. Bye."))
 
 
 @click.command(cls=PasurCommand)

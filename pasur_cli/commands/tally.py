@@ -85,7 +85,7 @@ def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
 
 
 def _surs(text: str) -> int:
-    if not text.isdigit():
+    if not text.isdecimal():
         raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
     return int(text)
 
