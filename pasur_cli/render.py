@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, NamedTuple
 
 from pasur_cli import i18n
@@ -18,10 +18,12 @@ from pasur_cli.errors import PasurError, Sum
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
-if TYPE_CHECKING:  # `check` must not load the deal engine for an annotation
-    from pasur_cli.deal import Play
+if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
+    from pasur_cli.deal import Deal, Play
+    from pasur_cli.match import Match
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
+CARDS_PER_HAND = 4  # as pasur_cli.deal (not imported here: `check` and `rules` do without it)
 
 
 class Look(NamedTuple):
@@ -186,9 +188,18 @@ def rules_json(names: list[str]) -> dict:
     return {"presets": {n: PRESETS[n].as_dict() for n in names}, "meanings": dict(MEANINGS)}
 
 
-def rules_text(names: list[str]) -> str:
+def rules_text(names: list[str], width: int = 80) -> str:
+    """The options table, its meanings wrapped at word boundaries to fit ``width`` columns."""
     rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), _(MEANINGS[o])] for o in OPTION_NAMES]
-    return table(rows, [_("option"), *names, _("meaning")])
+    headers = [_("option"), *names, _("meaning")]
+    # tabulate's simple format: a column is as wide as its widest cell or its header plus 2, and
+    # columns are 2 apart; the meanings get what is left of the width (one column spare)
+    used = sum(max(_width(headers[i]) + 2, *(_width(str(r[i])) for r in rows)) + 2 for i in range(len(headers) - 1))
+    room = max(10, width - 1 - used)
+    if max(_width(str(r[-1])) for r in rows) > room:
+        import textwrap
+        rows = [[*r[:-1], "\n".join(textwrap.wrap(str(r[-1]), room, break_on_hyphens=False))] for r in rows]
+    return table(rows, headers)
 
 
 # -- a match ------------------------------------------------------------------------------
@@ -202,6 +213,7 @@ def _rules_line(rules: Rules) -> str:
 
 
 def new_text(match_id: int, match) -> str:
+    """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
     sides = " against ".join(match.sides)
     goal = f"{match.rules.fixed_deals} deals" if match.rules.fixed_deals else f"first to {match.rules.target}"
     return (f"Match {match_id}: {sides}. Rules: {_rules_line(match.rules)} ({goal}).\n"
@@ -214,7 +226,10 @@ def deal_text(look: Look, match) -> str:
             f"{deal.turn} to play.")
 
 
-def play_text(look: Look, record, deal, match) -> str:
+def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False) -> str:
+    """What a play did, then the table and whose turn; the cue to deal when a hand is played out;
+    at the deal's end the deal and match tables and who deals next (``session``: in the
+    session's words, else as `pasur deal`)."""
     lines = []
     if record.taken:
         lines.append(f"{record.player} plays {look.card(record.card)} and takes {look.cards(record.taken)}.")
@@ -227,8 +242,12 @@ def play_text(look: Look, record, deal, match) -> str:
     elif record.no_sur:
         lines.append(no_sur_text(record))
     if not deal.over:
+        cue = hand_cue(deal)
+        if cue:
+            lines.append(look.loud(cue))
         lines.append(f"Table: {look.cards(deal.table, sort=False)}")
-        lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
+        if not session:  # the session's prompt says whose turn it is
+            lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
         return "\n".join(lines)
     if deal.leftover:
         lines.append(f"Last card played. {deal.leftover_taker} made the last capture and takes the table:"
@@ -237,7 +256,35 @@ def play_text(look: Look, record, deal, match) -> str:
         lines.append("Last card played; the table is empty.")
     lines.append("")
     lines.append(score_text(look, match, only_last=True))
+    awaited = awaiting_text(match, session)
+    if awaited:
+        lines.append(awaited)
     return "\n".join(lines)
+
+
+def hand_cue(deal: Deal) -> str | None:
+    """After the last card of a hand that is not the deal's last: say to deal the next one."""
+    per_hand = CARDS_PER_HAND * len(deal.players)
+    played = deal.played
+    if not played or played % per_hand or deal.over:
+        return None
+    stock = 52 - 4 - per_hand * deal.hand
+    if stock:
+        return _("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock)."
+                 ).format(hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND, stock=stock)
+    return _("Hand {hand} of {hands} is played. Deal each player the last {n} cards.").format(
+        hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND)
+
+
+def awaiting_text(match: Match, session: bool = False) -> str | None:
+    """Between deals: who deals next and that the table is awaited (None once the match is over)."""
+    if match.finished or match.deal is not None:
+        return None
+    if session:
+        return _("{dealer} deals deal {number}; type the four table cards when they are down."
+                 ).format(dealer=match.dealer, number=match.deal_number)
+    return _("{dealer} deals deal {number}; then enter its table: pasur deal CARD CARD CARD CARD"
+             ).format(dealer=match.dealer, number=match.deal_number)
 
 
 def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[str]]:
@@ -251,7 +298,7 @@ def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[st
                f"{s.surs} ({s.sur_points})" if s.surs else 0]
         if rules.seven_diamonds:
             row.append(s.seven_diamonds)
-        rows.append(row + [s.total])
+        rows.append([*row, s.total])
     return rows, headers
 
 
@@ -294,7 +341,9 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
         parts.append(f"Deal {result.number} ({result.dealer} dealt{mark})\n"
                      + table(rows, _ascii_headers(headers, look)))
     if not only_last and match.deal is not None:
-        parts.append(f"Deal {match.deal_number}: {match.deal.played} of {match.deal.total_plays} cards played so far.")
+        played = _("Deal {number}: {played} of {total} cards played so far.").format(
+            number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
+        parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
         parts.append("Match\n" + match_table(match))
     else:
@@ -333,24 +382,154 @@ def show_json(match_id: int, match) -> dict:
     }
 
 
-def show_text(look: Look, match_id: int, match) -> str:
+def show_text(look: Look, match_id: int, match: Match, session: bool = False) -> str:
+    """Where the match stands: the deal in progress with its race, or the table awaited
+    (``session``: in the session's words)."""
     head = f"Match {match_id}: {' against '.join(match.sides)} ({_rules_line(match.rules)})."
     if match.winner:
         return f"{head}\n" + look.loud(_standing(match))
     deal = match.deal
     if deal is None:
         standing = f"\n{_standing(match)}" if match.results else ""
-        return (f"{head}\nDeal {match.deal_number}: {match.dealer} deals; enter the table with"
-                f" pasur deal CARD CARD CARD CARD.{standing}")
-    piles = (" - " if look.ascii else " · ").join(f"{s} {len(p)} cards" + (f", {deal.surs[s]} sur{'s' * (deal.surs[s] > 1)}" if deal.surs[s] else "")
-                       for s, p in deal.piles.items())
+        how = (_("type the four table cards, e.g. 5c 9d 3h ks.") if session
+               else _("enter the table with pasur deal CARD CARD CARD CARD."))
+        return f"{head}\nDeal {match.deal_number}: {match.dealer} deals; {how}{standing}"
+    def pile(side: str) -> str:
+        surs = deal.surs[side]
+        return f"{side} {len(deal.piles[side])} cards" + (f", {surs} sur{'s' * (surs > 1)}" if surs else "")
+    piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
     return "\n".join([
         head,
-        f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt. {deal.turn} to play.",
+        f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt.",
+        status_line(look, match, width=10_000),
         f"Table: {look.cards(deal.table, sort=False)}",
         f"Piles: {piles}",
         f"Last capture: {deal.last_capturer or 'nobody yet'}. Cards unseen: {deal.unseen}.",
+        race_text(look, deal),
     ])
+
+
+# -- the table's view: where the match stands, the race within the deal --------------------
+def _width(text: str) -> int:
+    """Columns ``text`` takes at a terminal (wide scripts count 2, combining marks 0, colour codes 0)."""
+    if "\x1b" in text:
+        import re
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    if text.isascii():
+        return len(text)
+    from unicodedata import combining, east_asian_width
+    return sum(0 if combining(ch) else 2 if east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def cards_left(deal: Deal) -> dict[str, int]:
+    """How many cards each player still holds in the hand being played, in playing order from
+    whose turn it is."""
+    n = len(deal.players)
+    in_hand = deal.played % (CARDS_PER_HAND * n)
+    leader = (deal.dealer + 1) % n
+    left = {}
+    for j in range(n):
+        seat = (leader + j) % n
+        left[deal.players[seat]] = CARDS_PER_HAND - max(0, (in_hand - j + n - 1) // n)
+    turn = deal.players.index(deal.turn) if deal.turn else 0
+    return {deal.players[(turn + k) % n]: left[deal.players[(turn + k) % n]] for k in range(n)}
+
+
+def _initials(side: str) -> str:
+    return "&".join(p.strip()[:1] for p in side.split(" & "))
+
+
+def status_line(look: Look, match: Match, width: int = 80) -> str:
+    """One line for the prompt and `show`: whose turn and the cards each player holds in this
+    hand, then the match score, e.g. ``Sara (3 left; Ali 2) · Ali 23 – Sara 37``. Shortened
+    (team initials, then names cut) to fit ``width`` columns."""
+    dot, dash = (" - ", "-") if look.ascii else (" · ", "–")
+    totals = match.totals
+
+    def score(short: bool) -> str:
+        sides = [f"{_initials(s) if short and ' & ' in s else s} {totals[s]}" for s in match.sides]
+        return f" {dash} ".join(sides)
+
+    def turn(cut: int | None, verb: bool) -> str:
+        deal = match.deal
+
+        def name(p: str) -> str:
+            return p if cut is None or len(p) <= cut else p[: cut - 1] + "."
+        if match.winner:
+            return _("Match over, {winner} won").format(winner=match.winner)
+        if deal is None:
+            return _("Deal {number} table ({dealer} deals)").format(number=match.deal_number,
+                                                                   dealer=name(match.dealer))
+        left = cards_left(deal)
+        first, *others = left
+        rest = ", ".join(f"{name(p)} {left[p]}" for p in others)
+        if verb:
+            return _("{player} to play ({n} left; {others})").format(player=name(first), n=left[first], others=rest)
+        return _("{player} ({n} left; {others})").format(player=name(first), n=left[first], others=rest)
+
+    for verb, cut, short in ((True, None, False), (False, None, False), (False, None, True), (False, 8, True),
+                             (False, 5, True), (False, 3, True)):
+        line = f"{turn(cut, verb)}{dot}{score(short)}"
+        if 2 * len(line) <= width or _width(line) <= width:
+            return line
+    return line
+
+
+def race_text(look: Look, deal: Deal) -> str:
+    """The race within a deal: each side's clubs, who holds 2♣ and 10♦ (and 7♦ when it scores),
+    the surs held, and the points each side would score if the deal ended now."""
+    from pasur_cli.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS
+    dot = " - " if look.ascii else " · "
+    rules = deal.rules
+    clubs = dot.join(f"{s} {sum(c.suit == Suit.CLUBS for c in p)}" for s, p in deal.piles.items())
+
+    def holder(card: Card) -> str:
+        for side, pile in deal.piles.items():
+            if card in pile:
+                return side
+        if card in deal.table:
+            return _("on the table")
+        return _("not seen yet")
+    specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
+    held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+    now = dot.join(f"{s} {score.total}" for s, score in deal.score().items())
+    return "\n".join([
+        _("Clubs so far: {clubs} ({min} needed for {points} points).").format(
+            clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
+        ". ".join(f"{look.card(c)}: {holder(c)}" for c in specials) + ". " + _("Surs: {held}.").format(held=held),
+        _("If the deal ended now: {points}.").format(points=now),
+    ])
+
+
+def position_text(look: Look, match: Match) -> str:
+    """Where the match stands after an undo: the table and whose turn, or the table awaited."""
+    deal = match.deal
+    if match.winner:
+        return _standing(match)
+    if deal is None:
+        return _("Now: deal {number} waits for its table ({dealer} deals).").format(
+            number=match.deal_number, dealer=match.dealer)
+    return _("Now: table {table}; {player} to play (hand {hand} of {hands}).").format(
+        table=look.cards(deal.table, sort=False), player=deal.turn, hand=deal.hand, hands=deal.hands)
+
+
+def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count: int | None, truncated: bool,
+                width: int = 80) -> str:
+    """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
+    items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
+    one = _("{card} can take: {choices}. Which one? ").format(card=look.card(card), choices="  ".join(items))
+    if not truncated and len(items) <= 6 and _width(one) <= width:
+        return one
+    lines = [_("{card} can take:").format(card=look.card(card)), *(f"  {i}" for i in items)]
+    if truncated:
+        lines.append(_("  ... {shown} of {count} shown; or type the cards it takes.").format(
+            shown=len(options), count=count if count is not None else _("many")))
+    return "\n".join([*lines, _("Which one? ")])
+
+
+def error_text(look: Look, err: Exception) -> str:
+    """An engine refusal as the player reads it (``message``); any other error as its text."""
+    return message(err, look) if isinstance(err, PasurError) else str(err)
 
 
 def options_text(look: Look, card: Card, options, count) -> str:

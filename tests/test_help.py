@@ -13,8 +13,7 @@ ROOT = Path(__file__).parent.parent
 
 def all_commands():
     yield "pasur", main
-    for name, command in main.load_all().items():
-        yield name, command
+    yield from main.load_all().items()
 
 
 @pytest.mark.parametrize("name,command", list(all_commands()))
@@ -36,3 +35,57 @@ def test_man_pages_have_not_drifted(tmp_path):
     for name, text in fresh.items():
         assert committed[name] == text, f"man/{name} is stale: run python man/generate.py"
     assert {f"pasur-{c}.1" for c in main.load_all()} | {"pasur.1"} == set(committed)
+
+
+def test_man_pages_name_lines_are_whole_sentences():
+    for page in (ROOT / "man").glob("*.1"):
+        name = page.read_text().split(".SH NAME\n", 1)[1].split("\n", 1)[0]
+        assert not name.endswith("...") and name.endswith("."), f"{page.name}: {name}"
+
+
+def test_the_session_page_lists_the_session_commands():
+    text = (ROOT / "man" / "pasur-session.1").read_text()
+    for word in ("7c 4d", "show", "score", "undo [N]", "tally", "matches", "help, quit", "Ctrl-C"):
+        assert word in text, word
+
+
+def test_man_pages_are_installed_with_the_package():
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert config["tool"]["setuptools"]["data-files"] == {"share/man/man1": ["man/*.1"]}
+
+
+@pytest.mark.parametrize("columns", [60, 80, 200])
+@pytest.mark.parametrize("preset", [[], ["pagat"]])
+def test_rules_fit_the_terminal(columns, preset, monkeypatch):
+    from click.testing import CliRunner
+    from wcwidth import wcswidth
+
+    from pasur_cli.rules import MEANINGS
+    monkeypatch.setenv("COLUMNS", str(columns))
+    text = CliRunner().invoke(main, ["rules", *preset]).output
+    lines = text.splitlines()
+    assert max(wcswidth(line) for line in lines) < columns or columns < 70
+    start = lines[1].rindex(" ") + 1  # where the meaning column starts
+    meanings, current = [], None
+    for line in lines[2:]:
+        if line[:start].strip():
+            current = [line[start:].strip()]
+            meanings.append(current)
+        else:
+            current.append(line[start:].strip())
+    # every meaning whole, words never cut
+    assert [" ".join(m) for m in meanings] == list(MEANINGS.values())
+    if columns == 200:
+        assert len(lines) == 2 + len(MEANINGS)
+
+
+def test_rules_json_does_not_depend_on_the_width(monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+    outputs = set()
+    for columns in ("40", "80", "200"):
+        monkeypatch.setenv("COLUMNS", columns)
+        outputs.add(CliRunner().invoke(main, ["rules", "--json"]).output)
+    assert len(outputs) == 1 and json.loads(outputs.pop())["meanings"]["target"].startswith("a match ends")

@@ -2,6 +2,9 @@
 
 Each ```console block holds `$ pasur ...` lines, each followed by the output it prints. To refresh
 the outputs after a deliberate change: python tests/test_readme.py --update
+
+`$ pasur session` is shown as a terminal shows it: each prompt followed by what was typed there
+(after `› ` or `Which one? `); the test types those lines and the screen must match.
 """
 
 import os
@@ -31,11 +34,37 @@ def examples(text: str):
             yield command, "\n".join(output)
 
 
-def run(command: str, runner: CliRunner) -> str:
+PROMPTED = re.compile(r"(?: › |Which one\? )(.*)$")
+
+
+def typed(output: str) -> list[str]:
+    """What was typed at the prompts of a session transcript."""
+    return [m.group(1) for line in output.splitlines() if (m := PROMPTED.search(line))]
+
+
+def run(command: str, runner: CliRunner, expected: str = "") -> str:
+    import functools
+
+    import click
+
     from pasur_cli.cli import main
+    from pasur_cli.commands import session
     words = shlex.split(command)
     assert words[0] == "pasur", f"README examples run pasur only: {command}"
-    result = runner.invoke(main, words[1:], prog_name="pasur", catch_exceptions=False)
+    lines = iter(typed(expected))
+
+    def read(prompt: str) -> str:
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        click.echo(prompt + line)  # as the terminal shows it
+        return line
+    original = session.run
+    session.run = functools.partial(original, read=read)
+    try:
+        result = runner.invoke(main, words[1:], prog_name="pasur", catch_exceptions=False)
+    finally:
+        session.run = original
     return result.output.rstrip("\n")
 
 
@@ -48,7 +77,7 @@ def test_readme_examples(tmp_path, monkeypatch):
     pairs = list(examples(README.read_text()))
     assert len(pairs) >= 15
     for command, expected in pairs:
-        assert run(command, runner) == expected.rstrip("\n"), f"README example drifted: $ {command}"
+        assert run(command, runner, expected) == expected.rstrip("\n"), f"README example drifted: $ {command}"
 
 
 def update() -> None:
@@ -61,10 +90,9 @@ def update() -> None:
 
         def fill(block: re.Match) -> str:
             lines = []
-            for line in block.group(1).splitlines():
-                if line.startswith("$ "):
-                    out = run(line[2:], runner)
-                    lines += [line, *([out] if out else [])]
+            for command, expected in examples(block.group(0)):
+                out = run(command, runner, expected)
+                lines += ["$ " + command, *([out] if out else [])]
             return "```console\n" + "\n".join(lines) + "\n```"
         README.write_text(BLOCK.sub(fill, text))
 

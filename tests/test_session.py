@@ -1,33 +1,32 @@
-"""`pasur session` through click's runner and through a real terminal (pexpect)."""
+"""`pasur session` over a pipe and, as a table uses it, in a real terminal (pexpect): whole matches
+played from random legal deals, making a typist's mistakes along the way and reading the screen
+at each step."""
+
+from __future__ import annotations
 
 import json
 import os
-import platform
+import random
+import re
 import sys
-import time
 
 import pexpect
 import pytest
+from simulate import random_plays, random_table
 
-READ = {"x86_64": "0", "aarch64": "63"}.get(platform.machine())  # the read system call's number
+from pasur_cli.captures import legal_captures
+from pasur_cli.cards import parse_card
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
 
-
-def reading(child: pexpect.spawn) -> pexpect.spawn:
-    """``child`` once it is blocked reading its terminal. A Ctrl-C that lands between input()'s
-    prompt and its read() is seen only at the next line (Python's input(), for a person too quick to
-    notice); a test sending ^C as soon as it sees the prompt hits that gap on a busy machine."""
-    path = f"/proc/{child.pid}/syscall"
-    if READ is None or not os.path.exists(path):
-        return child
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        with open(path) as status:
-            if status.read().split()[:2] == [READ, "0x0"]:  # read(0, ...): standard input
-                break
-        time.sleep(0.005)  # waits for a state of the child, not for an amount of time
-    return child
+TTY = pytest.mark.skipif(not sys.stdin or os.name != "posix", reason="needs a pseudo-terminal")
 
 
+def sym(code: str) -> str:
+    return parse_card(code).symbol
+
+
+# -- over a pipe ------------------------------------------------------------------------------
 def test_session_over_a_pipe(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
     script = "\n".join([
@@ -46,64 +45,302 @@ def test_session_over_a_pipe(pasur, db):
     assert "Sara plays 2♠ and takes 9♦" in result.output
     assert "'7x' is not a card" in result.output
     assert "Took back Ali's A♣, trailed." in result.output
+    assert "Now: table 5♣ 3♥ K♠; Ali to play (hand 1 of 6)." in result.output
     assert "Everything is saved" in result.output
     show = json.loads(pasur("show", "--json").output)
     assert show["table"] == ["5C", "3H", "KS", "AC"] and show["piles"] == {"Ali": 0, "Sara": 2}
 
 
-def test_session_with_ascii_passes_it_to_every_command(pasur, db):
+def test_session_with_ascii_passes_it_to_every_screen(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
-    result = pasur("session", "--ascii", input="5c 9d 3h ks\n2s\nundo\nscore\nshow\nmatches\n")
-    assert result.exit_code == 0 and "Error" not in result.output
+    result = pasur("session", "--ascii", input="5c 9d 3h ks\n2s\nundo\nscore\nshow\nmatches\n1O C\n")
+    assert result.exit_code == 0 and "Error" in result.output
     assert "Sara plays 2S and takes 9D" in result.output and "Took back Sara's 2S, taking 9D." in result.output
-    assert not any(symbol in result.output for symbol in "♣♦♥♠")
+    assert "did you mean 10C?" in result.output
+    assert not any(symbol in result.output for symbol in "♣♦♥♠·–›")
 
 
-def test_session_offers_numbered_choices(pasur, db):
+def test_session_asks_which_capture(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
-    result = pasur("session", input="ac 2d 4h 5c\n5s\n2\n")
-    assert "1. --take" in result.output and "Sara plays 5♠ and takes 2♦ 4♥" in result.output
+    result = pasur("session", input="ac 2d 4h 5c\n5s\n3\nqh\n2\n")
+    assert "5♠ can take: 1) A♣ 5♣  2) 2♦ 4♥. Which one?" in result.output
+    assert "Type a number from 1 to 2, or the cards it takes" in result.output  # 3, then QH: asked again
+    assert "'QH' is not" not in result.output and "Sara plays 5♠ and takes 2♦ 4♥" in result.output
     assert json.loads(pasur("show", "--json").output)["table"] == ["AC", "5C"]
 
 
-@pytest.mark.skipif(not sys.stdin or os.name != "posix", reason="needs a pseudo-terminal")
-def test_session_at_a_real_terminal(pasur, db):
+def test_session_answers_a_choice_with_the_cards(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
-    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1", COLUMNS="100")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
-    try:
-        child.expect(r"deal 1 table \(Ali deals\)> ")
-        child.sendline("ac 2d 4h 5c")
-        child.expect("Sara plays> ")
-        child.sendline("5s")
-        child.expect(r"Which capture\? 1-2")
-        child.sendline("1")
-        child.expect("Sara plays 5♠ and takes A♣ 5♣")
-        child.expect("Ali plays> ")
-        child.sendline("9c")
-        child.expect("Ali plays 9♣ and takes 2♦")
-        child.expect("Sara plays> ")
-        reading(child).sendcontrol("c")  # Ctrl-C leaves, everything saved
-        child.expect("Everything is saved")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
-    show = json.loads(pasur("show", "--json").output)
-    assert show["table"] == ["4H"] and show["turn"] == "Sara"
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
-    try:
-        child.expect("Sara plays> ")
-        child.sendeof()  # Ctrl-D leaves too
-        child.expect("Everything is saved")
-    finally:
-        child.close(force=True)
+    result = pasur("session", input="ac 2d 4h 5c\n5s\n4h 2d\n")
+    assert "Sara plays 5♠ and takes 2♦ 4♥" in result.output
 
 
+def test_the_table_says_how_many_cards_were_given(pasur, db):
+    pasur("new", "Ali", "Sara")
+    result = pasur("session", input="th 4d 5h\ndeal 2c\n")
+    assert "the table is 4 cards; 3 were given (10♥ 4♦ 5♥)." in result.output
+    assert "the table is 4 cards; 1 was given (2♣)." in result.output
+
+
+def test_opening_lines_speak_the_sessions_language(pasur, db):
+    pasur("new", "Ali", "Sara")
+    result = pasur("session", input="")
+    assert "pasur deal" not in result.output and "type the four table cards" in result.output
+
+
+@pytest.mark.parametrize("typed,meant", [
+    ("1O C", "10♣"), ("10 c", "10♣"), ("l0h", "10♥"), ("10♣♣", "10♣"), ("10 clubs", "10♣"), ("7 Hearts", "7♥"),
+])
+def test_typos_get_a_suggestion(pasur, db, typed, meant):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    result = pasur("session", input=typed + "\n")
+    assert f"did you mean {meant}?" in result.output
+    one_shot = pasur("play", *typed.split())
+    assert one_shot.exit_code == 2 and f"did you mean {meant}?" in one_shot.output, one_shot.output
+    assert "unexpected extra argument" not in one_shot.output
+
+
+def test_a_rank_alone_asks_which_suit(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    result = pasur("session", input="K\n7c 3\n")
+    assert "'K' needs a suit: which one? K♣ K♦ K♥\n" in result.output  # K♠ is on the table
+    assert "'3' needs a suit: which one? 3♥\n" in result.output  # in a take: the table's
+
+
+def test_one_shot_play_of_two_cards_suggests_take(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    result = pasur("play", "2S", "9D")
+    assert result.exit_code == 2 and 'pasur play 2S --take "9D"' in result.output
+
+
+# -- in a real terminal ---------------------------------------------------------------------
+class Table:
+    """A session in a pseudo-terminal, driven as a typist would, with the engine's twin of the
+    match to know what the screen must say."""
+
+    def __init__(self, db, players: list[str], preset: str, rules: list[str]) -> None:
+        env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1", COLUMNS="80")
+        self.child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8",
+                                   timeout=20, dimensions=(40, 80))
+        self.child.delaybeforesend = None
+        self.players = players
+        self.match = Match(players, parse_rules(preset, rules))
+        self.screens: list[str] = []
+
+    def prompt(self) -> str:
+        """Wait for the next prompt; return it (checked to fit in 80 columns)."""
+        self.child.expect(r"\n([^\n]*) › ")
+        line = self.child.match.group(1).strip("\r")
+        self.screens.append(self.child.before + self.child.after)
+        assert len(line) + 3 <= 80, line
+        return line
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def expect(self, text: str) -> str:
+        self.child.expect_exact(text)
+        return self.child.before
+
+    def check_prompt(self, line: str) -> None:
+        """The prompt shows whose turn, the cards each player holds this hand, and the score."""
+        match, deal = self.match, self.match.deal
+        for side, total in match.totals.items():
+            assert f"{side} {total}" in line or f"{'&'.join(p[0] for p in side.split(' & '))} {total}" in line, line
+        if deal is None:
+            assert f"Deal {match.deal_number} table ({match.dealer} deals)" in line
+            return
+        hand = deal.hand
+        played = {p: sum(1 for r in deal.plays if r.player == p and r.hand == hand) for p in match.players}
+        if len(deal.plays) and len(deal.plays) % (4 * len(match.players)) == 0:
+            played = dict.fromkeys(match.players, 0)  # a new hand: everyone holds 4 again
+        assert re.match(rf"{deal.turn}( to play)? \({4 - played[deal.turn]} left; ", line), line
+        for p in match.players:
+            if p != deal.turn:
+                assert f"{p} {4 - played[p]}" in line, line
+
+
+def play_deal(t: Table, rng: random.Random, mistakes: bool) -> None:
+    """One deal through the session: its table, then every card, with a typist's mistakes."""
+    match = t.match
+    table, stock = random_table(rng, match.rules)
+    line = t.prompt()
+    t.check_prompt(line)
+    if mistakes:
+        t.send(" ".join(c.code for c in table[:3]))
+        t.expect("the table is 4 cards; 3 were given")
+        t.check_prompt(t.prompt())
+    t.send(" ".join(c.code.lower() for c in table))
+    match.start_deal(table)
+    t.expect(f"Deal {match.deal_number} (")
+    asked = typo = cancelled = undone = raced = False
+    for player, card, take in random_plays(rng, match.deal, stock):
+        deal = match.deal
+        t.check_prompt(t.prompt())
+        options = legal_captures(card, deal.table, match.rules)
+        if mistakes and not typo and card.rank == 10:
+            t.send(f"1O {card.suit}")
+            t.expect(f"did you mean {card.symbol}?")
+            t.check_prompt(t.prompt())
+            typo = True
+        if mistakes and not raced and len(deal.plays) > 6:
+            t.send("score")
+            t.expect("Clubs so far:")
+            t.expect("If the deal ended now:")
+            t.check_prompt(t.prompt())
+            raced = True
+        if mistakes and len(deal.plays) == 2 and not undone:
+            t.send(card.code.lower() + " " + " ".join(c.code for c in take))
+            t.expect(f"{player} plays {card.symbol}")
+            t.prompt()
+            t.send("undo")
+            t.expect(f"Took back {player}'s {card.symbol}")
+            t.expect(f"{player} to play")
+            t.check_prompt(t.prompt())
+            undone = True
+        if len(options.options) > 1 or options.truncated:
+            t.send(card.code.lower())
+            t.expect(f"{card.symbol} can take:")
+            t.expect("Which one? ")
+            if mistakes and not cancelled:
+                t.child.sendintr()
+                t.expect("Cancelled: nothing was recorded.")
+                t.check_prompt(t.prompt())
+                t.send(card.code.lower())
+                t.expect("Which one? ")
+                cancelled = True
+            if mistakes and not asked:
+                t.send(str(len(options.options) + 1))
+                t.expect("Type a number from 1 to")
+                t.expect("Which one? ")
+                asked = True
+            t.send(str(list(options.options).index(tuple(sorted(take))) + 1))
+        else:
+            t.send(card.code.lower())
+        record = match.play(card, take)
+        t.expect(f"{player} plays {card.symbol}")
+        if match.deal is not None and len(deal.plays) % (4 * len(match.players)) == 0:
+            stock_left = 52 - 4 - 4 * len(match.players) * deal.hand
+            cue = (f"Hand {deal.hand - 1} of {deal.hands} is played. "
+                   + (f"Deal 4 cards to each player ({stock_left} left in the stock)." if stock_left
+                      else "Deal each player the last 4 cards."))
+            t.expect(cue)
+        assert record.player == player
+    if mistakes:  # the seed gives a deal where every mistake had its chance
+        assert typo and raced and undone and asked and cancelled
+    result = match.results[-1]
+    t.expect(f"Deal {result.number} ({result.dealer} dealt)")
+    t.expect("Match\n".replace("\n", "\r\n"))
+    if not match.finished:
+        t.expect(f"{match.dealer} deals deal {match.deal_number}; type the four table cards")
+
+
+def tally_deal(t: Table) -> None:
+    """A deal scored in the session with `tally`, answering wrongly first: each answer is
+    checked as it is given and asked again; a total that does not add up asks which side to
+    correct, keeping the others."""
+    match = t.match
+    a, b = match.sides
+    t.check_prompt(t.prompt())
+    t.send("tally")
+    t.expect(f"{a}: pile or counts: ")
+    t.send("clubs=8 aces=2 jacks=1 2c=yes")       # not a count: asked again
+    t.expect("'2c=yes' is not a count")
+    t.expect(f"{a}: pile or counts: ")
+    t.send("clubs=8 aces=2 jacks=1 two_clubs=yes")
+    t.expect(f"{a}: surs held [0]: ")
+    t.send("x")                                   # not a number: asked again
+    t.expect(f"{a}: surs held [0]: ")
+    t.send("0")
+    t.expect(f"{b}: pile or counts: ")
+    t.send("clubs=4 aces=2 jacks=3 ten_diamonds=yes")  # 12 clubs in all
+    t.expect(f"{b}: surs held [0]: ")
+    t.send("")
+    t.expect("clubs add up to 12")
+    t.expect("Which side's answer to correct?")
+    t.send(b.split(" & ")[0])
+    t.expect(f"{b}: pile or counts: ")
+    t.send("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    t.expect(f"{b}: surs held [0]: ")
+    t.send("")
+    t.expect(f"Deal {match.deal_number} ({match.dealer} dealt, tallied)")
+    from pasur_cli.tally import build_action
+    match.apply(build_action(match, [], [f"{a}: clubs=8 aces=2 jacks=1 two_clubs=yes",
+                                          f"{b}: clubs=5 aces=2 jacks=3 ten_diamonds=yes"], [], False))
+
+
+def finish(t: Table, pasur) -> None:
+    assert t.match.finished
+    t.expect(f"{t.match.winner} won the match")
+    line = t.prompt()
+    assert line.startswith(f"Match over, {t.match.winner} won")
+    t.send("quit")
+    t.expect("Everything is saved. Bye.")
+    t.child.expect(pexpect.EOF)
+    t.child.close()
+    assert t.child.exitstatus == 0
+    assert json.loads(pasur("score", "--json").output)["totals"] == t.match.totals
+
+
+@TTY
+def test_a_whole_two_player_match_at_a_real_terminal(pasur, db):
+    rules = ["fixed_deals=2"]
+    pasur("new", "Ali", "Sara", "--rules", "pagat", *[a for r in rules for a in ("--rule", r)])
+    t = Table(db, ["Ali", "Sara"], "pagat", rules)
+    try:
+        t.expect("type the four table cards")
+        assert "pasur deal" not in t.child.before
+        play_deal(t, random.Random(3), mistakes=True)
+        tally_deal(t)
+        finish(t, pasur)
+    finally:
+        t.child.close(force=True)
+
+
+@TTY
+def test_a_whole_four_player_match_at_a_real_terminal(pasur, db):
+    rules = ["fixed_deals=1"]
+    pasur("new", "Ali", "Sara", "Reza", "Mina", *[a for r in rules for a in ("--rule", r)])
+    t = Table(db, ["Ali", "Sara", "Reza", "Mina"], "standard", rules)
+    try:
+        play_deal(t, random.Random(7), mistakes=True)
+        finish(t, pasur)
+    finally:
+        t.child.close(force=True)
+
+
+@TTY
+def test_ctrl_d_and_ctrl_c_leave(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    pasur("deal", "AC", "2D", "4H", "5C")
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    for key in ("d", "c"):
+        child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+        try:
+            child.expect_exact("Sara to play (4 left; Ali 4) · Ali 0 – Sara 0 › ")
+            child.send("5s")
+            child.sendcontrol(key)
+            if key == "d":  # Ctrl-D after some text hands it over; on an empty line it leaves
+                child.sendcontrol("d")
+            child.expect_exact("Everything is saved. Bye.")
+            child.expect(pexpect.EOF)
+        finally:
+            child.close(force=True)
+    assert json.loads(pasur("show", "--json").output)["turn"] == "Sara"
+
+
+@TTY
 def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
     env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
     child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
     try:
+        child.expect("Ali: pile or counts: ")
+        child.sendline("clubs=8 aces=2 jacks=1 2c=yes")
+        child.expect("'2c=yes' is not a count")
         child.expect("Ali: pile or counts: ")
         child.sendline("clubs=8 aces=2 jacks=1 two_clubs=yes")
         child.expect(r"Ali: surs held \[0\]: ")
@@ -117,3 +354,40 @@ def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
     finally:
         child.close(force=True)
     assert json.loads(pasur("score", "--json").output)["totals"] == {"Ali": 17, "Sara": 8}
+
+
+@TTY
+def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
+    pasur("new", "Ali", "Sara")
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact("› ")
+        child.sendline("tally")
+        child.expect_exact("Ali: pile or counts: ")
+        child.sendline("clubs=8")
+        child.expect_exact("Ali: surs held [0]: ")
+        child.sendintr()
+        child.expect_exact("Cancelled: nothing was recorded.")
+        child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
+        child.sendeof()
+        child.expect_exact("Everything is saved. Bye.")
+    finally:
+        child.close(force=True)
+    assert json.loads(pasur("score", "--json").output)["deals"] == []
+
+
+def test_score_and_show_during_a_deal_show_the_race(pasur, db):
+    pasur("new", "Ali", "Sara", "--rule", "seven_diamonds=2")
+    pasur("deal", "5C", "9D", "AH", "KS")
+    pasur("play", "2S")        # Sara takes 9♦
+    pasur("play", "10C")       # Ali takes A♥
+    pasur("play", "6D")        # Sara takes 5♣
+    for command in ("score", "show"):
+        text = pasur(command).output
+        assert "Clubs so far: Ali 1 · Sara 1 (7 needed for 7 points)." in text
+        assert "2♣: not seen yet. 10♦: not seen yet. 7♦: not seen yet. Surs: none." in text
+        assert "If the deal ended now: Ali 1 · Sara 0." in text  # Ali's A♥
+    assert "Ali to play (3 left; Sara 2) · Ali 0 – Sara 0" in pasur("show").output
+    undone = pasur("undo").output
+    assert "Took back Sara's 6♦, taking 5♣." in undone and "Now: table 5♣ K♠; Sara to play (hand 1 of 6)." in undone

@@ -38,7 +38,7 @@ def loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
 @pytest.mark.parametrize("args,expected", [
     (["check", "5S", "--table", "AC 2D 4H 5C"], COMMON | {"pasur_cli.commands.check"}),
     (["show"], MATCH | {"pasur_cli.commands.show"}),
-    (["play", "2S"], MATCH | {"pasur_cli.commands.play"}),
+    (["play", "2S"], MATCH | {"pasur_cli.commands.play", "pasur_cli.actions"}),
 ])
 def test_a_command_loads_only_what_it_uses(pasur, args, expected):
     pasur("new", "Ali", "Sara")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli import render
-from pasur_cli.cards import DECK, parse_card, parse_cards
+from pasur_cli import actions, render
+from pasur_cli.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.cli import PasurCommand, Refused, current, expect_option, look, look_options, open_store, store_options
-from pasur_cli.errors import AmbiguousPlayError
+from pasur_cli.errors import AmbiguousPlayError, NotationError
 from pasur_cli.store import Store
 
 
@@ -41,7 +41,7 @@ def complete_players(ctx, param, incomplete: str) -> list[str]:
 
 
 @click.command(cls=PasurCommand)
-@click.argument("card", shell_complete=complete_cards)
+@click.argument("card", nargs=-1, required=True, metavar="CARD", shell_complete=complete_cards)
 @click.option("--take", "take_text", default=None, metavar="CARDS", shell_complete=complete_cards,
               help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
 @click.option("--by", metavar="NAME", shell_complete=complete_players, help="Refuse unless it is NAME's turn.")
@@ -51,17 +51,31 @@ def complete_players(ctx, param, incomplete: str) -> list[str]:
 @click.pass_context
 def play(ctx, card, take_text, by, expect):
     """Record CARD played by whoever's turn it is, with the capture it makes."""
-    played = parse_card(card)
+    played = _one_card(card)
     take = None if take_text is None else parse_cards(take_text, "--take list")
     store = open_store(ctx, write=True)
-    with store.changing(current(ctx, store)[0], expect) as change:
-        match = change.match
-        deal_played = match.deal
-        try:
-            record = match.play(played, take, by)
-        except AmbiguousPlayError as err:
-            refused = Refused(render.options_text(look(ctx), played, err.options, err.count))
-            refused.options = err.options  # the session offers them as numbered choices
-            raise refused from None
-        change.append(match.last_action)  # the canonical form: the capture made, the player whose turn it was
+    try:
+        record, deal_played, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
+    except AmbiguousPlayError as err:
+        raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
     click.echo(render.play_text(look(ctx), record, deal_played, match))
+
+
+def _one_card(words: tuple[str, ...]):
+    """The played card from the words typed after `pasur play`: one card; several words are
+    refused saying what they probably mean (``1O D`` is 10♦, ``7C 4D`` wants --take)."""
+    tokens = split_tokens(list(words))
+    if not tokens:
+        return parse_card(" ".join(words))
+    if len(tokens) == 1:
+        try:
+            return parse_card(tokens[0])
+        except NotationError:
+            pass
+    from pasur_cli.typos import problem, repair  # only for a mistyped card
+    fixed = repair(tokens)
+    if fixed is not None and len(fixed) > 1 and len(tokens) > 1:
+        raise NotationError(
+            "play takes one card; to name what it captures use --take: pasur play {card} --take \"{take}\"",
+            card=fixed[0], take=" ".join(fixed[1:]))
+    raise problem(tokens)

@@ -18,4 +18,8 @@ def rules(preset, as_json):
     if preset is not None and preset.lower() not in PRESETS:
         raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
     names = [preset.lower()] if preset else list(PRESETS)
-    click.echo(render.dumps(render.rules_json(names)) if as_json else render.rules_text(names))
+    if as_json:
+        click.echo(render.dumps(render.rules_json(names)))
+    else:
+        import shutil  # the terminal's width (COLUMNS when set; 80 when not a terminal)
+        click.echo(render.rules_text(names, shutil.get_terminal_size().columns))

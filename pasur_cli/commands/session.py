@@ -1,128 +1,249 @@
-"""`pasur session`: the referee as an interactive loop.
+"""`pasur session`: the referee as an interactive loop, for a table that leaves it open all evening.
 
-Every line becomes one of the one-shot commands, run in-process through the same click app, so
-the session has no rules or storage code of its own. Plays carry the log length the prompt was
-drawn from (--expect), so a play entered by another pasur meanwhile is never mistaken for ours.
-Prompts are written only at a terminal; piped input works line by line.
+Each line is read, understood and recorded through the same functions the one-shot commands use
+(pasur_cli.actions, the engine and render): the session has no rules or storage code of its own.
+A play carries the log length its prompt was drawn from (``expect``), so a play another pasur
+entered meanwhile is never mistaken for ours. A capture choice is asked before anything is
+recorded, from the engine's list of legal captures.
+
+Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
+are read by pasur_cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
+prompt is being drawn is never held until the next Enter (as it is with ``input()``). Prompts
+are written only at a terminal; piped input is read line by line.
 """
 
 from __future__ import annotations
 
-import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli import PasurCommand, current, look_options, main, open_store, store_options
-from pasur_cli.store import Store
+from pasur_cli import actions, render
+from pasur_cli.captures import is_legal_capture, legal_captures
+from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
+from pasur_cli.errors import NotationError, PasurError
+from pasur_cli.i18n import _
+from pasur_cli.terminal import Reader
+from pasur_cli.terminal import lines as terminal_lines
+from pasur_cli.typos import read_cards
 
-HELP = """Type a play as the card, then the cards it takes if you want to name them:
-  7c            play 7♣ (its capture is worked out; you are asked when there is a choice)
+if TYPE_CHECKING:
+    from pasur_cli.cards import Card
+    from pasur_cli.match import Match
+    from pasur_cli.render import Look
+    from pasur_cli.store import Store
+
+HELP = _("""Type each card as it is played:
+  7c            play 7♣; its capture is worked out (you are asked when there is a choice:
+                answer with its number or the cards; Ctrl-C there cancels the play)
   7c 4d         play 7♣ taking 4♦
-  5c 9d 3h ks   (when a deal is waiting for its table) the four face-up cards
-Commands: show, score, undo [N], deal C C C C, matches, help, quit (Ctrl-D and Ctrl-C also leave;
-everything is already saved)."""
+  5c 9d 3h ks   when a deal waits for its table: the four face-up cards
+Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
+The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
+Commands: show, score, undo [N], tally (score a deal from its piles), matches, help, quit.
+Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
 
 
-def _run(args: list[str]) -> click.ClickException | None:
-    """Run one pasur command in-process; return its refusal, if any (it has been printed)."""
-    try:
-        main.main(args=args, prog_name="pasur", standalone_mode=False)
-    except click.ClickException as err:
-        click.echo(f"Error: {err.format_message()}")
-        return err
-    except click.exceptions.Exit:
-        pass
-    return None
+class Cancelled(Exception):
+    """The typist cancelled a question (Ctrl-C at the capture choice)."""
 
 
-def _state(meta: dict, mid: int):
-    """The match as stored now, and how many actions its log holds (for --expect)."""
-    store = Store(meta.get("pasur.db"))
-    try:
-        record, match = store.match(mid)
+class Session:
+    """One session at one table: the store, the match id, how to draw and how to read a line."""
+
+    def __init__(self, store: Store, match_id: int, look: Look, read: Reader, at_terminal: bool) -> None:
+        self.store, self.mid, self.look, self.read, self.at_terminal = store, match_id, look, read, at_terminal
+
+    def handled(self) -> None:
+        """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
+        handled = getattr(self.read, "handled", None)
+        if handled is not None:
+            handled()
+
+    def echo(self, text: str) -> None:
+        click.echo(text)
+
+    def refuse(self, err: Exception) -> None:
+        self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
+
+    def state(self) -> tuple[Match, int]:
+        """The match as stored now, and how many actions its log holds (for ``expect``)."""
+        record, match = self.store.match(self.mid)
         return match, record.length
-    finally:
-        store.close()
 
+    def prompt(self, match: Match) -> str:
+        arrow = " > " if self.look.ascii else " › "
+        return render.status_line(self.look, match, width=76) + arrow if self.at_terminal else ""
 
-def _prompt(match) -> str:
-    if match.finished:
-        return "match over> "
-    if match.deal is None:
-        return f"deal {match.deal_number} table ({match.dealer} deals)> "
-    return f"{match.deal.turn} plays> "
+    # -- the loop --------------------------------------------------------------------------
+    def run(self) -> None:
+        match, _seen = self.state()
+        self.echo(render.show_text(self.look, self.mid, match, session=True))
+        if self.at_terminal:
+            self.echo(_('Type "help" for how to enter plays; Ctrl-C or Ctrl-D leaves.'))
+        while True:
+            match, seen = self.state()
+            try:
+                line = self.read(self.prompt(match))
+            except EOFError:
+                return
+            words = line.replace(",", " ").split()
+            if not words:
+                continue
+            try:
+                if not self.do(words, match, seen):
+                    return
+            except PasurError as err:
+                self.refuse(err)
+            except Cancelled:
+                self.echo(_("Cancelled: nothing was recorded."))
 
-
-def run(meta: dict, mid: int) -> None:
-    """The loop; ``meta`` holds the global options (--db, --ascii, --no-color), ``mid`` the match."""
-    base = ["--match", str(mid)]  # the group's options, so they go before any command
-    if meta.get("pasur.db"):
-        base = ["--db", str(meta["pasur.db"]), *base]
-    for flag in ("ascii", "no_color"):
-        if meta.get(f"pasur.{flag}"):
-            base.append("--" + flag.replace("_", "-"))
-    at_terminal = sys.stdin.isatty()
-    _run([*base, "show"])
-    if at_terminal:
-        click.echo('Type "help" for how to enter plays.')
-    while True:
-        match, seen = _state(meta, mid)
-        try:
-            if at_terminal:
-                line = input(_prompt(match))
-            else:
-                line = sys.stdin.readline()
-                if not line:
-                    break
-        except (EOFError, KeyboardInterrupt):
-            break
-        words = line.replace(",", " ").split()
-        if not words:
-            continue
+    def do(self, words: list[str], match: Match, seen: int) -> bool:
+        """Carry out one typed line; False to leave."""
         word = words[0].lower()
         if word in ("quit", "exit", "q"):
-            break
+            return False
         if word in ("help", "?", "h"):
-            click.echo(HELP)
-        elif word in ("show", "score", "matches"):
-            _run([*base, word])
+            self.echo(HELP)
+        elif word == "show":
+            self.echo(render.show_text(self.look, self.mid, match, session=True))
+        elif word == "score":
+            self.echo(render.score_text(self.look, match))
+        elif word == "matches":
+            ids = self.store.match_ids()
+            self.echo(render.matches_text(render.matches_rows([(i, self.store.match(i)[1]) for i in ids])))
         elif word == "undo":
-            _run([*base, "undo", *words[1:]])
+            self.undo(words[1:], seen)
         elif word == "deal":
-            _run([*base, "deal", *words[1:], "--expect", str(seen)])
-        elif match.deal is None and not match.finished and len(words) == 4:
-            _run([*base, "deal", *words, "--expect", str(seen)])
+            self.table(words[1:], seen)
+        elif word == "tally":
+            self.tally(match, seen)
+        elif match.finished:
+            self.echo(_("The match is over: {winner} won. Type quit to leave.").format(winner=match.winner))
+        elif match.deal is None:
+            self.table(words, seen)
         else:
-            _play(words, base, seen, at_terminal)
-    click.echo("Everything is saved. Bye.")
+            self.play(words, match, seen)
+        return True
+
+    def undo(self, args: list[str], seen: int) -> None:
+        if len(args) > 1 or (args and not (args[0].isdecimal() and len(args[0]) <= 6 and int(args[0]) >= 1)):
+            raise NotationError("undo takes a number of actions, e.g. undo 2; not {text!r}.", text=" ".join(args))
+        _dropped, words, match = actions.take_back(
+            self.store, self.mid, int(args[0]) if args else 1, expect=seen,
+            describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)))
+        for line in words:
+            self.echo(line)
+        self.echo(render.position_text(self.look, match))
+
+    def tally(self, match: Match, seen: int) -> None:
+        """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
+        from pasur_cli.commands.tally import ask_tally
+        try:
+            piles, counts, surs = ask_tally(match, self.read)
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
+            self.handled()
+            self.echo("")
+            raise Cancelled from None
+        _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
+        self.echo(render.score_text(self.look, match, only_last=True))
+        awaited = render.awaiting_text(match, session=True)
+        if awaited:
+            self.echo(awaited)
+
+    def table(self, words: list[str], seen: int) -> None:
+        cards = read_cards(words)
+        if len(cards) != 4:
+            if len(cards) == 1:
+                raise NotationError("the table is 4 cards; 1 was given ({cards}).", cards=cards)
+            raise NotationError("the table is 4 cards; {count} were given ({cards}).", count=len(cards), cards=cards)
+        match = actions.enter_table(self.store, self.mid, cards, expect=seen)
+        self.echo(render.deal_text(self.look, match))
+
+    def play(self, words: list[str], match: Match, seen: int) -> None:
+        deal = match.deal
+        assert deal is not None
+        # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
+        card, *rest = read_cards(words, deal.unseen_cards, deal.table)
+        deal.verify_card(card)
+        take = rest or self.choose(card, match)
+        record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
+        self.echo(render.play_text(self.look, record, played_in, match, session=True))
+
+    def choose(self, card: Card, match: Match) -> list[Card] | None:
+        """The capture to record: None when the engine has one answer, else the typist's choice."""
+        deal = match.deal
+        assert deal is not None
+        found = legal_captures(card, deal.table, match.rules)
+        if found.trail or (len(found.options) == 1 and not found.truncated):
+            return None
+        question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
+        if not self.at_terminal:
+            self.echo(question.rstrip())
+        while True:
+            try:
+                answer = self.read(question if self.at_terminal else "").strip()
+            except KeyboardInterrupt:
+                self.handled()
+                self.echo("")
+                raise Cancelled from None
+            except EOFError:
+                raise Cancelled from None
+            if answer.isdecimal() and len(answer) <= 3 and 1 <= int(answer) <= len(found.options):  # Persian digits too
+                return list(found.options[int(answer) - 1])
+            if answer and not answer.isdecimal():
+                try:
+                    take = read_cards(answer.replace(",", " ").split(), deal.table)
+                except NotationError as err:
+                    self.refuse(err)
+                else:
+                    if tuple(sorted(take)) in found.options or (
+                            found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
+                        return take
+                    self.echo(_("{card} cannot take {cards}.").format(
+                        card=self.look.card(card), cards=self.look.cards(take)))
+            self.echo(_("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.").format(
+                n=len(found.options)))
+            question = _("Which one? ")
 
 
-def _play(words: list[str], base: list[str], seen: int, at_terminal: bool) -> None:
-    args = [*base, "play", words[0], "--expect", str(seen)]
-    if len(words) > 1:
-        args += ["--take", " ".join(words[1:])]
-    refused = _run(args)
-    options = getattr(refused, "options", None)
-    if not options:
+def run(store: Store, match_id: int, look: Look, read: Reader | None = None) -> None:
+    """The session on ``store``'s match ``match_id``; ``read`` reads a line after a prompt (by
+    default the terminal's, or standard input line by line when it is not a terminal)."""
+    if read is not None:
+        _run(Session(store, match_id, look, read, True))
         return
+    with terminal_lines() as (reader, at_terminal):
+        _run(Session(store, match_id, look, reader, at_terminal))
+
+
+def _run(session: Session) -> None:
     try:
-        answer = input(f"Which capture? 1-{len(options)} (Enter: none) ") if at_terminal else sys.stdin.readline()
-    except (EOFError, KeyboardInterrupt):
-        return
-    answer = answer.strip()
-    if answer.isdecimal() and 1 <= int(answer) <= len(options):
-        _run([*args, "--take", " ".join(c.code for c in options[int(answer) - 1])])
-    elif answer:
-        click.echo("No such choice; nothing was recorded.")
+        session.run()
+    except KeyboardInterrupt:
+        session.echo("")
+    session.echo(_("Everything is saved. Bye."))
 
 
 @click.command(cls=PasurCommand)
 @store_options
 @look_options
 @click.pass_context
-def session(ctx):
-    """Referee the current match interactively: type each play, get the capture and the score."""
-    store = open_store(ctx)
+def session(ctx: click.Context) -> None:
+    """Referee the current match interactively: type each play, get the capture and the score.
+
+    \b
+    In the session, type:
+      7c             play 7♣ (you are asked which capture when there is a choice)
+      7c 4d          play 7♣ taking 4♦
+      5c 9d 3h ks    the four table cards of a deal
+      show           the deal: table, piles, the race, whose turn
+      score          the score tables, and the race during a deal
+      undo [N]       take back the last action (or N), then show the position
+      tally          score the next deal from its piles, asked side by side
+      matches        every match
+      help, quit     (Ctrl-D and Ctrl-C also leave; everything is saved)
+    """
+    store = open_store(ctx, write=True)
     mid = current(ctx, store)[0]
-    store.close()
-    run(dict(ctx.meta), mid)
+    run(store, mid, look(ctx))

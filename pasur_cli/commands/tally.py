@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from pasur_cli import render
+from pasur_cli import actions, render
 from pasur_cli.cli import (
     PasurCommand,
     current,
@@ -17,15 +20,24 @@ from pasur_cli.cli import (
     open_store,
     store_options,
 )
-from pasur_cli.errors import NotationError
-from pasur_cli.tally import build_action
+from pasur_cli.errors import NotationError, PasurError
+from pasur_cli.i18n import _
+from pasur_cli.tally import build_action, parse_counts, small_number, tally_scores
+from pasur_cli.terminal import Reader, Terminal
+from pasur_cli.typos import read_cards
+
+if TYPE_CHECKING:
+    from pasur_cli.match import Match
+
+T = TypeVar("T")
 
 
 @click.command(cls=PasurCommand)
 @click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS",
               help='A side\'s captured cards, e.g. "Ali=AS 2C 10D ..." (repeat for each side).')
 @click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...",
-              help='A side\'s counts instead of its cards: "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
+              help='A side\'s counts instead of its cards: '
+                   '"Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
 @click.option("--surs", multiple=True, metavar="SIDE=N", help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
 @click.option("--partial", is_flag=True, help="The piles need not hold all 52 cards (and counts need not add up).")
 @expect_option
@@ -33,7 +45,8 @@ from pasur_cli.tally import build_action
 @store_options
 @look_options
 @click.pass_context
-def tally(ctx, piles, counts, surs, partial, expect, as_json):
+def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], surs: tuple[str, ...],
+          partial: bool, expect: int | None, as_json: bool) -> None:
     """Score a deal played without play-by-play entry, from what each side captured.
 
     A side may be named by its name or any of its players. At a terminal with no options, asks
@@ -41,15 +54,13 @@ def tally(ctx, piles, counts, surs, partial, expect, as_json):
     """
     store = open_store(ctx, write=True)
     mid, match = current(ctx, store)
+    given = list(piles), list(counts), list(surs)
     if not (piles or counts or surs):
         if not sys.stdin.isatty():
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
-        piles, counts, surs = _ask_tally(match)
-    with store.changing(mid, expect) as change:
-        action = build_action(change.match, list(piles), list(counts), list(surs), partial)
-        result = change.match.apply(action)
-        change.append(change.match.last_action)  # the canonical form, as it replays
-    match = change.match
+        with Terminal() as terminal:
+            given = ask_tally(match, terminal, partial)
+    result, match = actions.enter_tally(store, mid, *given, partial=partial, expect=expect)
     if as_json:
         data = render.score_json(mid, match)
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
@@ -58,17 +69,74 @@ def tally(ctx, piles, counts, surs, partial, expect, as_json):
         click.echo(render.score_text(look(ctx), match, only_last=True))
 
 
-def _ask_tally(match) -> tuple[list[str], list[str], list[str]]:
-    """Ask side by side at a terminal; returns the same texts the options would hold."""
-    piles, counts, surs = [], [], []
-    click.echo(f"Tally of deal {match.deal_number} ({match.dealer} dealt). For each side, type its pile's cards\n"
-               "or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no")
+def _ask(read: Reader, question: str, parse: Callable[[str], T], default: str | None = None) -> T:
+    """Ask until ``parse`` accepts the answer; each refusal is shown and the question asked again."""
+    shown = f"{question} [{default}]: " if default else f"{question}: "
+    while True:
+        text = read(shown).strip()
+        if not text and default is not None:
+            text = default
+        try:
+            return parse(text)
+        except PasurError as err:
+            click.echo(_("Error: {message}").format(message=render.error_text(render.Look.detect(), err)))
+
+
+def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
+    def parse(text: str) -> tuple[str, str]:
+        if "=" in text:
+            parse_counts(text)
+            return "counts", f"{side}: {text}"
+        if not text:
+            raise NotationError("type the pile's cards, or its counts like clubs=8 aces=2.")
+        read_cards(text.replace(",", " ").split())
+        return "pile", f"{side}={text}"
+    return parse
+
+
+def _surs(text: str) -> int:
+    if not small_number(text):
+        raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
+    return int(text)
+
+
+def ask_tally(match: Match, read: Reader, partial: bool = False) -> tuple[list[str], list[str], list[str]]:
+    """Ask side by side, checking each answer as it is given (a wrong one is asked again); when
+    the answers together do not add up, ask which side to correct, keeping the rest. Returns the
+    same texts the options would hold. Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError."""
+    click.echo(_("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards").format(
+        number=match.deal_number, dealer=match.dealer))
+    click.echo(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"))
+    answers: dict[str, tuple[tuple[str, str], int]] = {}
+
+    def ask(side: str) -> None:
+        given = _ask(read, _("{side}: pile or counts").format(side=side), _pile_or_counts(side))
+        held = _ask(read, _("{side}: surs held").format(side=side), _surs, default="0")
+        answers[side] = (given, held)
+
     for side in match.sides:
-        answer = click.prompt(f"{side}: pile or counts").strip()
-        if "=" in answer:
-            counts.append(f"{side}: {answer}")
-        else:
-            piles.append(f"{side}={answer}")
-        held = click.prompt(f"{side}: surs held", default=0, type=click.IntRange(min=0))
-        surs.append(f"{side}={held}")
-    return piles, counts, surs
+        ask(side)
+    names = {s.casefold(): s for s in match.sides}
+    names.update({p.casefold(): match.side_of(p) for p in match.players})
+    while True:
+        piles = [text for (kind, text), _held in answers.values() if kind == "pile"]
+        counts = [text for (kind, text), _held in answers.values() if kind == "counts"]
+        surs = [f"{side}={held}" for side, (_given, held) in answers.items()]
+        try:
+            tally_scores(match, build_action(match, piles, counts, surs, partial))
+            return piles, counts, surs
+        except PasurError as err:
+            click.echo(_("Error: {message}").format(message=render.error_text(render.Look.detect(), err)))
+        choice = _ask(read, _("Which side's answer to correct? ({sides}; Enter gives up)").format(
+            sides=", ".join(match.sides)), functools.partial(_known, names=names), default="")
+        if not choice:
+            raise NotationError("tally given up; nothing was recorded.")
+        ask(choice)
+
+
+def _known(text: str, names: dict[str, str]) -> str:
+    if not text:
+        return ""
+    if text.casefold() not in names:
+        raise NotationError("{name!r} is not a side or player here.", name=text)
+    return names[text.casefold()]

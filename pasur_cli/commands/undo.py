@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli import render
+from pasur_cli import actions, render
 from pasur_cli.cli import (
     BIGGEST,
     PasurCommand,
@@ -16,8 +16,7 @@ from pasur_cli.cli import (
     open_store,
     store_options,
 )
-from pasur_cli.errors import IllegalPlayError
-from pasur_cli.i18n import _, ngettext
+from pasur_cli.i18n import _
 
 
 @click.command(cls=PasurCommand)
@@ -28,21 +27,15 @@ from pasur_cli.i18n import _, ngettext
 @look_options
 @click.pass_context
 def undo(ctx: click.Context, count: int, expect: int | None, as_json: bool) -> None:
-    """Take back the last COUNT recorded actions (default 1)."""
+    """Take back the last COUNT recorded actions (default 1), then show the position it returns to."""
     store = open_store(ctx, write=True)
     mid = current(ctx, store)[0]
-    with store.changing(mid, expect) as change:
-        have = change.count
-        if count > have:
-            raise IllegalPlayError(ngettext("match {match} has {have} recorded action; cannot undo {count}.",
-                                            "match {match} has {have} recorded actions; cannot undo {count}.", have),
-                                   match=mid, have=have, count=count)
-        dropped = change.drop(count)
-        # the words are made before the commit: a failure here takes nothing back
-        lines = [_("Took back {action}.").format(action=render.describe_action(look(ctx), action))
-                 for action in reversed(dropped)]
+    dropped, words, match = actions.take_back(
+        store, mid, count, expect,
+        describe=lambda action: _("Took back {action}.").format(action=render.describe_action(look(ctx), action)))
     if as_json:
         click.echo(render.dumps({"match": mid, "undone": dropped}))
     else:
-        for line in lines:
+        for line in words:
             click.echo(line)
+        click.echo(render.position_text(look(ctx), match))

@@ -1,0 +1,87 @@
+"""Ctrl-C leaves the session at once, whenever it is pressed: never held until the next Enter.
+
+A real pseudo-terminal runs a small harness that forks one session after another (so each trial
+costs a fork, not a Python start-up); the test presses Ctrl-C at a different instant of each
+session's start and prompt: as its first line appears, as the prompt is being drawn, just after
+it, after a half-typed line. Each trial must end with the goodbye and exit 0. Nothing sleeps: each
+Ctrl-C is sent the moment the screen shows the text the trial waits for, and a held Ctrl-C shows
+as a trial that never ends (the test's pexpect timeout).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+
+import pexpect
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal and fork")
+
+HARNESS = textwrap.dedent("""
+    import os, signal, sys
+    from pasur_cli.commands import session
+    from pasur_cli.render import Look
+    from pasur_cli.store import Store
+    db, trials = sys.argv[1], int(sys.argv[2])
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness itself outlives every Ctrl-C
+    for i in range(trials):
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            store = Store(db, write=True)
+            session.run(store, 1, Look(ascii=False, color=False))
+            sys.stdout.flush()
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        print(f"[trial {i} exit {status}]", flush=True)
+""")
+
+# what each trial waits to see before it presses Ctrl-C (then, for some, types first)
+MOMENTS = [
+    ("Match 1:", ""),             # the session's first line, before any prompt
+    ("Piles:", ""),               # in the middle of the opening lines
+    ("Type \"help\"", ""),         # just before the prompt is drawn
+    ("Sara (", ""),               # the prompt half drawn
+    ("Ali 0", ""),                # the prompt nearly drawn
+    ("› ", ""),                   # the prompt drawn, waiting
+    ("› ", "7"),                  # a line half typed
+    ("› ", "7c"),
+]
+
+
+def run_trials(tmp_path, trials: int) -> None:
+    from click.testing import CliRunner
+
+    from pasur_cli.cli import main
+    db = tmp_path / "pasur.db"
+    runner = CliRunner()
+    for args in (["new", "Ali", "Sara", "--rules", "pagat"], ["deal", "5C", "9D", "3H", "KS"], ["play", "2S"]):
+        assert runner.invoke(main, ["--db", str(db), *args]).exit_code == 0
+    script = tmp_path / "harness.py"
+    script.write_text(HARNESS)
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=os.pathsep.join(sys.path))
+    child = pexpect.spawn(sys.executable, [str(script), str(db), str(trials)], env=env, encoding="utf-8",
+                          timeout=10, dimensions=(24, 80))
+    child.delaybeforesend = None  # no pause before each key: the instants are the screen's
+    try:
+        for i in range(trials):
+            seen, typed = MOMENTS[i % len(MOMENTS)]
+            child.expect_exact(seen)
+            if typed:
+                child.send(typed)
+            child.sendintr()
+            child.expect_exact("Everything is saved. Bye.")
+            child.expect_exact(f"[trial {i} exit 0]")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    runner_show = runner.invoke(main, ["--db", str(db), "show", "--json"])
+    assert json.loads(runner_show.output)["turn"] == "Ali"  # nothing half-typed was recorded
+
+
+def test_ctrl_c_leaves_at_once_200_times(tmp_path):
+    run_trials(tmp_path, 200)
