@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.captures import Captures, card_no_sur
+from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
@@ -299,19 +300,22 @@ def describe_action(look: Look, action: dict) -> str:
     return str(kind)
 
 
-def matches_rows(items: list[tuple[int, object]]) -> list[dict]:
+def matches_rows(items: list[tuple[int, str, object]]) -> list[dict]:
+    """(id, created, replayed match) of each match as the rows of `matches --json`."""
     out = []
-    for mid, match in items:
-        out.append({"match": mid, "players": list(match.players), "sides": list(match.sides),
+    for mid, created, match in items:
+        out.append({"match": mid, "created": created, "players": list(match.players), "sides": list(match.sides),
                     "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
                     "finished": match.finished, "winner": match.winner})
     return out
 
 
-def matches_text(rows: list[dict]) -> str:
+def matches_text(rows: list[dict], filtered: bool = False) -> str:
     if not rows:
-        return "No matches yet: start one with pasur new NAME NAME."
-    body = [[r["match"], ", ".join(r["players"]), r["rules"], r["deals"],
+        if filtered:
+            return _("No match fits.")
+        return _("No matches yet: start one with pasur new NAME NAME.")
+    body = [[r["match"], r["created"][:10], ", ".join(r["players"]), r["rules"], r["deals"],
              " / ".join(f"{s} {t}" for s, t in r["totals"].items()),
-             f"won by {r['winner']}" if r["finished"] else "playing"] for r in rows]
-    return table(body, ["match", "players", "rules", "deals", "totals", "status"])
+             _("won by {side}").format(side=r["winner"]) if r["finished"] else _("playing")] for r in rows]
+    return table(body, [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")])

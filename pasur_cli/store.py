@@ -280,6 +280,11 @@ class Store:
         self._replayed = (record, match)
         return record, match
 
+    def every_match(self) -> list[tuple[MatchRecord, Match]]:
+        """Every match replayed (from its snapshots), most recently changed first; each record
+        holds the match's ``created`` date."""
+        return [self.match(mid) for mid in self.match_ids()]
+
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
         try:

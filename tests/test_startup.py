@@ -16,7 +16,7 @@ main(sys.argv[1:], standalone_mode=False)
 print(" ".join(sorted(set(sys.modules) - before)))
 """
 COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.commands", "pasur_cli.errors", "pasur_cli.cards",
-          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render"}
+          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render", "pasur_cli.i18n"}
 MATCH = COMMON | {"pasur_cli.deal", "pasur_cli.scoring", "pasur_cli.match", "pasur_cli.store",
                   "sqlite3", "sqlite3.dbapi2", "_sqlite3"}
 
@@ -36,3 +36,12 @@ def test_a_command_loads_only_what_it_uses(pasur, args, expected):
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")
     assert loaded(*args) == expected
+
+
+def test_only_the_chart_imports_plotext(pasur):
+    pasur("new", "Ali", "Sara")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    for args in (["score"], ["score", "--csv"], ["stats"], ["log"], ["matches"]):
+        assert not any(m.split(".")[0] == "plotext" for m in loaded(*args)), args
+    assert "plotext" in loaded("score", "--chart")
