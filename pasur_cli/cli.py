@@ -146,10 +146,12 @@ def json_option(f: F) -> F:
 
 def echo_csv(headers: list[str], rows: list[list[object]]) -> None:
     """CSV (a header row, then ``rows``) on standard output, in UTF-8 whatever the locale's encoding."""
+    import sys
+
     from pasur_cli.render_stats import csv_text
-    stream = click.get_binary_stream("stdout")
-    stream.write(csv_text(headers, rows).encode("utf-8"))
-    stream.flush()
+    sys.stdout.flush()
+    sys.stdout.buffer.write(csv_text(headers, rows).encode("utf-8"))
+    sys.stdout.buffer.flush()
 
 
 def rule_options(f):

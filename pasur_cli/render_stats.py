@@ -218,7 +218,7 @@ def _ticks(top: int, rows: int, mark: int | None) -> list[int]:
 
 def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -> str:
     """The race: each side's running total after every deal as a line with a marker per deal, the
-    target as a line across (or, with ``fixed_deals``, the last deal as a line down), a legend.
+    target as a line across (none with ``fixed_deals``), a legend.
     ``width`` and ``height`` are the characters it may fill."""
     if not match.results:
         return _("No deal has been scored yet: nothing to draw.")
@@ -231,6 +231,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     top = max([*(max(ys) for ys in series.values()), target or 0])
     top = int(math.ceil(top * 1.05 / 5) * 5) or 5
     plt.clear_figure()
+    plt.limitsize(False, False)  # the size asked for, not the terminal plotext sees (none in a pipe)
     plt.plotsize(max(width, 30), max(height - 3, 10))  # the title and legend take three lines
     plt.theme("clear")
     plt.xlim(0, last)
@@ -243,8 +244,6 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     line = "." if look.ascii else "braille"
     if target is not None:
         plt.hline(target, "gray")
-    if fixed:
-        plt.vline(fixed, "gray")
     xs = list(range(deals + 1))
     for number, ys in enumerate(series.values()):
         plt.plot(xs, [0, *ys], marker=line, color=COLORS[number])
@@ -263,7 +262,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     if target is not None:
         legend.append(_("{line} target {target}").format(line=rule * 2, target=target))
     else:
-        legend.append(_("{line} {deals} deals").format(line="|", deals=fixed))
+        legend.append(_("(a match of {deals} deals)").format(deals=fixed))
     title = _("Match {match}: running totals after each deal").format(match=match_id)
     return "\n".join([title, drawn, "   ".join(legend)])
 
