@@ -114,8 +114,8 @@ def stats_text(look: Look, book: RecordBook) -> str:
     """The record book as tables: players, partnerships, head to head."""
     if not book.players:
         return _("No matches yet: start one with pasur new NAME NAME.")
-    parts = [_("Matches: {finished} finished, {playing} still being played (counted apart, under playing;"
-               " their deals count).").format(finished=book.matches, playing=book.unfinished),
+    parts = [_("Matches: {finished} finished, {playing} still being played.").format(
+        finished=book.matches, playing=book.unfinished),
              _grid(_record_rows(book.players), _record_headers(look, _("player")))]
     if book.partnerships:
         parts.append(_("Partnerships (their side's figures):") + "\n"
@@ -127,8 +127,8 @@ def stats_text(look: Look, book: RecordBook) -> str:
         parts.append(_("Head to head (finished matches the row's player won against the column's):") + "\n"
                      + _grid(rows, [_("won by"), *names]))
     two, ten = ("2C", "10D") if look.ascii else ("2♣", "10♦")
-    parts.append(_("Clubs, {two} and {ten}: in how many of their deals they took them. Surs: held at a deal's"
-                   " end.").format(two=two, ten=ten))
+    parts.append(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}: in how"
+                   " many of their deals they took them. Surs: held at a deal's end.").format(two=two, ten=ten))
     return "\n\n".join(parts)
 
 

@@ -138,7 +138,7 @@ def test_stats_text_shows_every_player_and_partnership(pasur):
     for name in ("Ali & Reza", "Sara & Mina", "Dara", "Sara", "Mina", "Reza"):
         assert name in text
     assert "Ali " not in text.replace("Ali &", "")  # spelt as in the newest match: ali
-    assert "Matches: 0 finished, 2 still being played" in text
+    assert "Matches: 0 finished, 2 still being played." in text
     # Ali & Reza: 17 points in their only deal, a sur held
     row = next(line for line in text.splitlines() if line.startswith("Ali & Reza"))
     assert row.split()[-6:-3] == ["17.0", "1.00", "100%"]
