@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -34,7 +34,7 @@ SEASON = [  # players in seat order, preset, overrides, first dealer, tallied de
 
 def main() -> None:
     rng = random.Random(2026)
-    when = datetime(2026, 9, 4, 19, 0, tzinfo=timezone.utc)
+    when = datetime(2026, 9, 4, 19, 0, tzinfo=UTC)
     for number, (players, preset, overrides, dealer, tallies, cut) in enumerate(SEASON, 1):
         rules = parse_rules(preset, overrides)
         match = Match(players, rules, dealer)
@@ -50,8 +50,11 @@ def main() -> None:
         times = [(start + timedelta(seconds=20 * i)).isoformat() for i in range(1, len(actions) + 1)]
         head = {"format": "pasur-match", "version": 1, "players": players, "dealer": players[dealer],
                 "rules": rules.as_dict(), "created": start.isoformat()}
-        lines = [json.dumps({"at": at, "action": action}, ensure_ascii=False) for at, action in zip(times, actions)]
-        text = json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "actions": [\n  ' + ",\n  ".join(lines) + "\n ]\n}\n"
+        lines = [json.dumps({"at": at, "action": action}, ensure_ascii=False)
+                 for at, action in zip(times, actions, strict=True)]
+        # one action a line: a record a person can read and diff
+        text = (json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "actions": [\n  '
+                + ",\n  ".join(lines) + "\n ]\n}\n")
         json.loads(text)
         (HERE / f"season-{number}.json").write_text(text, encoding="utf-8")
 

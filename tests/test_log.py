@@ -9,7 +9,8 @@ import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from matchbook import random_match, stored
 
 from pasur_cli.cli import main
@@ -19,13 +20,15 @@ def run(db: Path, *args: str):
     return CliRunner().invoke(main, [*args, "--db", str(db)], catch_exceptions=False)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# each example builds, stores and reads back a whole match: a fraction of the profile's examples
+@settings(max_examples=settings.default.max_examples // 7, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), finished=st.booleans())
 def test_the_log_is_every_action_and_every_result(seed, finished):
     players, rules, dealer, actions, match = random_match(random.Random(seed), finished=finished)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "pasur.db"
-        [mid] = stored(db, [(players, rules, dealer, actions, match)])
+        stored(db, [(players, rules, dealer, actions, match)])
         events = json.loads(run(db, "log", "--json").output)
         score = json.loads(run(db, "score", "--json").output)
         text = run(db, "log", "--ascii").output

@@ -12,7 +12,8 @@ import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from matchbook import random_match, stored
 
 from pasur_cli.cli import main
@@ -32,7 +33,9 @@ def as_json_value(text: str) -> object:
     return {"true": True, "false": False}.get(text, int(text) if re.fullmatch(r"-?\d+", text) else text)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# each example builds and stores a whole match: a fraction of the profile's examples
+@settings(max_examples=settings.default.max_examples // 7, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), finished=st.booleans())
 def test_score_csv_is_score_json_row_by_row(seed, finished):
     made = random_match(random.Random(seed), finished=finished)
@@ -88,7 +91,9 @@ def running(match) -> dict[str, list[int]]:
     return out
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# each example builds and stores a whole match: a fraction of the profile's examples
+@settings(max_examples=settings.default.max_examples // 7, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_chart_has_every_deal_point_the_target_and_a_legend(seed):
     *_, match = random_match(random.Random(seed))

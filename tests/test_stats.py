@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from matchbook import random_match, stored
 
 from pasur_cli.cli import main
@@ -75,7 +76,9 @@ def check_record(row: dict, count: Counter, best: tuple | None) -> None:
         assert row["best_deal"] == {"points": best[0], "match": -best[1], "deal": -best[2]}
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# each example stores and reads back up to six whole matches: a fraction of the profile's examples
+@settings(max_examples=settings.default.max_examples // 4, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), finished=st.integers(1, 4), unfinished=st.integers(0, 2))
 def test_the_record_book_adds_up_random_matches(seed, finished, unfinished):
     rng = random.Random(seed)
@@ -88,7 +91,7 @@ def test_the_record_book_adds_up_random_matches(seed, finished, unfinished):
         result = run(db, "stats", "--json")
         assert result.exit_code == 0, result.output
         book = json.loads(result.output)
-        want = expected_book([(mid, m[4]) for mid, m in zip(ids, made)])
+        want = expected_book([(mid, m[4]) for mid, m in zip(ids, made, strict=True)])
         assert book["matches"] == sum(m[4].finished for m in made)
         assert book["unfinished"] == sum(not m[4].finished for m in made)
 
@@ -102,7 +105,7 @@ def test_the_record_book_adds_up_random_matches(seed, finished, unfinished):
 
         # a name is shown as the newest match spells it
         newest = {}
-        for mid, m in sorted(zip(ids, made), key=lambda item: item[0]):
+        for _, m in sorted(zip(ids, made, strict=True), key=lambda item: item[0]):
             newest.update({p.casefold(): p for p in m[0]})
         assert {r["name"] for r in book["players"]} == set(newest.values())
 
