@@ -15,7 +15,7 @@ from math import comb, prod
 from typing import NamedTuple
 
 from pasur_cli.cards import Card, Rank
-from pasur_cli.errors import IllegalPlayError
+from pasur_cli.errors import IllegalPlayError, Sum
 from pasur_cli.rules import Rules
 
 CAP = 50          # captures listed at most
@@ -187,37 +187,35 @@ def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rule
 
 
 def card_no_sur(card: Card, rules: Rules) -> str | None:
-    """Why a capture by ``card`` that clears the table is no sur whatever the deal's position
-    (a J under ``jack_sur=false``), or None. The deal adds the last-hand and sur-limit exceptions."""
+    """The rule option by which a capture with ``card`` that clears the table is no sur whatever
+    the deal's position (``jack_sur`` for a J when it is false), or None. The deal adds the
+    last-hand and sur-limit exceptions."""
     if card.rank == Rank.JACK and not rules.jack_sur:
-        return "a J that clears the table is no sur under these rules"
+        return "jack_sur"
     return None
 
 
-def _plus(card: Card, take, ascii: bool) -> str:
-    return " + ".join(c.show(ascii) for c in [card, *sorted(take)])
+def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError | None:
+    """Why taking ``take`` with ``card`` from ``table`` is illegal (an error carrying the cards as
+    facts, not raised), or None when it is legal.
 
-
-def capture_problem(card: Card, table, take, rules: Rules, ascii: bool = False) -> str | None:
-    """Why taking ``take`` with ``card`` from ``table`` is illegal, or None when it is legal.
-
-    ``take`` must be cards on the table (an empty take is a trail). The reason names the cards.
+    ``take`` must be cards on the table (an empty take is a trail).
 
     >>> from pasur_cli.cards import parse_card, parse_cards
     >>> from pasur_cli.rules import PRESETS
-    >>> capture_problem(parse_card("7D"), parse_cards("5C 4H"), parse_cards("5C"), PRESETS["standard"], ascii=True)
-    '7D + 5C = 12, not 11.'
+    >>> str(capture_problem(parse_card("7D"), parse_cards("5C 4H"), parse_cards("5C"), PRESETS["standard"]))
+    '7♦ + 5♣ = 12, not 11.'
     """
     take = sorted(set(take))
-    show = (lambda c: c.show(ascii))
-    names = lambda cards: " ".join(show(c) for c in sorted(cards)) or "nothing"  # noqa: E731
     stray = [c for c in take if c not in table]
     if stray:
-        return f"{names(stray)} {'is' if len(stray) == 1 else 'are'} not on the table."
+        if len(stray) == 1:
+            return IllegalPlayError("{cards} is not on the table.", cards=stray)
+        return IllegalPlayError("{cards} are not on the table.", cards=stray)
     if not take:
         options = legal_captures(card, table, rules).options
         if options:
-            return f"{show(card)} must capture: it can take {names(options[0])}."
+            return IllegalPlayError("{card} must capture: it can take {take}.", card=card, take=list(options[0]))
         return None
     if rules.capture_mode == "rank" or card.rank in (Rank.QUEEN, Rank.KING) or (
         card.rank == Rank.JACK and rules.jack_capture == "wild"
@@ -226,41 +224,44 @@ def capture_problem(card: Card, table, take, rules: Rules, ascii: bool = False) 
         if tuple(take) in options:
             return None
         if not options:
-            return f"{show(card)} captures nothing on this table: it is trailed."
+            return IllegalPlayError("{card} captures nothing on this table: it is trailed.", card=card)
         if card.rank == Rank.JACK and rules.capture_mode != "rank":
-            return f"a J takes every numeral and J on the table and nothing else: {names(options[0])}."
+            return IllegalPlayError("a J takes every numeral and J on the table and nothing else: {take}.",
+                                    take=list(options[0]))
         if len(options) == 1:
-            return f"{show(card)} takes every {card.rank_code} on the table: {names(options[0])}, no more, no less."
-        return f"{show(card)} takes exactly one {card.rank_code}, not {names(take)}."
+            return IllegalPlayError("{card} takes every {rank} on the table: {take}, no more, no less.",
+                                    card=card, rank=card.rank_code, take=list(options[0]))
+        return IllegalPlayError("{card} takes exactly one {rank}, not {take}.", card=card, rank=card.rank_code,
+                                take=take)
     courts = [c for c in take if not c.is_numeral]
     if courts:
-        return f"{names(courts)} cannot be taken by a sum: only numerals (A-10) count."
+        return IllegalPlayError("{cards} cannot be taken by a sum: only numerals (A-10) count.", cards=courts)
     t = target(card, rules)
     total = sum(c.value for c in take) + (11 - t)
     if not rules.multi_capture:
         if total != 11:
-            return f"{_plus(card, take, ascii)} = {total}, not 11."
+            return IllegalPlayError("{cards} = {total}, not 11.", cards=Sum((card, *take)), total=total)
         return None
     counts = _counts(take)
     if total - (11 - t) < 2 * t and total != 11:
-        return f"{_plus(card, take, ascii)} = {total}, not 11."
+        return IllegalPlayError("{cards} = {total}, not 11.", cards=Sum((card, *take)), total=total)
     if (total - (11 - t)) % t or not _splits(t, counts):
-        return (f"{names(take)} cannot be split into sets that each make 11 with {show(card)}"
-                f" (each set must sum to {t}).")
+        return IllegalPlayError("{take} cannot be split into sets that each make 11 with {card}"
+                                " (each set must sum to {sum}).", take=take, card=card, sum=t)
     rest = [c for c in table if c.is_numeral and c not in take]
     if _reaches(t, _counts(rest)):
         shape = next(_sets(t, _counts(rest)))
-        witness = next(_expand(tuple(shape.get(v, 0) for v in range(11)), _by_value(rest)))
-        return (f"the capture is not complete: {_plus(card, witness, ascii)} = 11 as well,"
-                f" so {names(witness)} must be taken too.")
+        witness = list(next(_expand(tuple(shape.get(v, 0) for v in range(11)), _by_value(rest))))
+        return IllegalPlayError("the capture is not complete: {cards} = 11 as well, so {witness} must be taken"
+                                " too.", cards=Sum((card, *witness)), witness=witness)
     return None
 
 
 def verify_capture(card: Card, table, take, rules: Rules) -> None:
     """Raise IllegalPlayError with the reason when the capture is not legal."""
     problem = capture_problem(card, table, take, rules)
-    if problem:
-        raise IllegalPlayError(problem)
+    if problem is not None:
+        raise problem
 
 
 def is_legal_capture(card: Card, table, take, rules: Rules) -> bool:

@@ -33,7 +33,6 @@ _SUIT_INPUT = {**{s: s for s in SUITS}, **{v: k for k, v in SYMBOLS.items()},
 _RANK_INPUT = {code: rank for rank, code in enumerate(RANK_CODES) if code}
 _RANK_INPUT.update({"1": Rank.ACE, "T": Rank.TEN})
 
-VALID = "a rank (A or 1, 2-10 or T, J, Q, K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), e.g. 10D, qh, 7♣"
 
 
 class Card(NamedTuple):
@@ -91,7 +90,9 @@ def parse_card(text: str) -> Card:
     token = text.strip().upper()
     rank, suit = _RANK_INPUT.get(token[:-1]), _SUIT_INPUT.get(token[-1:])
     if rank is None or suit is None:
-        raise NotationError(f"{text!r} is not a card: write {VALID}.")
+        raise NotationError("{text!r} is not a card: write a rank (A or 1, 2-10 or T, J, Q, K) followed by a"
+                            " suit letter (C D H S) or symbol, e.g. 10D, qh, {example}.",
+                            text=text, example=_BY_CODE["7C"])
     return _BY_CODE[RANK_CODES[rank] + suit]
 
 
@@ -111,7 +112,7 @@ def parse_cards(texts: str | list[str] | tuple[str, ...], what: str = "list") ->
     for token in split_tokens(texts):
         card = parse_card(token)
         if card in cards:
-            raise NotationError(f"{card.code} is named twice in the {what}: each card exists once.")
+            raise NotationError("{card} is named twice in the {what}: each card exists once.", card=card, what=what)
         cards.append(card)
     return cards
 
@@ -120,12 +121,3 @@ def format_cards(cards, ascii: bool = False, sort: bool = True) -> str:
     """Cards joined by spaces, canonically ordered unless ``sort`` is false."""
     seq = sorted(cards) if sort else list(cards)
     return " ".join(c.show(ascii) for c in seq)
-
-
-_TO_LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})
-
-
-def ascii_suits(text: str) -> str:
-    """``text`` with suit symbols written as letters (9♦ becomes 9D), for --ascii output."""
-    return text.translate(_TO_LETTERS)
-

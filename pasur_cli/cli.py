@@ -27,14 +27,13 @@ class Refused(click.ClickException):
 
 
 def refuse(err: PasurError, ctx: click.Context) -> Refused:
-    """The refusal a player sees; suit letters instead of symbols under --ascii."""
+    """The refusal a player sees, its cards drawn as stderr wants them (letters under --ascii)."""
     import sys
-    from pasur_cli.render import Look
-    message = str(err)
-    if Look.detect(ascii=ctx.meta.get("pasur.ascii", False), stream=sys.stderr).ascii:
-        from pasur_cli.cards import ascii_suits
-        message = ascii_suits(message)
-    return Refused(message, 2 if isinstance(err, NotationError) else 1)
+
+    from pasur_cli.render import Look, message
+    look = Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=ctx.meta.get("pasur.no_color", False),
+                       stream=sys.stderr)
+    return Refused(message(err, look), 2 if isinstance(err, NotationError) else 1)
 
 
 def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:

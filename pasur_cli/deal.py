@@ -19,31 +19,53 @@ HANDS = {2: 6, 3: 4, 4: 3}  # hands per deal by number of players
 CARDS_PER_HAND = 4
 
 
-def table_problem(table: list[Card], rules: Rules) -> str | None:
-    """What the dealer must do about this initial table (RULES.md section 3), or None when it stands."""
+def table_problem(table: list[Card], rules: Rules) -> IllegalPlayError | None:
+    """What the dealer must do about this initial table (RULES.md section 3), as an error carrying
+    the facts (not raised), or None when the table stands."""
     if len(table) != 4 or len(set(table)) != 4:
-        return f"the initial table is 4 different cards, not {len(set(table))}."
+        return IllegalPlayError("the initial table is 4 different cards, not {count}.", count=len(set(table)))
     if rules.table_check == "none":
         return None
     jacks = [c for c in table if c.rank == Rank.JACK]
     queens = sum(c.rank == Rank.QUEEN for c in table)
     kings = sum(c.rank == Rank.KING for c in table)
     most = 1 if rules.table_check == "standard" else 2
-    if len(jacks) > 1 or queens > most or kings > most:
-        what = "two or more J" if len(jacks) > 1 else (
-            f"{queens} Q" if queens > most else f"{kings} K")
-        return f"misdeal ({what} on the table): reshuffle and deal again."
+    if len(jacks) > 1:
+        return IllegalPlayError("misdeal (two or more J on the table): reshuffle and deal again.")
+    if queens > most:
+        return IllegalPlayError("misdeal ({count} Q on the table): reshuffle and deal again.", count=queens)
+    if kings > most:
+        return IllegalPlayError("misdeal ({count} K on the table): reshuffle and deal again.", count=kings)
     if jacks:
-        return (f"{jacks[0].symbol} on the initial table: put it back into the stock, deal one"
-                " replacement card, and enter the table with that card instead.")
+        return IllegalPlayError("{card} on the initial table: put it back into the stock, deal one"
+                                " replacement card, and enter the table with that card instead.", card=jacks[0])
     return None
 
 
 def check_table(table: list[Card], rules: Rules) -> None:
     """Raise IllegalPlayError saying what the dealer must do when the initial table fails the check."""
     problem = table_problem(table, rules)
-    if problem:
-        raise IllegalPlayError(problem)
+    if problem is not None:
+        raise problem
+
+
+class NoSur(NamedTuple):
+    """Why a play that cleared the table was no sur: the ``rule`` option that says so
+    (``jack_sur``, ``last_hand_sur`` or ``sur_limit``); for ``sur_limit`` the side's match
+    ``total`` at the start of the deal and the ``limit``."""
+
+    rule: str
+    total: int | None = None
+    limit: int | None = None
+
+
+class Seen(NamedTuple):
+    """Where a card was seen in this deal: ``how`` is ``initial`` (on the initial table),
+    ``trailed``, ``played`` (it captured) or ``captured``; ``player`` and ``hand`` say by whom and when."""
+
+    how: str
+    player: str | None = None
+    hand: int | None = None
 
 
 class Play(NamedTuple):
@@ -56,7 +78,7 @@ class Play(NamedTuple):
     taken: tuple[Card, ...]
     hand: int
     sur: bool = False
-    no_sur: str | None = None
+    no_sur: NoSur | None = None
     cancelled: str | None = None
 
     @property
@@ -77,7 +99,7 @@ class Deal:
         self.surs: dict[str, int] = {s: 0 for s in self.piles}
         self.last_capturer: str | None = None
         self.plays: list[Play] = []
-        self.where: dict[Card, str] = {c: "is on the initial table" for c in table}
+        self.where: dict[Card, Seen] = {c: Seen("initial") for c in table}
         self.leftover: tuple[Card, ...] = ()
 
     # -- position -------------------------------------------------------------------------
@@ -116,8 +138,19 @@ class Deal:
     # -- plays -----------------------------------------------------------------------------
     def verify_card(self, card: Card) -> None:
         """Raise IllegalPlayError when the card cannot be in anyone's hand."""
-        if card in self.where:
-            raise IllegalPlayError(f"{card.symbol} {self.where[card]}: it cannot be played now.")
+        seen = self.where.get(card)
+        if seen is None:
+            return
+        if seen.how == "initial":
+            raise IllegalPlayError("{card} is on the initial table: it cannot be played now.", card=card)
+        if seen.how == "trailed":
+            raise IllegalPlayError("{card} is on the table (trailed by {player} in hand {hand}): it cannot be"
+                                   " played now.", card=card, player=seen.player, hand=seen.hand)
+        if seen.how == "played":
+            raise IllegalPlayError("{card} was played by {player} in hand {hand}: it cannot be played now.",
+                                   card=card, player=seen.player, hand=seen.hand)
+        raise IllegalPlayError("{card} was captured by {player} in hand {hand}: it cannot be played now.",
+                               card=card, player=seen.player, hand=seen.hand)
 
     def resolve(self, card: Card, take: list[Card] | None) -> tuple[Card, ...]:
         """The capture a play makes: ``take`` checked, or the only legal one when take is None.
@@ -132,9 +165,11 @@ class Deal:
             return ()
         if len(found.options) == 1 and not found.truncated:
             return found.options[0]
-        many = found.count if found.count is not None else "many"
-        raise AmbiguousPlayError(
-            f"{card.symbol} can capture in {many} ways; say which cards it takes.", list(found.options), found.count)
+        if found.count is None:
+            raise AmbiguousPlayError("{card} can capture in many ways; say which cards it takes.",
+                                     list(found.options), None, card=card)
+        raise AmbiguousPlayError("{card} can capture in {ways} ways; say which cards it takes.",
+                                 list(found.options), found.count, card=card, ways=found.count)
 
     def play(self, card: Card, take: list[Card] | None = None, by: str | None = None) -> Play:
         """Play ``card`` for whoever's turn it is; ``take`` names the table cards it captures.
@@ -145,8 +180,9 @@ class Deal:
         if self.over:
             raise IllegalPlayError("this deal is over: every card has been played.")
         player = self.turn
+        assert player is not None
         if by is not None and by != player:
-            raise IllegalPlayError(f"it is {player}'s turn, not {by}'s.")
+            raise IllegalPlayError("it is {player}'s turn, not {by}'s.", player=player, by=by)
         self.verify_card(card)
         taken = self.resolve(card, take)
         side, hand = self.side_of(player), self.hand
@@ -160,27 +196,27 @@ class Deal:
             self.piles[side].extend((card, *taken))
             self.last_capturer = player
             for c in taken:
-                self.where[c] = f"was captured by {player} in hand {hand}"
-            self.where[card] = f"was played by {player} in hand {hand}"
+                self.where[c] = Seen("captured", player, hand)
+            self.where[card] = Seen("played", player, hand)
         else:
             self.table.append(card)
-            self.where[card] = f"is on the table (trailed by {player} in hand {hand})"
+            self.where[card] = Seen("trailed", player, hand)
         record = Play(player, side, card, taken, hand, sur, no_sur, cancelled)
         self.plays.append(record)
         if self.over:
             self._sweep()
         return record
 
-    def _no_sur_reason(self, card: Card, side: str) -> str | None:
+    def _no_sur_reason(self, card: Card, side: str) -> NoSur | None:
         rules = self.rules
         by_card = card_no_sur(card, rules)
         if by_card:
-            return by_card
+            return NoSur(by_card)
         if self.hand == self.hands and not rules.last_hand_sur:
-            return "no sur can be made in the last hand"
+            return NoSur("last_hand_sur")
         start = self.totals_at_start.get(side, 0)
         if rules.sur_limit is not None and start >= rules.sur_limit:
-            return f"{side} had {start} points at the start of the deal, at or above the sur limit {rules.sur_limit}"
+            return NoSur("sur_limit", start, rules.sur_limit)
         return None
 
     def _add_sur(self, side: str) -> str | None:

@@ -17,12 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
+class Sum(tuple):  # type: ignore[type-arg]
+    """Cards added up, as a fact: written joined by `` + `` (``7♦ + 4♥``) instead of spaces."""
+
+
 def fact_text(value: object, ascii: bool = False) -> str:
     """One fact as text: a card (anything with ``show(ascii)``) by its symbol or code, a list or
-    tuple of cards joined by spaces, anything else by ``str``."""
+    tuple of cards joined by spaces (a Sum by `` + ``), anything else by ``str``."""
     show = getattr(value, "show", None)
     if callable(show):
         return str(show(ascii))
+    if isinstance(value, Sum):
+        return " + ".join(fact_text(v, ascii) for v in value)
     if isinstance(value, list | tuple):
         return " ".join(fact_text(v, ascii) for v in value)
     return str(value)

@@ -105,9 +105,12 @@ def cards_codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
 
 
 def play_dict(play: Play) -> dict[str, object]:
-    """The engine's Play record as a dict (cards as codes)."""
+    """The engine's Play record as a dict (cards as codes; ``no_sur`` as its rule, total, limit)."""
+    no_sur = play.no_sur
     return {"player": play.player, "side": play.side, "card": play.card.code, "taken": cards_codes(play.taken),
-            "hand": play.hand, "sur": play.sur, "no_sur": play.no_sur, "cancelled": play.cancelled}
+            "hand": play.hand, "sur": play.sur,
+            "no_sur": None if no_sur is None else {"rule": no_sur.rule, "total": no_sur.total, "limit": no_sur.limit},
+            "cancelled": play.cancelled}
 
 
 def result_dict(result: DealResult) -> dict[str, object]:

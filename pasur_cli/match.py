@@ -43,20 +43,23 @@ def side_names(players: list[str], teams: bool) -> list[str]:
 def check_players(players: list[str], dealer: str | None = None) -> None:
     """Raise IllegalPlayError for a wrong number of players, empty or duplicate names, unknown dealer."""
     if not 2 <= len(players) <= 4:
-        raise IllegalPlayError(f"Pasur is played by 2, 3 or 4 players, not {len(players)}.")
+        raise IllegalPlayError("Pasur is played by 2, 3 or 4 players, not {count}.", count=len(players))
     for name in players:
         if not name.strip():
             raise IllegalPlayError("a player's name cannot be empty.")
         if any(ch < " " for ch in name):
-            raise IllegalPlayError(f"{name!r}: a player's name cannot contain tabs, newlines or other control characters.")
+            raise IllegalPlayError("{name!r}: a player's name cannot contain tabs, newlines or other control"
+                                   " characters.", name=name)
         if "&" in name:
-            raise IllegalPlayError(f"{name!r}: a player's name cannot contain '&' (it joins team names).")
+            raise IllegalPlayError("{name!r}: a player's name cannot contain '&' (it joins team names).", name=name)
     folded = [p.strip().casefold() for p in players]
     dupes = sorted({p for p, f in zip(players, folded) if folded.count(f) > 1})
     if dupes:
-        raise IllegalPlayError(f"every player needs a different name; {', '.join(dupes)} is named twice.")
+        raise IllegalPlayError("every player needs a different name; {names} is named twice.",
+                               names=", ".join(dupes))
     if dealer is not None and dealer not in players:
-        raise IllegalPlayError(f"the dealer {dealer!r} is not one of the players ({', '.join(players)}).")
+        raise IllegalPlayError("the dealer {dealer!r} is not one of the players ({players}).", dealer=dealer,
+                               players=", ".join(players))
 
 
 class Match:
@@ -85,7 +88,8 @@ class Match:
             try:
                 match.apply(action)
             except (ValueError, KeyError, TypeError, AttributeError) as err:  # PasurError is a ValueError
-                raise IllegalPlayError(f"action {number} ({_describe(action)}) cannot be replayed: {err}") from err
+                raise IllegalPlayError("action {number} ({action}) cannot be replayed: {reason}", number=number,
+                                       action=_describe(action), reason=err) from err
         return match
 
     # -- position --------------------------------------------------------------------------
@@ -117,7 +121,8 @@ class Match:
         for player in self.players:
             if player.casefold() == name.strip().casefold():
                 return player
-        raise IllegalPlayError(f"{name!r} is not playing in this match ({', '.join(self.players)}).")
+        raise IllegalPlayError("{name!r} is not playing in this match ({players}).", name=name,
+                               players=", ".join(self.players))
 
     def side_of(self, player: str) -> str:
         return self.seat_sides[self.players.index(player)]
@@ -125,13 +130,13 @@ class Match:
     # -- actions ---------------------------------------------------------------------------
     def _ready(self) -> None:
         if self.finished:
-            raise IllegalPlayError(f"the match is over: {self.winner} won.")
+            raise IllegalPlayError("the match is over: {side} won.", side=self.winner)
 
     def start_deal(self, table: list[Card]) -> Deal:
         """Begin the next deal with its initial table. Raises IllegalPlayError when not allowed."""
         self._ready()
         if self.deal is not None:
-            raise IllegalPlayError(f"deal {self.deal_number} is still being played; finish it first.")
+            raise IllegalPlayError("deal {number} is still being played; finish it first.", number=self.deal_number)
         self.deal = Deal(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
                          table, self.totals)
         self.actions += 1
@@ -141,7 +146,8 @@ class Match:
         """Play a card in the current deal; closes the deal after its last card."""
         self._ready()
         if self.deal is None:
-            raise IllegalPlayError(f"enter the table of deal {self.deal_number} first (pasur deal C C C C).")
+            raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
+                                   number=self.deal_number)
         if by is not None:
             by = self.player_named(by)
         record = self.deal.play(card, take, by)
@@ -155,7 +161,8 @@ class Match:
         """Add a tallied deal's scores (no deal may be in progress)."""
         self._ready()
         if self.deal is not None:
-            raise IllegalPlayError(f"deal {self.deal_number} is being played card by card; finish or undo it before a tally.")
+            raise IllegalPlayError("deal {number} is being played card by card; finish or undo it before a tally.",
+                                   number=self.deal_number)
         result = DealResult(self.deal_number, self.dealer, scores, tallied=True)
         self.actions += 1
         self._finish(result)
@@ -180,7 +187,7 @@ class Match:
         if kind == "tally":
             from pasur_cli.tally import tally_scores
             return self.add_result(tally_scores(self, action))
-        raise IllegalPlayError(f"unknown action type {kind!r}.")
+        raise IllegalPlayError("unknown action type {kind!r}.", kind=kind)
 
 
 def _describe(action: object) -> str:

@@ -10,8 +10,9 @@ import os
 import sys
 from typing import NamedTuple
 
-from pasur_cli.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.captures import Captures, card_no_sur
+from pasur_cli.cards import Card, Suit, parse_card, parse_cards
+from pasur_cli.errors import PasurError, Sum, fill
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
@@ -50,6 +51,34 @@ class Look(NamedTuple):
 
     def loud(self, text: str) -> str:
         return f"\x1b[1;33m{text}\x1b[0m" if self.color else text
+
+
+def message(err: PasurError, look: Look) -> str:
+    """The sentence an error stands for, in the chosen language, its cards drawn by ``look``
+    (symbols or letters, colour); a list of cards is written in the order given, an error given
+    as a fact (a reason) as its own sentence."""
+    def show(value: object) -> str:
+        if isinstance(value, Card):
+            return look.card(value)
+        if isinstance(value, Sum):
+            return " + ".join(show(v) for v in value)
+        if isinstance(value, list | tuple):
+            return " ".join(show(v) for v in value)
+        if isinstance(value, PasurError):
+            return message(value, look)
+        return str(value)
+    return fill(_(err.template), err.facts, show)
+
+
+def no_sur_text(record) -> str:
+    """Why a play that cleared the table was no sur, as a sentence."""
+    reason = record.no_sur
+    if reason.rule == "jack_sur":
+        return _("The table is cleared, but no sur: a J that clears the table is no sur under these rules.")
+    if reason.rule == "last_hand_sur":
+        return _("The table is cleared, but no sur: no sur can be made in the last hand.")
+    return _("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
+             " the sur limit {limit}.").format(side=record.side, total=reason.total, limit=reason.limit)
 
 
 def dumps(data: object) -> str:
@@ -152,7 +181,7 @@ def play_text(look: Look, record, deal, match) -> str:
         cancel = f", cancelling a sur of {record.cancelled}" if record.cancelled else ""
         lines.append(look.loud(f"*** SUR for {record.side}{cancel}! *** Surs held: {held}."))
     elif record.no_sur:
-        lines.append(f"The table is cleared, but no sur: {record.no_sur}.")
+        lines.append(no_sur_text(record))
     if not deal.over:
         lines.append(f"Table: {look.cards(deal.table, sort=False)}")
         lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")

@@ -95,23 +95,26 @@ def _parse_value(name: str, text: str) -> object:
     low = text.strip().lower()
     if name in CHOICES:
         if low not in CHOICES[name]:
-            raise NotationError(f"{name}={text!r} is not allowed: choose one of {', '.join(CHOICES[name])}.")
+            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.",
+                                name=name, text=text, choices=", ".join(CHOICES[name]))
         return low
     if name in BOOLS:
         if low in ("true", "yes", "on", "1"):
             return True
         if low in ("false", "no", "off", "0"):
             return False
-        raise NotationError(f"{name}={text!r} is not allowed: write true or false.")
+        raise NotationError("{name}={text!r} is not allowed: write true or false.", name=name, text=text)
     if name in OPTIONAL_INTS and low in ("none", "off", ""):
         return None
     try:
         number = int(low)
     except ValueError:
-        extra = " or none" if name in OPTIONAL_INTS else ""
-        raise NotationError(f"{name}={text!r} is not allowed: write a whole number{extra}.") from None
+        if name in OPTIONAL_INTS:
+            raise NotationError("{name}={text!r} is not allowed: write a whole number or none.",
+                                name=name, text=text) from None
+        raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=text) from None
     if number < 0 or (name in ("target", "fixed_deals", "clubs_min") and number < 1):
-        raise NotationError(f"{name}={text!r} is not allowed: the number is too small.")
+        raise NotationError("{name}={text!r} is not allowed: the number is too small.", name=name, text=text)
     return number
 
 
@@ -120,9 +123,10 @@ def parse_override(text: str) -> tuple[str, object]:
     name, sep, value = text.partition("=")
     name = name.strip().lower().replace("-", "_")
     if not sep:
-        raise NotationError(f"{text!r} is not a rule override: write NAME=VALUE, e.g. sur_points=10.")
+        raise NotationError("{text!r} is not a rule override: write NAME=VALUE, e.g. sur_points=10.", text=text)
     if name not in OPTION_NAMES:
-        raise NotationError(f"{name!r} is not a rule option; the options are: {', '.join(OPTION_NAMES)}.")
+        raise NotationError("{name!r} is not a rule option; the options are: {options}.",
+                            name=name, options=", ".join(OPTION_NAMES))
     return name, _parse_value(name, value)
 
 
@@ -130,7 +134,8 @@ def parse_rules(preset: str = "standard", overrides: list[str] | tuple[str, ...]
     """The named preset with overrides applied. Raises NotationError for an unknown preset or option."""
     key = preset.strip().lower()
     if key not in PRESETS:
-        raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
+        raise NotationError("{preset!r} is not a preset; choose one of {presets}.", preset=preset,
+                            presets=", ".join(PRESETS))
     changes = dict(parse_override(o) for o in overrides)
     return PRESETS[key]._replace(**changes)
 

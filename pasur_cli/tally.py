@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pasur_cli.cards import DECK, parse_cards
 from pasur_cli.errors import IllegalPlayError, NotationError
-from pasur_cli.scoring import PileCount, SideScore, score_deal
+from pasur_cli.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
 
 COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
 LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
@@ -24,7 +24,7 @@ def split_side(text: str, sep: str) -> tuple[str, str]:
     """``NAME<sep>REST`` into its two parts. Raises NotationError when there is no separator."""
     name, found, rest = text.partition(sep)
     if not found or not name.strip():
-        raise NotationError(f"{text!r}: write the side's name, then {sep!r}, e.g. \"Ali{sep}...\".")
+        raise NotationError("{text!r}: write the side's name, then {sep!r}, e.g. \"Ali{sep}...\".", text=text, sep=sep)
     return name.strip(), rest
 
 
@@ -36,22 +36,23 @@ def parse_counts(text: str) -> dict[str, object]:
         key, found, value = item.partition("=")
         key = key.strip().lower()
         if not found or key not in COUNT_KEYS:
-            raise NotationError(f"{item!r} is not a count: write {' '.join(k + '=...' for k in COUNT_KEYS)}.")
+            raise NotationError("{item!r} is not a count: write {keys}.", item=item,
+                                keys=" ".join(k + "=..." for k in COUNT_KEYS))
         if key in LIMITS:
             if not value.isdigit():
-                raise NotationError(f"{item!r}: {key} is a whole number.")
+                raise NotationError("{item!r}: {key} is a whole number.", item=item, key=key)
             counts[key] = int(value)
         elif value.lower() in YES or value.lower() in NO:
             counts[key] = value.lower() in YES
         else:
-            raise NotationError(f"{item!r}: {key} is yes or no.")
+            raise NotationError("{item!r}: {key} is yes or no.", item=item, key=key)
     return counts
 
 
 def parse_surs(text: str) -> tuple[str, int]:
     name, value = split_side(text, "=")
     if not value.strip().isdigit():
-        raise NotationError(f"{text!r}: the surs held are a whole number, e.g. \"{name}=2\".")
+        raise NotationError("{text!r}: the surs held are a whole number, e.g. \"{name}=2\".", text=text, name=name)
     return name, int(value)
 
 
@@ -69,13 +70,13 @@ def build_action(match, piles: list[str], counts: list[str], surs: list[str], pa
         name, cards = split_side(text, "=")
         side = _side(match, name)
         if side in action["piles"]:
-            raise NotationError(f"{side}'s pile is given twice.")
+            raise NotationError("{side}'s pile is given twice.", side=side)
         action["piles"][side] = [c.code for c in parse_cards(cards, f"pile of {side}")]
     for text in counts:
         name, rest = split_side(text, ":")
         side = _side(match, name)
         if side in action["counts"] or side in action["piles"]:
-            raise NotationError(f"{side} is given twice (a side has either a pile or counts).")
+            raise NotationError("{side} is given twice (a side has either a pile or counts).", side=side)
         action["counts"][side] = parse_counts(rest)
     for text in surs:
         name, n = parse_surs(text)
@@ -91,10 +92,11 @@ def tally_scores(match, action: dict) -> dict[str, SideScore]:
     surs = {s: int(n) for s, n in action.get("surs", {}).items()}
     for side in [*piles, *counts, *surs]:
         if side not in match.sides:
-            raise IllegalPlayError(f"{side!r} is not a side of this match ({', '.join(match.sides)}).")
+            raise IllegalPlayError("{side!r} is not a side of this match ({sides}).", side=side,
+                                   sides=", ".join(match.sides))
     missing = [s for s in match.sides if s not in piles and s not in counts]
     if missing:
-        raise IllegalPlayError(f"no pile or counts for {', '.join(missing)}: every side needs one.")
+        raise IllegalPlayError("no pile or counts for {sides}: every side needs one.", sides=", ".join(missing))
     _check_piles(piles, partial and not counts, bool(counts))
     summary = {s: PileCount.of(p) for s, p in piles.items()}
     for side, c in counts.items():
@@ -109,44 +111,55 @@ def _check_piles(piles: dict, partial: bool, with_counts: bool) -> None:
     for side, cards in piles.items():
         for card in cards:
             if card in owner:
-                raise IllegalPlayError(f"{card.code} is in the piles of both {owner[card]} and {side}.")
+                raise IllegalPlayError("{card} is in the piles of both {side} and {other}.", card=card,
+                                       side=owner[card], other=side)
             owner[card] = side
     if not partial and not with_counts and len(owner) != 52:
-        missing = [c.code for c in DECK if c not in owner]
-        shown = " ".join(missing[:12]) + (" ..." if len(missing) > 12 else "")
-        raise IllegalPlayError(f"the piles hold {len(owner)} cards, not 52: missing {shown}"
-                               " (use --partial to score piles that are not complete).")
+        missing = [c for c in DECK if c not in owner]
+        if len(missing) > 12:
+            raise IllegalPlayError("the piles hold {count} cards, not 52: missing {cards} and {more} more"
+                                   " (use --partial to score piles that are not complete).",
+                                   count=len(owner), cards=missing[:12], more=len(missing) - 12)
+        raise IllegalPlayError("the piles hold {count} cards, not 52: missing {cards}"
+                               " (use --partial to score piles that are not complete).",
+                               count=len(owner), cards=missing)
 
 
 def _check_counts(summary: dict[str, PileCount], partial: bool, rules) -> None:
     for side, p in summary.items():
         for key, most in LIMITS.items():
             if getattr(p, key) > most:
-                raise IllegalPlayError(f"{side} cannot hold {getattr(p, key)} {key}: there are {most}.")
+                raise IllegalPlayError("{side} cannot hold {count} {key}: there are {most}.", side=side,
+                                       count=getattr(p, key), key=key, most=most)
         if p.two_clubs and not p.clubs:
-            raise IllegalPlayError(f"{side} holds the 2♣ but 0 clubs: the 2♣ counts as a club.")
+            raise IllegalPlayError("{side} holds the {card} but 0 clubs: the {card} counts as a club.", side=side,
+                                   card=TWO_CLUBS)
     for key, most in LIMITS.items():
         total = sum(getattr(p, key) for p in summary.values())
         if total > most or (not partial and total != most):
             parts = " + ".join(f"{s} {getattr(p, key)}" for s, p in summary.items())
-            raise IllegalPlayError(f"{key} add up to {total} ({parts}), not {most}.")
-    specials = [("two_clubs", "2♣"), ("ten_diamonds", "10♦")]
+            raise IllegalPlayError("{key} add up to {total} ({parts}), not {most}.", key=key, total=total,
+                                   parts=parts, most=most)
+    specials = [("two_clubs", TWO_CLUBS), ("ten_diamonds", TEN_DIAMONDS)]
     if rules.seven_diamonds:
-        specials.append(("seven_diamonds", "7♦"))
-    for key, name in specials:
+        specials.append(("seven_diamonds", SEVEN_DIAMONDS))
+    for key, card in specials:
         holders = [s for s, p in summary.items() if getattr(p, key)]
-        if len(holders) > 1 or (not partial and not holders):
-            said = ", ".join(holders) or "nobody"
-            raise IllegalPlayError(f"exactly one side holds the {name}; here: {said}.")
+        if len(holders) > 1:
+            raise IllegalPlayError("exactly one side holds the {card}; here: {sides}.", card=card,
+                                   sides=", ".join(holders))
+        if not partial and not holders:
+            raise IllegalPlayError("exactly one side holds the {card}; here: nobody.", card=card)
 
 
 def _check_surs(surs: dict[str, int], match) -> None:
     rules, totals = match.rules, match.totals
     for side, n in surs.items():
         if n < 0:
-            raise IllegalPlayError(f"{side} cannot hold {n} surs.")
+            raise IllegalPlayError("{side} cannot hold {count} surs.", side=side, count=n)
         if n and rules.sur_limit is not None and totals[side] >= rules.sur_limit:
-            raise IllegalPlayError(f"{side} had {totals[side]} points at the start of the deal, at or above the"
-                                   f" sur limit {rules.sur_limit}: it cannot score surs.")
+            raise IllegalPlayError("{side} had {total} points at the start of the deal, at or above the"
+                                   " sur limit {limit}: it cannot score surs.", side=side, total=totals[side],
+                                   limit=rules.sur_limit)
     if rules.sur_cancel and sum(1 for n in surs.values() if n) > 1:
         raise IllegalPlayError("surs cancel under these rules, so only one side can hold surs at the end of a deal.")

@@ -22,7 +22,7 @@ def random_table(rng: random.Random, rules: Rules) -> tuple[list[Card], list[Car
             problem = table_problem(table, rules)
             if problem is None:
                 return table, stock
-            if "misdeal" in problem:
+            if "misdeal" in str(problem):
                 break
             jack = next(c for c in table if c.rank == Rank.JACK)
             table.remove(jack)

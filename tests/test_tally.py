@@ -67,7 +67,7 @@ GOOD_S = "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes"
     (["--count", GOOD_A, "--count", GOOD_S, "--surs", "Ali=x"], 2, "whole number"),
     (["--count", "Ali: clubs=many", "--count", GOOD_S], 2, "whole number"),
     (["--count", "Ali: hearts=3", "--count", GOOD_S], 2, "is not a count"),
-    (["--pile", "Ali=AS 2C", "--pile", "Sara=2C 3D"], 1, "2C is in the piles of both Ali and Sara"),
+    (["--pile", "Ali=AS 2C", "--pile", "Sara=2C 3D"], 1, "2♣ is in the piles of both Ali and Sara"),
     (["--pile", "Ali=AS 2C", "--pile", "Sara=3D"], 1, "the piles hold 3 cards, not 52"),
     (["--pile", "Ali=AS 2C", "--count", GOOD_A], 2, "given twice"),
     ([], 2, "give --pile or --count"),

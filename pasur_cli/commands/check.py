@@ -31,14 +31,17 @@ def check(ctx, card, table_text, take_text, preset, overrides, as_json):
     played = parse_card(card)
     table_cards = parse_cards(table_text, "table")
     if played in table_cards:
-        raise NotationError(f"{played.code} is both the played card and on the table: a card exists once.")
+        raise NotationError("{card} is both the played card and on the table: a card exists once.", card=played)
     take = None if take_text is None else parse_cards(take_text, "--take list")
-    stray = [c.code for c in take or () if c not in table_cards]
+    stray = [c for c in take or () if c not in table_cards]
+    if stray and table_cards:
+        raise NotationError("--take names {cards}, not on the table ({table}).", cards=stray, table=table_cards)
     if stray:
-        raise NotationError(f"--take names {' '.join(stray)}, not on the table ({' '.join(c.code for c in table_cards) or 'empty'}).")
+        raise NotationError("--take names {cards}, not on the table (empty).", cards=stray)
     found = legal_captures(played, table_cards, rules)
-    reason = None if take is None else capture_problem(played, table_cards, take, rules, ascii=as_json or look(ctx).ascii)
-    legal = None if take is None else reason is None
+    problem = None if take is None else capture_problem(played, table_cards, take, rules)
+    reason = None if problem is None else render.message(problem, render.Look(ascii=True) if as_json else look(ctx))
+    legal = None if take is None else problem is None
     if as_json:
         click.echo(render.dumps(render.check_json(played, table_cards, rules, found, legal, reason)))
     else:
