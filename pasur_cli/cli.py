@@ -139,6 +139,12 @@ def complete_rule(ctx, param, incomplete: str) -> list[str]:
     return [f"{name}={v}" for v in values if f"{name}={v}".startswith(incomplete)]
 
 
+def db_option(f: F) -> F:
+    """--db alone, for the commands that read every match (no --match)."""
+    return click.option("--db", expose_value=False, callback=_remember, metavar="PATH",
+                        help="The database file (default: $PASUR_DB, else the user data folder).")(f)
+
+
 def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")(f)
 

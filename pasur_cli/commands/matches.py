@@ -7,7 +7,7 @@ import os
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, json_option, open_store, store_options
+from pasur_cli.cli import PasurCommand, db_option, json_option, open_store
 from pasur_cli.store import default_path
 
 
@@ -15,7 +15,7 @@ from pasur_cli.store import default_path
 @click.option("--player", metavar="NAME", help="Only matches with this player (any case).")
 @click.option("--unfinished", is_flag=True, help="Only matches that are not finished.")
 @json_option
-@store_options
+@db_option
 @click.pass_context
 def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: bool) -> None:
     """Every match in the database: date, players, rules, deals played, totals, status."""

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from pasur_cli.cli import PasurCommand, echo_csv, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli import PasurCommand, db_option, echo_csv, json_option, look, look_options, open_store
 from pasur_cli.i18n import _
 from pasur_cli.store import default_path
 
@@ -17,7 +17,7 @@ from pasur_cli.store import default_path
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (UTF-8, a header row): one row per player and"
               " partnership.")
-@store_options
+@db_option
 @look_options
 @click.pass_context
 def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -> None:
