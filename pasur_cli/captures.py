@@ -12,11 +12,11 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, islice, product
 from math import comb, prod
-from typing import NamedTuple
 
-from pasur_cli.cards import Card, Rank
+from pasur_cli.cards import ORDER, Card, Rank
 from pasur_cli.errors import IllegalPlayError, Sum
 from pasur_cli.rules import Rules
+from pasur_cli.values import Value
 
 CAP = 50          # captures listed at most
 BUDGET = 20_000   # table states the multi-set search may visit before it gives up counting
@@ -24,7 +24,7 @@ BUDGET = 20_000   # table states the multi-set search may visit before it gives 
 Counts = tuple[int, ...]  # index v (1..10) = how many numerals of value v; index 0 unused
 
 
-class Captures(NamedTuple):
+class Captures(Value):
     """The legal captures of one card on one table.
 
     ``options``: up to CAP captures (each a canonically sorted tuple of table cards), sorted;
@@ -35,6 +35,13 @@ class Captures(NamedTuple):
     options: tuple[tuple[Card, ...], ...]
     count: int | None
     truncated: bool
+
+    def __init__(self, options: tuple[tuple[Card, ...], ...], count: int | None, truncated: bool) -> None:
+        # written out (not Value's generic one): the referee builds one for every play
+        setter = object.__setattr__
+        setter(self, "options", options)
+        setter(self, "count", count)
+        setter(self, "truncated", truncated)
 
     @property
     def trail(self) -> bool:
@@ -61,7 +68,7 @@ def _counts(cards) -> Counts:
 
 def _by_value(cards) -> dict[int, list[Card]]:
     groups: dict[int, list[Card]] = {}
-    for c in sorted(cards):
+    for c in sorted(cards, key=ORDER):
         groups.setdefault(c.value, []).append(c)
     return groups
 
@@ -111,7 +118,7 @@ def _expand(shape: Counts, groups: dict[int, list[Card]]):
     """Every card set of the given value shape, canonically sorted tuples."""
     choices = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
     for pick in product(*choices):
-        yield tuple(sorted(c for part in pick for c in part))
+        yield tuple(sorted((c for part in pick for c in part), key=ORDER))
 
 
 def _ways(shape: Counts, counts: Counts) -> int:
@@ -165,17 +172,17 @@ def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rule
     (['AC 5C', '2D 4H'], 2)
     """
     if rules.capture_mode == "rank":
-        same = tuple(sorted(c for c in table if c.rank == card.rank))
+        same = tuple(sorted((c for c in table if c.rank == card.rank), key=ORDER))
         return Captures((same,) if same else (), 1 if same else 0, False)
     if card.rank in (Rank.QUEEN, Rank.KING):
-        same = sorted(c for c in table if c.rank == card.rank)
+        same = sorted((c for c in table if c.rank == card.rank), key=ORDER)
         if not same:
             return Captures((), 0, False)
         if rules.court_capture == "all":
             return Captures((tuple(same),), 1, False)
         return Captures(tuple((c,) for c in same), len(same), False)
     if card.rank == Rank.JACK and rules.jack_capture == "wild":
-        taken = tuple(sorted(c for c in table if c.rank <= Rank.JACK))
+        taken = tuple(sorted((c for c in table if c.rank <= Rank.JACK), key=ORDER))
         return Captures((taken,) if taken else (), 1 if taken else 0, False)
     t = target(card, rules)
     numerals = [c for c in table if c.is_numeral]
@@ -206,7 +213,7 @@ def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError |
     >>> str(capture_problem(parse_card("7D"), parse_cards("5C 4H"), parse_cards("5C"), PRESETS["standard"]))
     '7♦ + 5♣ = 12, not 11.'
     """
-    take = sorted(set(take))
+    take = sorted(set(take), key=ORDER)
     stray = [c for c in take if c not in table]
     if stray:
         if len(stray) == 1:

@@ -8,9 +8,12 @@ Card.parse('10D')
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from pasur_cli.errors import NotationError
+from pasur_cli.values import Value
 
 
 class Suit:
@@ -35,11 +38,70 @@ _RANK_INPUT.update({"1": Rank.ACE, "T": Rank.TEN})
 
 
 
-class Card(NamedTuple):
-    """One card, an immutable value. Ordering is canonical: rank A..K, then suit C D H S."""
+class Card(Value):
+    """One card, an immutable value; the 52 cards exist once each, so ``Card(10, "D")`` is
+    ``parse_card("10d")`` (the same object) and equality is identity. Ordering is canonical:
+    rank A..K, then suit C D H S.
+
+    >>> Card(Rank.TEN, Suit.DIAMONDS)
+    Card.parse('10D')
+    >>> Card(1, "C") == (1, "C"), sorted([Card(1, "S"), Card(1, "C")])
+    (False, [Card.parse('AC'), Card.parse('AS')])
+    >>> Card(99, "X")
+    Traceback (most recent call last):
+    ...
+    pasur_cli.errors.NotationError: rank 99 and suit 'X' make no card: a rank is 1 (A) to 13 (K), a suit C, D, H or S.
+    """
 
     rank: int  # 1 (A) .. 10, 11 J, 12 Q, 13 K
     suit: str  # C D H S
+    __slots__ = ("_order",)  # rank * 4 + suit index: comparisons are one int comparison
+    if TYPE_CHECKING:
+        _order: int
+
+    def __new__(cls, rank: int, suit: str) -> Card:
+        card = _BY_KEY.get((rank, suit)) if rank.__class__ is int and suit.__class__ is str else None
+        if card is not None:
+            return card
+        if len(_BY_KEY) == 52 or rank not in range(1, 14) or suit not in SUITS or len(suit) != 1:
+            raise NotationError("rank {rank} and suit {suit!r} make no card: a rank is 1 (A) to 13 (K),"
+                                " a suit C, D, H or S.", rank=rank, suit=suit)
+        card = object.__new__(cls)  # building DECK: each card is made once
+        setter = object.__setattr__
+        setter(card, "rank", rank)
+        setter(card, "suit", suit)
+        setter(card, "_order", rank * 4 + SUITS.index(suit))
+        _BY_KEY[rank, suit] = card
+        return card
+
+    def __init__(self, rank: int, suit: str) -> None:  # the card was found (or made) by __new__
+        pass
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __lt__(self, other: Card) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self._order < other._order
+
+    def __le__(self, other: Card) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self._order <= other._order
+
+    def __gt__(self, other: Card) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self._order > other._order
+
+    def __ge__(self, other: Card) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self._order >= other._order
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+        return Card, (self.rank, self.suit)
 
     @property
     def rank_code(self) -> str:
@@ -77,7 +139,15 @@ class Card(NamedTuple):
     def parse(text: str) -> Card:
         return parse_card(text)
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Card:
+        if not isinstance(data, dict) or set(data) != {"rank", "suit"}:
+            raise TypeError(f"a card is {{'rank': ..., 'suit': ...}}, not {data!r}")
+        return cls(data["rank"], data["suit"])
 
+
+ORDER = attrgetter("_order")  # sort key: sorted(cards, key=ORDER) orders as sorted(cards), faster
+_BY_KEY: dict[tuple[Any, Any], Card] = {}
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)
 _BY_CODE = {c.code: c for c in DECK}
 
@@ -117,7 +187,7 @@ def parse_cards(texts: str | list[str] | tuple[str, ...], what: str = "list") ->
     return cards
 
 
-def format_cards(cards, ascii: bool = False, sort: bool = True) -> str:
+def format_cards(cards: Iterable[Card], ascii: bool = False, sort: bool = True) -> str:
     """Cards joined by spaces, canonically ordered unless ``sort`` is false."""
     seq = sorted(cards) if sort else list(cards)
     return " ".join(c.show(ascii) for c in seq)

@@ -7,13 +7,12 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from pasur_cli.captures import card_no_sur, legal_captures, verify_capture
-from pasur_cli.cards import DECK, Card, Rank
+from pasur_cli.cards import DECK, ORDER, Card, Rank
 from pasur_cli.errors import AmbiguousPlayError, IllegalPlayError
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import PileCount, SideScore, score_deal
+from pasur_cli.values import Value
 
 HANDS = {2: 6, 3: 4, 4: 3}  # hands per deal by number of players
 CARDS_PER_HAND = 4
@@ -49,7 +48,7 @@ def check_table(table: list[Card], rules: Rules) -> None:
         raise problem
 
 
-class NoSur(NamedTuple):
+class NoSur(Value):
     """Why a play that cleared the table was no sur: the ``rule`` option that says so
     (``jack_sur``, ``last_hand_sur`` or ``sur_limit``); for ``sur_limit`` the side's match
     ``total`` at the start of the deal and the ``limit``."""
@@ -59,7 +58,7 @@ class NoSur(NamedTuple):
     limit: int | None = None
 
 
-class Seen(NamedTuple):
+class Seen(Value):
     """Where a card was seen in this deal: ``how`` is ``initial`` (on the initial table),
     ``trailed``, ``played`` (it captured) or ``captured``; ``player`` and ``hand`` say by whom and when."""
 
@@ -67,8 +66,15 @@ class Seen(NamedTuple):
     player: str | None = None
     hand: int | None = None
 
+    def __init__(self, how: str, player: str | None = None, hand: int | None = None) -> None:
+        # written out (not Value's generic one): one is made for every play
+        setter = object.__setattr__
+        setter(self, "how", how)
+        setter(self, "player", player)
+        setter(self, "hand", hand)
 
-class Play(NamedTuple):
+
+class Play(Value):
     """What one play did. ``no_sur`` says why a play that cleared the table was no sur;
     ``cancelled`` names the side whose sur this sur cancelled."""
 
@@ -80,6 +86,19 @@ class Play(NamedTuple):
     sur: bool = False
     no_sur: NoSur | None = None
     cancelled: str | None = None
+
+    def __init__(self, player: str, side: str, card: Card, taken: tuple[Card, ...], hand: int, sur: bool = False,
+                 no_sur: NoSur | None = None, cancelled: str | None = None) -> None:
+        # written out (not Value's generic one): one is made for every play
+        setter = object.__setattr__
+        setter(self, "player", player)
+        setter(self, "side", side)
+        setter(self, "card", card)
+        setter(self, "taken", taken)
+        setter(self, "hand", hand)
+        setter(self, "sur", sur)
+        setter(self, "no_sur", no_sur)
+        setter(self, "cancelled", cancelled)
 
     @property
     def trail(self) -> bool:
@@ -99,7 +118,7 @@ class Deal:
         self.surs: dict[str, int] = {s: 0 for s in self.piles}
         self.last_capturer: str | None = None
         self.plays: list[Play] = []
-        self.where: dict[Card, Seen] = {c: Seen("initial") for c in table}
+        self.where: dict[Card, Seen] = dict.fromkeys(table, Seen("initial"))
         self.leftover: tuple[Card, ...] = ()
 
     # -- position -------------------------------------------------------------------------
@@ -159,7 +178,7 @@ class Deal:
         """
         if take is not None:
             verify_capture(card, self.table, take, self.rules)
-            return tuple(sorted(take))
+            return tuple(sorted(take, key=ORDER))
         found = legal_captures(card, self.table, self.rules)
         if found.trail:
             return ()
@@ -195,8 +214,9 @@ class Deal:
             self.table = [c for c in self.table if c not in taken]
             self.piles[side].extend((card, *taken))
             self.last_capturer = player
+            captured = Seen("captured", player, hand)
             for c in taken:
-                self.where[c] = Seen("captured", player, hand)
+                self.where[c] = captured
             self.where[card] = Seen("played", player, hand)
         else:
             self.table.append(card)
@@ -231,7 +251,7 @@ class Deal:
 
     def _sweep(self) -> None:
         """End of deal: the table goes to the last capturer's side (the dealer's side if nobody captured)."""
-        self.leftover = tuple(sorted(self.table))
+        self.leftover = tuple(sorted(self.table, key=ORDER))
         taker = self.last_capturer or self.players[self.dealer]
         self.piles[self.side_of(taker)].extend(self.table)
         self.table = []

@@ -8,17 +8,15 @@ actions are not in the log, so they are not here either. No I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pasur_cli.cards import Card
 from pasur_cli.deal import Deal, Play
 from pasur_cli.errors import NotationError
 from pasur_cli.match import DealResult, Match
 from pasur_cli.rules import Rules
+from pasur_cli.values import Value
 
 
-@dataclass(frozen=True)
-class TableDealt:
+class TableDealt(Value):
     """A deal began: its number, dealer and initial table."""
 
     deal: int
@@ -26,16 +24,14 @@ class TableDealt:
     table: tuple[Card, ...]
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(Value):
     """One play of deal ``deal``, as the engine recorded it."""
 
     deal: int
     play: Play
 
 
-@dataclass(frozen=True)
-class Leftover:
+class Leftover(Value):
     """After the last card: ``player`` (the last capturer, or the dealer when nobody captured)
     took the cards left on the table for ``side``; ``cards`` may be empty."""
 
@@ -45,8 +41,7 @@ class Leftover:
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True)
-class Scored:
+class Scored(Value):
     """A deal's result, and every side's match total after it."""
 
     result: DealResult
@@ -109,7 +104,7 @@ def play_dict(play: Play) -> dict[str, object]:
     no_sur = play.no_sur
     return {"player": play.player, "side": play.side, "card": play.card.code, "taken": cards_codes(play.taken),
             "hand": play.hand, "sur": play.sur,
-            "no_sur": None if no_sur is None else {"rule": no_sur.rule, "total": no_sur.total, "limit": no_sur.limit},
+            "no_sur": None if no_sur is None else no_sur.as_dict(),
             "cancelled": play.cancelled}
 
 

@@ -14,16 +14,15 @@ database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``ta
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from pasur_cli.cards import Card, parse_cards
 from pasur_cli.deal import Deal, Play
 from pasur_cli.errors import IllegalPlayError
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
+from pasur_cli.values import Value
 
 
-class DealResult(NamedTuple):
+class DealResult(Value):
     """A finished deal: its number (1-based), dealer, each side's score, and whether it was tallied."""
 
     number: int

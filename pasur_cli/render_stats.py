@@ -182,7 +182,7 @@ def stats_csv_rows(book: RecordBook) -> tuple[list[str], list[list[object]]]:
     rows: list[list[object]] = []
     for kind, records in (("player", book.players), ("partnership", book.partnerships)):
         for record in records:
-            d = record.as_dict()
+            d = record.as_json()
             best = record.best
             rows.append([kind, record.name, *(d[k] for k in STATS_COLUMNS),
                          *((best.points, best.match, best.deal) if best else (None, None, None))])

@@ -6,9 +6,10 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
 
 from pasur_cli.errors import NotationError
+from pasur_cli.values import Value
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "table_check": ("standard", "pagat", "none"),
@@ -21,8 +22,37 @@ BOOLS = ("multi_capture", "jack_sur", "last_hand_sur", "sur_cancel", "teams")
 OPTIONAL_INTS = ("sur_limit", "fixed_deals")  # an int, or none
 
 
-class Rules(NamedTuple):
-    """Every rule option; the defaults are the `standard` preset."""
+AT_LEAST_ONE = ("target", "fixed_deals", "clubs_min")
+
+
+def _check_value(name: str, value: object) -> None:
+    """Raise NotationError when ``value`` is not one option ``name`` can take (exact types: no
+    bool where a number goes, no number where a bool goes)."""
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.",
+                                name=name, text=value, choices=", ".join(CHOICES[name]))
+    elif name in BOOLS:
+        if value.__class__ is not bool:
+            raise NotationError("{name}={text!r} is not allowed: write true or false.", name=name, text=value)
+    elif value is None and name in OPTIONAL_INTS:
+        return
+    elif value.__class__ is not int:
+        if name in OPTIONAL_INTS:
+            raise NotationError("{name}={text!r} is not allowed: write a whole number or none.", name=name, text=value)
+        raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=value)
+    elif value < 0 or (name in AT_LEAST_ONE and value < 1) or value > 10**6:
+        raise NotationError("{name}={text!r} is not allowed: the number is out of range.", name=name, text=value)
+
+
+class Rules(Value):
+    """Every rule option; the defaults are the `standard` preset. A value that checks itself:
+
+    >>> Rules(capture_mode="bogus")
+    Traceback (most recent call last):
+    ...
+    pasur_cli.errors.NotationError: capture_mode='bogus' is not allowed: choose one of sum11, rank.
+    """
 
     table_check: str = "standard"
     capture_mode: str = "sum11"
@@ -42,8 +72,9 @@ class Rules(NamedTuple):
     fixed_deals: int | None = None
     teams: bool = True
 
-    def as_dict(self) -> dict[str, object]:
-        return self._asdict()
+    def __post_init__(self) -> None:
+        for name in self._fields:
+            _check_value(name, getattr(self, name))
 
     @property
     def preset(self) -> str:
@@ -61,14 +92,17 @@ PRESETS: dict[str, Rules] = {
 OPTION_NAMES: tuple[str, ...] = Rules._fields
 
 MEANINGS: dict[str, str] = {
-    "table_check": "initial table: standard = one J replaced, 2+ J/Q/K misdeal; pagat = one J replaced, 2+ J or 3+ Q/K misdeal; none",
-    "capture_mode": "sum11 = numerals take table numerals summing to 11 with them; rank = every card takes its own rank",
+    "table_check": ("initial table: standard = one J replaced, 2+ J/Q/K misdeal; pagat = one J replaced,"
+                    " 2+ J or 3+ Q/K misdeal; none"),
+    "capture_mode": ("sum11 = numerals take table numerals summing to 11 with them; rank = every card takes"
+                     " its own rank"),
     "multi_capture": "a numeral takes every disjoint set summing to 11 (maximal), not just one set",
     "court_capture": "a K or Q takes one matching card (one) or every matching card (all)",
     "jack_capture": "wild = a J takes every numeral and J on the table; sum11 = a J takes numerals totalling 11",
     "jack_sur": "a J that clears the table is a sur",
     "last_hand_sur": "a sur can be made during the last hand of a deal",
-    "sur_limit": "a side at or above this match total at the start of a deal neither scores nor cancels surs (none = no limit)",
+    "sur_limit": ("a side at or above this match total at the start of a deal neither scores nor cancels surs"
+                  " (none = no limit)"),
     "sur_cancel": "a sur cancels one sur held by an opponent side instead of being added",
     "sur_points": "points for each sur held at the end of a deal",
     "clubs_points": "points for holding at least clubs_min clubs",
@@ -113,8 +147,10 @@ def _parse_value(name: str, text: str) -> object:
             raise NotationError("{name}={text!r} is not allowed: write a whole number or none.",
                                 name=name, text=text) from None
         raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=text) from None
-    if number < 0 or (name in ("target", "fixed_deals", "clubs_min") and number < 1):
+    if number < 0 or (name in AT_LEAST_ONE and number < 1):
         raise NotationError("{name}={text!r} is not allowed: the number is too small.", name=name, text=text)
+    if number > 10**6:
+        raise NotationError("{name}={text!r} is not allowed: the number is too large.", name=name, text=text)
     return number
 
 
@@ -130,12 +166,12 @@ def parse_override(text: str) -> tuple[str, object]:
     return name, _parse_value(name, value)
 
 
-def parse_rules(preset: str = "standard", overrides: list[str] | tuple[str, ...] = ()) -> Rules:
+def parse_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Rules:
     """The named preset with overrides applied. Raises NotationError for an unknown preset or option."""
     key = preset.strip().lower()
     if key not in PRESETS:
         raise NotationError("{preset!r} is not a preset; choose one of {presets}.", preset=preset,
                             presets=", ".join(PRESETS))
     changes = dict(parse_override(o) for o in overrides)
-    return PRESETS[key]._replace(**changes)
+    return PRESETS[key].replace(**changes)
 

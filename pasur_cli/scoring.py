@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
 
 from pasur_cli.cards import Card, Rank, Suit
+from pasur_cli.errors import NotationError
 from pasur_cli.rules import Rules
+from pasur_cli.values import Value
 
 TWO_CLUBS = Card(Rank.TWO, Suit.CLUBS)
 TEN_DIAMONDS = Card(Rank.TEN, Suit.DIAMONDS)
 SEVEN_DIAMONDS = Card(Rank.SEVEN, Suit.DIAMONDS)
 
 
-class PileCount(NamedTuple):
+def _counts_ok(value: Value, most: dict[str, int]) -> None:
+    """Raise NotationError unless every field is a whole number (0..most, when given) or a bool."""
+    for name in value._fields:
+        held = getattr(value, name)
+        if isinstance(held, bool) and name not in most:
+            continue
+        if held.__class__ is not int or held < 0 or (name in most and held > most[name]):
+            raise NotationError("{kind} {name}={value!r} is not allowed: write a whole number (0 or more, at most"
+                                " the cards there are).", kind=type(value).__name__, name=name, value=held)
+
+
+class PileCount(Value):
     """What scores in one side's pile: counts and the three special cards held."""
 
     clubs: int = 0
@@ -22,8 +35,15 @@ class PileCount(NamedTuple):
     ten_diamonds: bool = False
     seven_diamonds: bool = False
 
+    def __post_init__(self) -> None:
+        _counts_ok(self, {"clubs": 13, "aces": 4, "jacks": 4})
+        for name in ("two_clubs", "ten_diamonds", "seven_diamonds"):
+            if getattr(self, name).__class__ is not bool:
+                raise NotationError("PileCount {name}={value!r} is not allowed: write true or false.", name=name,
+                                    value=getattr(self, name))
+
     @staticmethod
-    def of(pile) -> PileCount:
+    def of(pile: Iterable[Card]) -> PileCount:
         pile = set(pile)
         return PileCount(
             clubs=sum(c.suit == Suit.CLUBS for c in pile),
@@ -35,8 +55,9 @@ class PileCount(NamedTuple):
         )
 
 
-class SideScore(NamedTuple):
-    """One side's score for one deal; every item is points except ``clubs`` and ``surs`` (counts)."""
+class SideScore(Value):
+    """One side's score for one deal; every item is points except ``clubs`` and ``surs`` (counts).
+    Stored by field name (``as_dict()`` / ``from_dict()``)."""
 
     clubs: int
     clubs_points: int
@@ -49,8 +70,8 @@ class SideScore(NamedTuple):
     seven_diamonds: int
     total: int
 
-    def as_dict(self) -> dict[str, int]:
-        return self._asdict()
+    def __post_init__(self) -> None:
+        _counts_ok(self, {"clubs": 13})
 
 
 def clubs_winners(clubs: dict[str, int], rules: Rules) -> set[str]:
@@ -78,7 +99,7 @@ def score_deal(piles: dict[str, PileCount], surs: dict[str, int], rules: Rules) 
     winners = clubs_winners({s: p.clubs for s, p in piles.items()}, rules)
     scores = {}
     for side, p in piles.items():
-        items = dict(
+        items: dict[str, int] = dict(
             clubs_points=rules.clubs_points if side in winners else 0,
             two_clubs=2 if p.two_clubs else 0,
             ten_diamonds=3 if p.ten_diamonds else 0,
@@ -101,8 +122,5 @@ def match_winner(totals: dict[str, int], deals_played: int, rules: Rules) -> str
         return None
     top = max(totals.values())
     leaders = [s for s, t in totals.items() if t == top]
-    if rules.fixed_deals is not None:
-        over = deals_played >= rules.fixed_deals
-    else:
-        over = top >= rules.target
+    over = deals_played >= rules.fixed_deals if rules.fixed_deals is not None else top >= rules.target
     return leaders[0] if over and len(leaders) == 1 else None

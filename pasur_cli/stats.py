@@ -19,10 +19,10 @@ in the newest match that has it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from pasur_cli.errors import IllegalPlayError
 from pasur_cli.match import Match
+from pasur_cli.values import Value
 
 
 def name_key(name: str) -> str:
@@ -30,8 +30,7 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-@dataclass(frozen=True)
-class BestDeal:
+class BestDeal(Value):
     """The most points a side scored in one deal, and where (the first such deal)."""
 
     points: int
@@ -39,8 +38,7 @@ class BestDeal:
     deal: int
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(Value):
     """One player's or one partnership's figures. ``players`` holds one name or two."""
 
     name: str
@@ -65,7 +63,9 @@ class Record:
         """``count`` per deal played (None before any deal)."""
         return count / self.deals if self.deals else None
 
-    def as_dict(self) -> dict[str, object]:
+    def as_json(self) -> dict[str, object]:
+        """The record and the rates made from it, for `stats --json` (not ``as_dict``: that is the
+        fields alone)."""
         return {
             "name": self.name, "players": list(self.players),
             "matches": self.matches, "won": self.won, "win_rate": _rounded(self.win_rate),
@@ -82,8 +82,7 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-@dataclass(frozen=True)
-class RecordBook:
+class RecordBook(Value):
     """Every player's and partnership's record, and the head-to-head wins (by display name:
     ``head_to_head[a][b]`` is how many finished matches a won against b, for every a and b that
     were opponents in a finished match)."""
@@ -92,12 +91,12 @@ class RecordBook:
     unfinished: int
     players: tuple[Record, ...]
     partnerships: tuple[Record, ...]
-    head_to_head: dict[str, dict[str, int]] = field(default_factory=dict)
+    head_to_head: dict[str, dict[str, int]]
 
-    def as_dict(self) -> dict[str, object]:
+    def as_json(self) -> dict[str, object]:
         return {"matches": self.matches, "unfinished": self.unfinished,
-                "players": [r.as_dict() for r in self.players],
-                "partnerships": [r.as_dict() for r in self.partnerships],
+                "players": [r.as_json() for r in self.players],
+                "partnerships": [r.as_json() for r in self.partnerships],
                 "head_to_head": {a: dict(row) for a, row in self.head_to_head.items()}}
 
     def of_player(self, name: str) -> RecordBook:

@@ -129,7 +129,7 @@ def crc(texts: list[str]) -> int:
 
 def result_text(r: DealResult) -> str:
     """A deal result as one line: number, dealer, tallied, then side=score fields, tab-separated."""
-    sides = [f"{side}={','.join(str(v) for v in score)}" for side, score in r.scores.items()]
+    sides = [f"{side}={','.join(str(v) for v in score.as_dict().values())}" for side, score in r.scores.items()]
     return "\t".join([str(r.number), r.dealer, "1" if r.tallied else "0", *sides])
 
 

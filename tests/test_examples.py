@@ -4,7 +4,7 @@ import pytest
 
 from pasur_cli.captures import capture_problem, legal_captures
 from pasur_cli.cards import parse_card, parse_cards
-from pasur_cli.deal import Deal, Seen, table_problem
+from pasur_cli.deal import Deal, NoSur, Seen, table_problem
 from pasur_cli.errors import IllegalPlayError
 from pasur_cli.rules import PRESETS, parse_rules
 from pasur_cli.scoring import PileCount, clubs_winners, score_deal
@@ -57,7 +57,7 @@ def test_example_04_sur_and_its_exceptions():
     assert not record.sur and record.no_sur.rule == "last_hand_sur"
     limited = deal_with("2C 3C", PAGAT, totals={"A": 50, "B": 0})
     record = limited.play(parse_card("6C"))
-    assert not record.sur and record.no_sur == ("sur_limit", 50, 50)
+    assert not record.sur and record.no_sur == NoSur("sur_limit", 50, 50)
 
 
 def test_example_05_queens_and_kings():

@@ -16,7 +16,7 @@ main(sys.argv[1:], standalone_mode=False)
 print(" ".join(sorted(set(sys.modules) - before)))
 """
 COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.commands", "pasur_cli.errors", "pasur_cli.cards",
-          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render", "pasur_cli.i18n"}
+          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render", "pasur_cli.values", "pasur_cli.i18n"}
 MATCH = COMMON | {"pasur_cli.deal", "pasur_cli.scoring", "pasur_cli.match", "pasur_cli.store",
                   "sqlite3", "sqlite3.dbapi2", "_sqlite3"}
 

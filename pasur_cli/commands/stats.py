@@ -36,7 +36,7 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
     if player is not None:
         book = book.of_player(player)
     if as_json:
-        click.echo(render.dumps(book.as_dict()))
+        click.echo(render.dumps(book.as_json()))
     elif as_csv:
         echo_csv(*render_stats.stats_csv_rows(book))
     else:

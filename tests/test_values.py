@@ -1,0 +1,93 @@
+"""The engine's value types: frozen, checked on construction, equal only to their own kind,
+serialized by field name."""
+
+import copy
+import pickle
+
+import pytest
+from hypothesis import given, strategies as st
+
+from pasur_cli.cards import DECK, Card, parse_card
+from pasur_cli.deal import NoSur, Play
+from pasur_cli.errors import NotationError
+from pasur_cli.match import DealResult
+from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES, PRESETS, Rules
+from pasur_cli.scoring import PileCount, SideScore
+
+
+@given(st.integers(-5, 20), st.text(max_size=2))
+def test_a_card_exists_only_when_its_rank_and_suit_do(rank, suit):
+    if 1 <= rank <= 13 and suit in ("C", "D", "H", "S"):
+        assert Card(rank, suit) is parse_card(f"{rank}{suit}" if rank <= 10 else "AJQK"[rank - 10] + suit)
+    else:
+        with pytest.raises(ValueError):
+            Card(rank, suit)
+
+
+def test_cards_compare_only_with_cards_and_keep_canonical_order():
+    ace = Card(1, "C")
+    assert ace != (1, "C") and (1, "C") != ace and ace == parse_card("ac")
+    with pytest.raises(TypeError):
+        ace < (2, "C")  # noqa: B015
+    assert sorted(reversed(DECK)) == list(DECK)
+    with pytest.raises(ValueError):
+        Card(True, "C")
+
+
+def test_values_are_frozen_and_survive_copy_and_pickle():
+    play = Play("Ali", "Ali", parse_card("5S"), (parse_card("6C"),), 1)
+    for value in (parse_card("10D"), PRESETS["pagat"], play, PileCount(clubs=3), NoSur("sur_limit", 50, 50)):
+        with pytest.raises(AttributeError):
+            value.x = 1
+        assert pickle.loads(pickle.dumps(value)) == value == copy.deepcopy(value)
+        assert hash(pickle.loads(pickle.dumps(value))) == hash(value)
+    assert pickle.loads(pickle.dumps(parse_card("10D"))) is parse_card("10D")
+    with pytest.raises(AttributeError):
+        play.card = parse_card("2C")
+
+
+@given(st.sampled_from(OPTION_NAMES), st.one_of(st.none(), st.booleans(), st.integers(-3, 10**7), st.text(max_size=8),
+                                               st.floats(allow_nan=True)))
+def test_rules_refuse_every_value_an_option_cannot_take(name, value):
+    try:
+        rules = Rules(**{name: value})
+    except ValueError:
+        ok = False
+    else:
+        ok = True
+        assert getattr(rules, name) == value
+    if name in CHOICES:
+        assert ok == (value in CHOICES[name])
+    elif name in BOOLS:
+        assert ok == (value is True or value is False)
+    elif value is None:
+        assert ok == (name in ("sur_limit", "fixed_deals"))
+    else:
+        least = 1 if name in ("target", "fixed_deals", "clubs_min") else 0
+        assert ok == (type(value) is int and least <= value <= 10**6)
+
+
+def test_rules_are_stored_by_field_name():
+    rules = PRESETS["pagat"].replace(sur_points=10)
+    data = rules.as_dict()
+    assert Rules.from_dict(dict(reversed(data.items()))) == rules
+    with pytest.raises(TypeError):
+        Rules.from_dict({**data, "bogus": 1})
+    assert Rules(capture_mode="rank") != PRESETS["standard"]
+    with pytest.raises(NotationError, match="capture_mode='bogus'"):
+        Rules(capture_mode="bogus")
+
+
+@given(st.lists(st.integers(0, 13), min_size=10, max_size=10))
+def test_a_side_score_round_trips_by_name(values):
+    score = SideScore(*values)
+    again = SideScore.from_dict(dict(reversed(score.as_dict().items())))
+    assert again == score and again != tuple(values)
+    result = DealResult(1, "Ali", {"Ali": score})
+    assert result.replace(tallied=True).tallied and not result.tallied
+
+
+@pytest.mark.parametrize("bad", [{"clubs": 14}, {"aces": -1}, {"jacks": True}, {"two_clubs": 1}, {"clubs": 2.0}])
+def test_a_pile_count_holds_only_what_a_pile_can(bad):
+    with pytest.raises(ValueError):
+        PileCount(**bad)
