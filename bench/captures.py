@@ -5,15 +5,24 @@
 For random tables of 8, 16, 24 and 32 cards, and each preset, prints the time per position of
 both and the ratio. The naive enumerator tries every subset of the table's numerals, so it is
 skipped (and said so) once its estimated time passes a few seconds.
+
+Then the big tables (issue 11: no table of up to 48 cards may take `pasur check` over 2x
+`python -c "import click"`): the search alone on the worst tables, and whole `pasur check`
+processes against the baseline, medians of alternating runs.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from itertools import combinations
 
-from pasur_cli.captures import legal_captures, target
+from pasur_cli.captures import _splits, capture_sum, legal_captures
 from pasur_cli.cards import DECK
 from pasur_cli.rules import PRESETS
 
@@ -22,7 +31,7 @@ NAIVE_LIMIT_SECONDS = 3.0
 
 
 def naive(card, table, rules):
-    t = target(card, rules)
+    t = capture_sum(card, rules)
     numerals = [c for c in table if c.is_numeral]
     subsets = [s for k in range(1, len(numerals) + 1) for s in combinations(numerals, k)]
     sums = [s for s in subsets if sum(c.value for c in s) == t]
@@ -70,6 +79,40 @@ def main() -> None:
                 continue
             slow = clock(lambda c, t: naive(c, t, rules), items[:3])
             print(f"{name:9} {size:5} {engine * 1e6:10.0f}us {slow * 1e6:10.0f}us {slow / engine:12.0f}x")
+    big_tables()
+
+
+def big_tables(runs: int = 15) -> None:
+    """The search on the biggest tables, then whole processes of `pasur check` on them."""
+    by_code = {c.code: c for c in DECK}
+    cases = [("2S", [c for c in DECK if c.rank <= 8 and c.code != "2S"], "the 31 other A-8 cards"),
+             ("AS", [c for c in DECK if c.is_numeral and c.code != "AS"], "the 39 other numerals"),
+             ("AS", [c for c in DECK if c.code not in ("AS", "2S", "3S", "4S")], "48 cards: all but the A-4 of spades")]
+    print("\nbig tables (standard preset): the search alone, best of 5 with an empty cache")
+    for code, table, what in cases:
+        best = float("inf")
+        for _ in range(5):
+            _splits.cache_clear()
+            start = time.perf_counter()
+            found = legal_captures(by_code[code], table, PRESETS["standard"])
+            best = min(best, time.perf_counter() - start)
+        count = found.count if found.count is not None else "many"
+        print(f"  {code} on {what}: {best * 1e3:.1f} ms, {count} captures")
+    pasur = str(Path(sys.executable).with_name("pasur"))
+    env = dict(os.environ, NO_COLOR="1")
+    commands = {"baseline": [sys.executable, "-c", "import click"]}
+    for code, table, what in cases:
+        commands[f"check {code} ({what})"] = [pasur, "check", code, "--table", " ".join(c.code for c in table)]
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, check=True)
+            times[name].append(time.perf_counter() - start)
+    base = statistics.median(times["baseline"])
+    print(f"whole processes, medians of {runs} alternating runs (target: 2x the baseline or less)")
+    for name, values in times.items():
+        print(f"  {name:52} {statistics.median(values) * 1e3:7.1f} ms {statistics.median(values) / base:5.2f}x")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from simulate import random_plays, random_table  # noqa: E402  (the tests' random legal deals)
 
-from pasur_cli.captures import legal_captures, target  # noqa: E402
+from pasur_cli.captures import capture_sum, legal_captures  # noqa: E402
 from pasur_cli.deal import Deal  # noqa: E402
 from pasur_cli.match import side_names  # noqa: E402
 from pasur_cli.rules import PRESETS  # noqa: E402
@@ -37,7 +37,7 @@ def naive_captures(card, table, rules) -> set:
     if card.rank == 11 and rules.jack_capture == "wild":
         wild = tuple(sorted(c for c in table if c.rank <= 11))
         return {wild} if wild else set()
-    t = target(card, rules)
+    t = capture_sum(card, rules)
     sums = [s for s in subsets if all(c.is_numeral for c in s) and sum(c.value for c in s) == t]
     if not rules.multi_capture:
         return set(sums)

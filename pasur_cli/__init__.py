@@ -1,3 +1,158 @@
-"""pasur: a command-line referee and scorekeeper for Pasur, the Iranian fishing card game."""
+"""pasur: a referee and scorekeeper for Pasur, the Iranian fishing card game, as a library.
+
+The ``pasur`` command is one user of this engine; a bot, a trainer or a web front end is another.
+Everything the command can say, the engine can be asked directly::
+
+    >>> import pasur_cli as pasur
+    >>> match = pasur.Match(["Ali", "Sara"], pasur.PRESETS["pagat"])
+    >>> deal = match.start_deal(pasur.parse_cards("5C 9D 3H KS"))
+    >>> deal.turn, deal.can_play(pasur.parse_card("9D"))
+    ('Sara', False)
+    >>> match.play("2S").taken
+    (Card.parse('9D'),)
+    >>> pasur.legal_captures(pasur.parse_card("5S"), pasur.parse_cards("AC 2D 4H 5C"), match.rules).count
+    2
+
+Cards: ``parse_card``, ``parse_cards``, ``Card``, ``DECK``, ``Rank``, ``Suit``.
+Rules: ``parse_rules``, ``Rules``, ``PRESETS``.
+Captures: ``legal_captures`` (a ``Captures``), ``capture_problem`` (why a capture is illegal),
+``is_sur``.
+A match: ``Match`` (``start_deal``, ``play``, ``tally``, ``apply``, ``undo``; ``deal``, ``results``,
+``totals``, ``finished``, ``winner``, ``log``), ``Deal`` (``turn``, ``verify_play``, ``can_play``,
+``play``; ``Deal.from_position`` sets up a position mid-deal), the records ``Play``, ``NoSur``
+and ``DealResult``, ``check_players``, ``check_action``.
+Scoring: ``score_deal``, ``SideScore``, ``PileCount``, ``clubs_winners``, ``match_winner``,
+``tally_scores``.
+The match record (JSON): ``read_record``, ``write_record``.
+Errors: ``PasurError`` and its kinds ``NotationError``, ``IllegalPlayError``,
+``AmbiguousPlayError``; each carries a sentence template and its facts.
+
+Every value (``Card``, ``Rules``, ``Play``, ...) is frozen, checks itself when made, and
+serializes by field name (``as_dict()`` / ``from_dict()``). Names are loaded on first use, so
+``import pasur_cli`` costs nothing a command would not pay anyway.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_WHERE = {
+    "parse_card": "cards",
+    "parse_cards": "cards",
+    "Card": "cards",
+    "DECK": "cards",
+    "Rank": "cards",
+    "Suit": "cards",
+    "parse_rules": "rules",
+    "Rules": "rules",
+    "PRESETS": "rules",
+    "legal_captures": "captures",
+    "Captures": "captures",
+    "capture_problem": "captures",
+    "is_sur": "captures",
+    "Match": "match",
+    "DealResult": "match",
+    "check_players": "match",
+    "check_action": "match",
+    "Deal": "deal",
+    "Play": "deal",
+    "NoSur": "deal",
+    "score_deal": "scoring",
+    "SideScore": "scoring",
+    "PileCount": "scoring",
+    "clubs_winners": "scoring",
+    "match_winner": "scoring",
+    "tally_scores": "tally",
+    "read_record": "record",
+    "write_record": "record",
+    "PasurError": "errors",
+    "NotationError": "errors",
+    "IllegalPlayError": "errors",
+    "AmbiguousPlayError": "errors",
+}
+__all__ = [
+    "DECK",
+    "PRESETS",
+    "AmbiguousPlayError",
+    "Captures",
+    "Card",
+    "Deal",
+    "DealResult",
+    "IllegalPlayError",
+    "Match",
+    "NoSur",
+    "NotationError",
+    "PasurError",
+    "PileCount",
+    "Play",
+    "Rank",
+    "Rules",
+    "SideScore",
+    "Suit",
+    "capture_problem",
+    "check_action",
+    "check_players",
+    "clubs_winners",
+    "is_sur",
+    "legal_captures",
+    "match_winner",
+    "parse_card",
+    "parse_cards",
+    "parse_rules",
+    "read_record",
+    "score_deal",
+    "tally_scores",
+    "write_record",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name's module on first use (PEP 562)."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'pasur_cli' has no attribute {name!r}")
+    value = getattr(import_module(f"pasur_cli.{where}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
+
+if TYPE_CHECKING:  # the names as type checkers see them
+    from pasur_cli.captures import Captures as Captures
+    from pasur_cli.captures import capture_problem as capture_problem
+    from pasur_cli.captures import is_sur as is_sur
+    from pasur_cli.captures import legal_captures as legal_captures
+    from pasur_cli.cards import DECK as DECK
+    from pasur_cli.cards import Card as Card
+    from pasur_cli.cards import Rank as Rank
+    from pasur_cli.cards import Suit as Suit
+    from pasur_cli.cards import parse_card as parse_card
+    from pasur_cli.cards import parse_cards as parse_cards
+    from pasur_cli.deal import Deal as Deal
+    from pasur_cli.deal import NoSur as NoSur
+    from pasur_cli.deal import Play as Play
+    from pasur_cli.errors import AmbiguousPlayError as AmbiguousPlayError
+    from pasur_cli.errors import IllegalPlayError as IllegalPlayError
+    from pasur_cli.errors import NotationError as NotationError
+    from pasur_cli.errors import PasurError as PasurError
+    from pasur_cli.match import DealResult as DealResult
+    from pasur_cli.match import Match as Match
+    from pasur_cli.match import check_action as check_action
+    from pasur_cli.match import check_players as check_players
+    from pasur_cli.record import read_record as read_record
+    from pasur_cli.record import write_record as write_record
+    from pasur_cli.rules import PRESETS as PRESETS
+    from pasur_cli.rules import Rules as Rules
+    from pasur_cli.rules import parse_rules as parse_rules
+    from pasur_cli.scoring import PileCount as PileCount
+    from pasur_cli.scoring import SideScore as SideScore
+    from pasur_cli.scoring import clubs_winners as clubs_winners
+    from pasur_cli.scoring import match_winner as match_winner
+    from pasur_cli.scoring import score_deal as score_deal
+    from pasur_cli.tally import tally_scores as tally_scores

@@ -9,6 +9,7 @@ multi-set search stops listing at a cap and stops counting after a work budget.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, islice, product
 from math import comb, prod
@@ -19,7 +20,7 @@ from pasur_cli.rules import Rules
 from pasur_cli.values import Value
 
 CAP = 50          # captures listed at most
-BUDGET = 20_000   # table states the multi-set search may visit before it gives up counting
+BUDGET = 200_000  # steps the multi-set search may take before it gives up counting ("many")
 
 Counts = tuple[int, ...]  # index v (1..10) = how many numerals of value v; index 0 unused
 
@@ -48,8 +49,9 @@ class Captures(Value):
         return not self.options
 
 
-def target(card: Card, rules: Rules) -> int | None:
-    """The sum a card's capture sets must make, or None when the card does not capture by sum."""
+def capture_sum(card: Card, rules: Rules) -> int | None:
+    """The sum each set of table numerals a card captures must make (11 less the card's value),
+    or None when the card does not capture by sum."""
     if rules.capture_mode != "sum11":
         return None
     if card.is_numeral:
@@ -59,21 +61,21 @@ def target(card: Card, rules: Rules) -> int | None:
     return None
 
 
-def _counts(cards) -> Counts:
+def _counts(cards: Iterable[Card]) -> Counts:
     counts = [0] * 11
     for c in cards:
         counts[c.value] += 1
     return tuple(counts)
 
 
-def _by_value(cards) -> dict[int, list[Card]]:
+def _by_value(cards: Iterable[Card]) -> dict[int, list[Card]]:
     groups: dict[int, list[Card]] = {}
     for c in sorted(cards, key=ORDER):
         groups.setdefault(c.value, []).append(c)
     return groups
 
 
-def _sets(t: int, counts: Counts, top: int = 10):
+def _sets(t: int, counts: Counts, top: int = 10) -> Iterator[dict[int, int]]:
     """Every value multiset (as {value: k}) summing to t within counts, values at most ``top``."""
     if t == 0:
         yield {}
@@ -111,10 +113,10 @@ def _splits(t: int, counts: Counts) -> bool:
 
 
 def _minus(a: Counts, b: Counts) -> Counts:
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
-def _expand(shape: Counts, groups: dict[int, list[Card]]):
+def _expand(shape: Counts, groups: dict[int, list[Card]]) -> Iterator[tuple[Card, ...]]:
     """Every card set of the given value shape, canonically sorted tuples."""
     choices = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
     for pick in product(*choices):
@@ -131,38 +133,68 @@ def _single(t: int, numerals: list[Card]) -> Captures:
     return _collect(shapes, counts, groups, complete=True)
 
 
-def _maximal_shapes(t: int, counts: Counts) -> tuple[list[Counts], bool]:
-    """Value shapes of every maximal multi-set capture; the flag says whether the search finished."""
+def _free_remainders(t: int, counts: Counts) -> tuple[list[Counts], bool]:
+    """The sub-shapes of ``counts`` that hold no set summing to ``t`` (what a maximal capture can
+    leave behind) and whose complement sums to a positive multiple of ``t`` (what a capture of
+    sets of ``t`` can take); the flag says whether the walk finished within BUDGET. Values above
+    ``t`` always stay. A depth-first walk over the values with the reachable sums as a bitset, cut
+    as soon as ``t`` becomes reachable: there are few such shapes (2,342 in all for the 31 other
+    A-8 cards under a 2)."""
+    mask = (1 << (t + 1)) - 1
+    values = [v for v in range(1, 11) if counts[v] and v <= t]
+    whole = sum(v * counts[v] for v in values)
+    shape = [counts[v] if v > t else 0 for v in range(11)]
     found: list[Counts] = []
-    seen: set[Counts] = set()
-    stack = [counts]
-    while stack:
-        if len(seen) >= BUDGET:
-            return found, False
-        state = stack.pop()
-        if state in seen:
-            continue
-        seen.add(state)
-        removable = False
-        for group in _sets(t, state):
-            removable = True
-            left = list(state)
-            for v, k in group.items():
-                left[v] -= k
-            stack.append(tuple(left))
-        if not removable and state != counts:
-            found.append(_minus(counts, state))
-    return found, True
+    visited = 0
+
+    def walk(i: int, bits: int, kept: int) -> None:
+        nonlocal visited
+        visited += 1
+        if i == len(values):
+            if kept < whole and not (whole - kept) % t:
+                found.append(tuple(shape))
+            return
+        if visited > BUDGET:
+            return
+        v = values[i]
+        for k in range(counts[v] + 1):
+            if k:
+                bits = (bits | (bits << v)) & mask
+                if bits >> t & 1:
+                    break
+            shape[v] = k
+            walk(i + 1, bits, kept + k * v)
+        shape[v] = 0
+
+    walk(0, 1, 0)
+    return found, visited <= BUDGET
 
 
-def _collect(shapes: list[Counts], counts: Counts, groups, complete: bool) -> Captures:
+def _maximal_shapes(t: int, counts: Counts) -> tuple[list[Counts], bool]:
+    """Value shapes of every maximal multi-set capture; the flag says whether the search finished.
+
+    A capture is maximal when what it leaves holds no further set (RULES.md section 4), so the
+    search runs over the few remainders that hold no set summing to ``t`` (``_free_remainders``)
+    and keeps those whose complement splits into sets of ``t``, rather than over the ways of
+    taking sets off the table (14,755 card sets for the 31 other A-8 cards under a 2).
+    """
+    remainders, complete = _free_remainders(t, counts)
+    found = []
+    for rest in remainders:
+        shape = _minus(counts, rest)
+        if _splits(t, shape):
+            found.append(shape)
+    return found, complete
+
+
+def _collect(shapes: list[Counts], counts: Counts, groups: dict[int, list[Card]], complete: bool) -> Captures:
     total = sum(_ways(s, counts) for s in shapes)
     options = sorted(islice((o for s in shapes for o in _expand(s, groups)), CAP))
     truncated = total > len(options) or not complete
     return Captures(tuple(options), total if complete else None, truncated)
 
 
-def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rules) -> Captures:
+def legal_captures(card: Card, table: Sequence[Card], rules: Rules) -> Captures:
     """List the legal captures of ``card`` played on ``table`` (the card must not be on it).
 
     >>> from pasur_cli.cards import parse_card, parse_cards
@@ -175,16 +207,17 @@ def legal_captures(card: Card, table: list[Card] | tuple[Card, ...], rules: Rule
         same = tuple(sorted((c for c in table if c.rank == card.rank), key=ORDER))
         return Captures((same,) if same else (), 1 if same else 0, False)
     if card.rank in (Rank.QUEEN, Rank.KING):
-        same = sorted((c for c in table if c.rank == card.rank), key=ORDER)
-        if not same:
+        courts = sorted((c for c in table if c.rank == card.rank), key=ORDER)
+        if not courts:
             return Captures((), 0, False)
         if rules.court_capture == "all":
-            return Captures((tuple(same),), 1, False)
-        return Captures(tuple((c,) for c in same), len(same), False)
+            return Captures((tuple(courts),), 1, False)
+        return Captures(tuple((c,) for c in courts), len(courts), False)
     if card.rank == Rank.JACK and rules.jack_capture == "wild":
         taken = tuple(sorted((c for c in table if c.rank <= Rank.JACK), key=ORDER))
         return Captures((taken,) if taken else (), 1 if taken else 0, False)
-    t = target(card, rules)
+    t = capture_sum(card, rules)
+    assert t is not None  # every other card was answered above
     numerals = [c for c in table if c.is_numeral]
     if not rules.multi_capture:
         return _single(t, numerals)
@@ -202,7 +235,14 @@ def card_no_sur(card: Card, rules: Rules) -> str | None:
     return None
 
 
-def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError | None:
+def is_sur(card: Card, take: Sequence[Card], table: Sequence[Card], rules: Rules) -> bool:
+    """Whether capturing ``take`` with ``card`` clears ``table`` as a sur, as far as the card and
+    the rules say: the deal adds the last-hand and sur-limit exceptions (``Deal.play``'s record
+    says what finally happened)."""
+    return bool(take) and len(take) == len(table) and card_no_sur(card, rules) is None
+
+
+def capture_problem(card: Card, table: Sequence[Card], take: Iterable[Card], rules: Rules) -> IllegalPlayError | None:
     """Why taking ``take`` with ``card`` from ``table`` is illegal (an error carrying the cards as
     facts, not raised), or None when it is legal.
 
@@ -243,7 +283,8 @@ def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError |
     courts = [c for c in take if not c.is_numeral]
     if courts:
         return IllegalPlayError("{cards} cannot be taken by a sum: only numerals (A-10) count.", cards=courts)
-    t = target(card, rules)
+    t = capture_sum(card, rules)
+    assert t is not None  # every other card was answered above
     total = sum(c.value for c in take) + (11 - t)
     if not rules.multi_capture:
         if total != 11:
@@ -264,12 +305,12 @@ def capture_problem(card: Card, table, take, rules: Rules) -> IllegalPlayError |
     return None
 
 
-def verify_capture(card: Card, table, take, rules: Rules) -> None:
+def verify_capture(card: Card, table: Sequence[Card], take: Iterable[Card], rules: Rules) -> None:
     """Raise IllegalPlayError with the reason when the capture is not legal."""
     problem = capture_problem(card, table, take, rules)
     if problem is not None:
         raise problem
 
 
-def is_legal_capture(card: Card, table, take, rules: Rules) -> bool:
+def is_legal_capture(card: Card, table: Sequence[Card], take: Iterable[Card], rules: Rules) -> bool:
     return capture_problem(card, table, take, rules) is None

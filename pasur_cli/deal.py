@@ -7,9 +7,11 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pasur_cli.captures import card_no_sur, legal_captures, verify_capture
 from pasur_cli.cards import DECK, ORDER, Card, Rank
-from pasur_cli.errors import AmbiguousPlayError, IllegalPlayError
+from pasur_cli.errors import AmbiguousPlayError, IllegalPlayError, PasurError
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import PileCount, SideScore, score_deal
 from pasur_cli.values import Value
@@ -106,50 +108,101 @@ class Play(Value):
 
 
 class Deal:
-    """The state of one deal, advanced one play at a time."""
+    """The state of one deal, advanced one play at a time.
+
+    ``players`` in seat order, ``sides`` the side of each seat, ``dealer`` the dealer's seat,
+    ``totals`` each side's match total at the start of the deal (for ``sur_limit``). Ask before
+    doing, as with pokerkit: ``verify_play`` raises the reason a play is refused, ``can_play``
+    says whether it would be accepted, ``play`` does it and returns a ``Play``.
+
+    >>> from pasur_cli.cards import parse_card, parse_cards
+    >>> from pasur_cli.rules import PRESETS
+    >>> deal = Deal(["Ali", "Sara"], ["Ali", "Sara"], 0, PRESETS["pagat"], parse_cards("5C 9D 3H KS"))
+    >>> deal.turn, deal.can_play(parse_card("9D")), deal.can_play(parse_card("2S"))
+    ('Sara', False, True)
+    >>> deal.play(parse_card("2S")).taken
+    (Card.parse('9D'),)
+    """
 
     def __init__(self, players: list[str], sides: list[str], dealer: int, rules: Rules,
                  table: list[Card], totals: dict[str, int] | None = None) -> None:
         check_table(table, rules)
-        self.players, self.seat_sides, self.dealer, self.rules = players, sides, dealer, rules
+        self.players, self.seat_sides, self.dealer, self.rules = list(players), list(sides), dealer, rules
         self.totals_at_start = dict(totals or {})
         self.table: list[Card] = list(table)
         self.piles: dict[str, list[Card]] = {s: [] for s in dict.fromkeys(sides)}
         self.surs: dict[str, int] = {s: 0 for s in self.piles}
         self.last_capturer: str | None = None
-        self.plays: list[Play] = []
+        self.plays: list[Play] = []  # the plays made in this object (all of them unless set up mid-deal)
+        self.played = 0  # plays made in the deal so far
         self.where: dict[Card, Seen] = dict.fromkeys(table, Seen("initial"))
-        self.leftover: tuple[Card, ...] = ()
+        self.leftover: tuple[Card, ...] = ()  # the table the last capturer took at the end
+        self.leftover_taker: str | None = None  # who took it (the dealer if nobody captured)
+        self._whole = True  # played from its first card: every one of the 52 cards is accounted for
+        self.hands = HANDS[len(self.players)]  # hands in this deal
+        self.total_plays = self.hands * CARDS_PER_HAND * len(self.players)
+
+    @classmethod
+    def from_position(cls, players: list[str], rules: Rules, table: list[Card] | tuple[Card, ...], *,
+                      sides: list[str] | None = None, dealer: int = 0, played: int = 0,
+                      piles: dict[str, list[Card]] | None = None, surs: dict[str, int] | None = None,
+                      last_capturer: str | None = None, totals: dict[str, int] | None = None) -> Deal:
+        """A deal as it stands after ``played`` plays (which fixes the hand and whose turn it is):
+        ``table`` is on the table now (no initial-table check), ``piles`` and ``surs`` are what
+        each side holds, ``last_capturer`` the player who captured last; the other cards are
+        unseen and may be played. For trainers, puzzles and tests. ``sides`` defaults to one
+        side per player. At the end of such a deal the 52 cards are not counted (only the cards
+        given here were seen).
+
+        >>> from pasur_cli.cards import parse_card, parse_cards
+        >>> from pasur_cli.rules import PRESETS
+        >>> deal = Deal.from_position(["A", "B"], PRESETS["pagat"], parse_cards("2C 3C"), dealer=1, played=1,
+        ...                           surs={"A": 1})
+        >>> deal.turn, deal.hand, deal.play(parse_card("6C")).cancelled, deal.surs
+        ('B', 1, 'A', {'A': 0, 'B': 0})
+        """
+        deal = cls(players, sides or list(players), dealer, rules.replace(table_check="none"),
+                   [c for c in DECK if c not in table][:4], totals)
+        deal.rules = rules
+        deal.table = list(table)
+        deal.where = dict.fromkeys(table, Seen("table"))
+        for side, cards in (piles or {}).items():
+            deal.piles[side] = list(cards)
+            deal.where.update(dict.fromkeys(cards, Seen("captured")))
+        deal.surs.update(surs or {})
+        if not 0 <= played < deal.total_plays:
+            raise IllegalPlayError("a deal of {players} players has {most} plays; {played} cannot have been made.",
+                                   players=len(players), most=deal.total_plays, played=played)
+        deal.played, deal.last_capturer, deal._whole = played, last_capturer, False
+        return deal
 
     # -- position -------------------------------------------------------------------------
-    @property
-    def hands(self) -> int:
-        return HANDS[len(self.players)]
-
-    @property
-    def total_plays(self) -> int:
-        return self.hands * CARDS_PER_HAND * len(self.players)
-
     @property
     def hand(self) -> int:
         """The hand being played (1-based); after the last play, the last hand."""
         per_hand = CARDS_PER_HAND * len(self.players)
-        return min(len(self.plays) // per_hand + 1, self.hands)
+        return min(self.played // per_hand + 1, self.hands)
 
     @property
     def turn(self) -> str | None:
         """Whose turn it is, or None once the deal is over."""
         if self.over:
             return None
-        return self.players[(self.dealer + 1 + len(self.plays)) % len(self.players)]
+        return self.players[(self.dealer + 1 + self.played) % len(self.players)]
 
     @property
     def over(self) -> bool:
-        return len(self.plays) >= self.total_plays
+        return self.played >= self.total_plays
 
     @property
     def unseen(self) -> int:
+        """How many cards have not been seen in this deal (still in hands or the stock)."""
         return 52 - len(self.where)
+
+    @property
+    def unseen_cards(self) -> tuple[Card, ...]:
+        """The cards not yet seen in this deal, canonically ordered: the ones that can be played."""
+        return tuple(c for c in DECK if c not in self.where)
 
     def side_of(self, player: str) -> str:
         return self.seat_sides[self.players.index(player)]
@@ -162,21 +215,26 @@ class Deal:
             return
         if seen.how == "initial":
             raise IllegalPlayError("{card} is on the initial table: it cannot be played now.", card=card)
+        if seen.how == "table":
+            raise IllegalPlayError("{card} is on the table: it cannot be played now.", card=card)
         if seen.how == "trailed":
             raise IllegalPlayError("{card} is on the table (trailed by {player} in hand {hand}): it cannot be"
                                    " played now.", card=card, player=seen.player, hand=seen.hand)
         if seen.how == "played":
             raise IllegalPlayError("{card} was played by {player} in hand {hand}: it cannot be played now.",
                                    card=card, player=seen.player, hand=seen.hand)
+        if seen.player is None:
+            raise IllegalPlayError("{card} was captured: it cannot be played now.", card=card)
         raise IllegalPlayError("{card} was captured by {player} in hand {hand}: it cannot be played now.",
                                card=card, player=seen.player, hand=seen.hand)
 
-    def resolve(self, card: Card, take: list[Card] | None) -> tuple[Card, ...]:
+    def resolve(self, card: Card, take: Iterable[Card] | None) -> tuple[Card, ...]:
         """The capture a play makes: ``take`` checked, or the only legal one when take is None.
 
         Raises IllegalPlayError for an illegal take, AmbiguousPlayError when several are legal.
         """
         if take is not None:
+            take = list(take)
             verify_capture(card, self.table, take, self.rules)
             return tuple(sorted(take, key=ORDER))
         found = legal_captures(card, self.table, self.rules)
@@ -190,20 +248,36 @@ class Deal:
         raise AmbiguousPlayError("{card} can capture in {ways} ways; say which cards it takes.",
                                  list(found.options), found.count, card=card, ways=found.count)
 
-    def play(self, card: Card, take: list[Card] | None = None, by: str | None = None) -> Play:
-        """Play ``card`` for whoever's turn it is; ``take`` names the table cards it captures.
+    def verify_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> tuple[Card, ...]:
+        """Raise the reason ``play`` would refuse this play; return the cards it would capture.
 
-        Raises IllegalPlayError (deal over, wrong player, card already seen, illegal capture)
-        or AmbiguousPlayError (several captures and no take); nothing changes then.
+        IllegalPlayError: the deal is over, it is not ``by``'s turn, the card was seen, the
+        capture is illegal; AmbiguousPlayError: several captures and no ``take``.
         """
         if self.over:
             raise IllegalPlayError("this deal is over: every card has been played.")
         player = self.turn
-        assert player is not None
         if by is not None and by != player:
             raise IllegalPlayError("it is {player}'s turn, not {by}'s.", player=player, by=by)
         self.verify_card(card)
-        taken = self.resolve(card, take)
+        return self.resolve(card, take)
+
+    def can_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> bool:
+        """Whether ``play`` would accept this play (an ambiguous capture counts as refused)."""
+        try:
+            self.verify_play(card, take, by)
+        except PasurError:
+            return False
+        return True
+
+    def play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> Play:
+        """Play ``card`` for whoever's turn it is; ``take`` names the table cards it captures
+        (None: the only legal capture, or a trail). Returns what the play did.
+
+        Raises what ``verify_play`` raises; nothing changes then.
+        """
+        taken = self.verify_play(card, take, by)
+        player = self.players[(self.dealer + 1 + self.played) % len(self.players)]
         side, hand = self.side_of(player), self.hand
         sur, no_sur, cancelled = False, None, None
         if taken and len(taken) == len(self.table):
@@ -223,6 +297,7 @@ class Deal:
             self.where[card] = Seen("trailed", player, hand)
         record = Play(player, side, card, taken, hand, sur, no_sur, cancelled)
         self.plays.append(record)
+        self.played += 1
         if self.over:
             self._sweep()
         return record
@@ -250,12 +325,14 @@ class Deal:
         return None
 
     def _sweep(self) -> None:
-        """End of deal: the table goes to the last capturer's side (the dealer's side if nobody captured)."""
+        """End of deal (RULES.md section 6): the table goes to the last capturer's side, or the
+        dealer's side if nobody captured. ``leftover`` and ``leftover_taker`` say what and who."""
         self.leftover = tuple(sorted(self.table, key=ORDER))
-        taker = self.last_capturer or self.players[self.dealer]
-        self.piles[self.side_of(taker)].extend(self.table)
+        self.leftover_taker = self.last_capturer or self.players[self.dealer]
+        self.piles[self.side_of(self.leftover_taker)].extend(self.table)
         self.table = []
-        self._account()
+        if self._whole:
+            self._account()
 
     def _account(self) -> None:
         """Every one of the 52 cards is in exactly one pile once the deal is over."""

@@ -14,9 +14,12 @@ database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``ta
 
 from __future__ import annotations
 
-from pasur_cli.cards import Card, parse_cards
+from collections.abc import Iterable
+from typing import Any
+
+from pasur_cli.cards import Card, parse_card, parse_cards
 from pasur_cli.deal import Deal, Play
-from pasur_cli.errors import IllegalPlayError
+from pasur_cli.errors import IllegalPlayError, NotationError, PasurError
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
 from pasur_cli.values import Value
@@ -39,50 +42,110 @@ def side_names(players: list[str], teams: bool) -> list[str]:
     return list(players)
 
 
-def check_players(players: list[str], dealer: str | None = None) -> None:
-    """Raise IllegalPlayError for a wrong number of players, empty or duplicate names, unknown dealer."""
-    if not 2 <= len(players) <= 4:
-        raise IllegalPlayError("Pasur is played by 2, 3 or 4 players, not {count}.", count=len(players))
-    for name in players:
-        if not name.strip():
-            raise IllegalPlayError("a player's name cannot be empty.")
-        if any(ch < " " for ch in name):
-            raise IllegalPlayError("{name!r}: a player's name cannot contain tabs, newlines or other control"
-                                   " characters.", name=name)
-        if "&" in name:
-            raise IllegalPlayError("{name!r}: a player's name cannot contain '&' (it joins team names).", name=name)
-    folded = [p.strip().casefold() for p in players]
-    dupes = sorted({p for p, f in zip(players, folded) if folded.count(f) > 1})
+NAME_MOST = 40  # characters in a player's name
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and symbols drawn as nothing
+
+
+def check_name(name: object, seat: int) -> str:
+    """The name of the player in ``seat`` (1-based) as it is stored: NFC, surrounding spaces
+    removed. Raises IllegalPlayError for a name that could corrupt or spoof the screen or the
+    record (issue 9): not text, empty, longer than NAME_MOST, holding a control or format character
+    (tabs, newlines, C1 controls, bidi overrides, zero-width characters; the code point is named),
+    a lone surrogate, '&', or only invisible characters.
+    """
+    import unicodedata
+    if not isinstance(name, str):
+        raise IllegalPlayError("player {seat}'s name is not text.", seat=seat)
+    for ch in name:
+        kind = unicodedata.category(ch)
+        if kind in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            what = "a lone surrogate" if kind == "Cs" else unicodedata.name(ch, "a control character").lower()
+            raise IllegalPlayError("player {seat}'s name holds {code} ({what}): a name cannot hold control,"
+                                   " format or line-breaking characters.", seat=seat, code=f"U+{ord(ch):04X}",
+                                   what=what)
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise IllegalPlayError("player {seat}'s name cannot be empty.", seat=seat)
+    if "&" in name:
+        raise IllegalPlayError("{name!r}: a player's name cannot contain '&' (it joins team names).", name=name)
+    if len(name) > NAME_MOST:
+        raise IllegalPlayError("player {seat}'s name has {count} characters; at most {most} are allowed.",
+                               seat=seat, count=len(name), most=NAME_MOST)
+    if all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS for ch in name):
+        raise IllegalPlayError("player {seat}'s name shows nothing: write a name that can be read.", seat=seat)
+    return name
+
+
+def check_players(players: list[str], dealer: str | None = None) -> list[str]:
+    """The players' names as they are stored (see ``check_name``). Raises IllegalPlayError for
+    a wrong number of players, a refused name, two names that are equal once normalized and
+    case-folded (``José`` and ``jose\u0301``), or a dealer who is not one of them.
+
+    >>> check_players(["Jose\u0301", "علی", "Müller", "王"]) == ["José", "علی", "Müller", "王"]
+    True
+    """
+    if not isinstance(players, list | tuple) or not 2 <= len(players) <= 4:
+        count = len(players) if isinstance(players, list | tuple) else 0
+        raise IllegalPlayError("Pasur is played by 2, 3 or 4 players, not {count}.", count=count)
+    names = [check_name(name, seat) for seat, name in enumerate(players, 1)]
+    folded = [n.casefold() for n in names]
+    dupes = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
     if dupes:
         raise IllegalPlayError("every player needs a different name; {names} is named twice.",
                                names=", ".join(dupes))
-    if dealer is not None and dealer not in players:
-        raise IllegalPlayError("the dealer {dealer!r} is not one of the players ({players}).", dealer=dealer,
-                               players=", ".join(players))
+    if dealer is not None:
+        import unicodedata
+        if not isinstance(dealer, str) or unicodedata.normalize("NFC", dealer).strip() not in names:
+            raise IllegalPlayError("the dealer {dealer!r} is not one of the players ({players}).", dealer=dealer,
+                                   players=", ".join(names))
+    return names
 
 
 class Match:
-    """The state of a match, derived from its actions."""
+    """The state of a match, derived from its actions; every change is one action kept in ``log``.
+
+    ``Match(players, rules, dealer=0)`` (``dealer`` is the first dealer's seat). Do: ``start_deal``,
+    ``play``, ``tally``, or ``apply`` any recorded action; ``undo`` takes the last one back.
+    Ask: ``deal`` (the deal in progress, None between deals, with its ``turn``, ``can_play`` and
+    ``verify_play``), ``results``, ``totals``, ``finished``, ``winner``.
+
+    >>> from pasur_cli.rules import PRESETS
+    >>> match = Match(["Ali", "Sara"], PRESETS["pagat"])
+    >>> deal = match.start_deal(["5C", "9D", "3H", "KS"])
+    >>> match.play("2S").taken, match.deal.turn
+    ((Card.parse('9D'),), 'Ali')
+    >>> match.undo()
+    {'type': 'play', 'card': '2S', 'take': ['9D'], 'by': 'Sara'}
+    >>> match.length, match.deal.table == parse_cards("5C 9D 3H KS")
+    (1, True)
+    """
 
     def __init__(self, players: list[str], rules: Rules, dealer: int = 0) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be Rules, not {type(rules).__name__}")
         self.players, self.rules, self.first_dealer = list(players), rules, dealer
+        if not 2 <= len(self.players) <= 4 or dealer not in range(len(self.players)):
+            raise IllegalPlayError("a match has 2, 3 or 4 players and its dealer is one of their seats.")
         self.seat_sides = side_names(self.players, rules.teams)
         self.sides = list(dict.fromkeys(self.seat_sides))
         self.results: list[DealResult] = []
-        self.completed_at: list[int] = []  # how many actions there were when each result was added
+        self.completed_at: list[int] = []  # the log length when each result was added
         self.totals: dict[str, int] = {s: 0 for s in self.sides}  # running, kept by _finish
         self.deal: Deal | None = None
-        self.actions = 0
+        self.start = 0  # actions before ``log`` (their results came from a snapshot)
+        self.base: list[DealResult] = []  # those results
+        self.log: list[dict[str, Any]] = []  # the canonical form of every action applied after ``start``
 
     @classmethod
-    def replay(cls, players: list[str], rules: Rules, dealer: int, actions: list[dict],
-               results: list[DealResult] = (), start: int = 0) -> Match:
+    def replay(cls, players: list[str], rules: Rules, dealer: int, actions: Iterable[dict[str, Any]],
+               results: Iterable[DealResult] = (), start: int = 0) -> Match:
         """Rebuild a match from its log, or from the ``results`` of its first ``start`` actions
-        (a snapshot) and the actions after them. Raises PasurError naming the first action that fails."""
+        (a snapshot) and the actions after them. Raises IllegalPlayError naming the first action
+        that fails, with the reason as its ``reason`` fact."""
         match = cls(players, rules, dealer)
-        match.actions = start
-        for result in results:
-            match._finish(result)
+        match.start, match.base = start, list(results)
+        for result in match.base:
+            match._finish(result, at=None)
         for number, action in enumerate(actions, start + 1):
             try:
                 match.apply(action)
@@ -92,6 +155,11 @@ class Match:
         return match
 
     # -- position --------------------------------------------------------------------------
+    @property
+    def length(self) -> int:
+        """How many actions the match's log holds (the ``--expect`` of a script)."""
+        return self.start + len(self.log)
+
     @property
     def winner(self) -> str | None:
         return match_winner(self.totals, len(self.results), self.rules)
@@ -116,9 +184,14 @@ class Match:
         return self.players[(self.players.index(self.dealer) + 1) % len(self.players)]
 
     def player_named(self, name: str) -> str:
-        """The player called ``name`` (case-insensitive). Raises IllegalPlayError for a stranger."""
+        """The player called ``name`` (case-insensitive, any Unicode normalization). Raises
+        IllegalPlayError for a stranger."""
+        if name in self.players:
+            return name
+        import unicodedata
+        wanted = unicodedata.normalize("NFC", name).strip().casefold()
         for player in self.players:
-            if player.casefold() == name.strip().casefold():
+            if player.casefold() == wanted:
                 return player
         raise IllegalPlayError("{name!r} is not playing in this match ({players}).", name=name,
                                players=", ".join(self.players))
@@ -131,72 +204,210 @@ class Match:
         if self.finished:
             raise IllegalPlayError("the match is over: {side} won.", side=self.winner)
 
-    def start_deal(self, table: list[Card]) -> Deal:
-        """Begin the next deal with its initial table. Raises IllegalPlayError when not allowed."""
+    def start_deal(self, table: Iterable[Card | str] | str) -> Deal:
+        """Begin the next deal with its initial table (Cards or card codes). Raises
+        IllegalPlayError when not allowed (a deal in progress, the match over, a table the
+        rules' check refuses: the error says what the dealer must do)."""
+        cards = _cards(table, "table")
         self._ready()
         if self.deal is not None:
             raise IllegalPlayError("deal {number} is still being played; finish it first.", number=self.deal_number)
         self.deal = Deal(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
-                         table, self.totals)
-        self.actions += 1
+                         cards, self.totals)
+        self.log.append({"type": "deal", "table": [c.code for c in cards]})
         return self.deal
 
-    def play(self, card: Card, take: list[Card] | None = None, by: str | None = None) -> Play:
-        """Play a card in the current deal; closes the deal after its last card."""
+    def verify_play(self, card: Card | str, take: Iterable[Card | str] | str | None = None,
+                    by: str | None = None) -> tuple[Card, ...]:
+        """Raise the reason ``play`` would refuse this play; return the cards it would capture."""
+        played = _card(card)
+        took = None if take is None else _cards(take, "capture")
         self._ready()
         if self.deal is None:
             raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
                                    number=self.deal_number)
-        if by is not None:
-            by = self.player_named(by)
-        record = self.deal.play(card, take, by)
-        self.actions += 1
+        return self.deal.verify_play(played, took, None if by is None else self.player_named(by))
+
+    def can_play(self, card: Card | str, take: Iterable[Card | str] | str | None = None,
+                 by: str | None = None) -> bool:
+        """Whether ``play`` would accept this play."""
+        try:
+            self.verify_play(card, take, by)
+        except PasurError:
+            return False
+        return True
+
+    def play(self, card: Card | str, take: Iterable[Card | str] | str | None = None, by: str | None = None) -> Play:
+        """Play a card (a Card or its code) in the current deal; ``take`` the table cards it
+        captures (None: the only legal capture, or a trail; ``[]``: a trail), ``by`` who must be
+        playing. Returns what the play did; closes the deal after its last card. Raises
+        IllegalPlayError or AmbiguousPlayError (nothing changes then)."""
+        played = _card(card)
+        took = None if take is None else _cards(take, "capture")
+        self._ready()
+        if self.deal is None:
+            raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
+                                   number=self.deal_number)
+        record = self.deal.play(played, took, None if by is None else self.player_named(by))
+        self.log.append({"type": "play", "card": record.card.code, "take": [c.code for c in record.taken],
+                         "by": record.player})
         if self.deal.over:
-            self._finish(DealResult(self.deal_number, self.dealer, self.deal.score()))
+            self._finish(DealResult(self.deal_number, self.dealer, self.deal.score()), at=self.length)
             self.deal = None
         return record
 
-    def add_result(self, scores: dict[str, SideScore]) -> DealResult:
-        """Add a tallied deal's scores (no deal may be in progress)."""
+    def tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
+              counts: dict[str, dict[str, int | bool]] | None = None,
+              surs: dict[str, int] | None = None, partial: bool = False) -> DealResult:
+        """Score the next deal from what each side captured (its pile's cards, or its counts:
+        clubs, aces, jacks, two_clubs, ten_diamonds, seven_diamonds) and the surs it holds, as
+        ``pasur tally`` does. Raises IllegalPlayError naming the numbers that do not add up."""
+        result = self.apply({"type": "tally",
+                           "piles": {s: [c if isinstance(c, str) else c.code for c in cards]
+                                     for s, cards in (piles or {}).items()},
+                           "counts": dict(counts or {}), "surs": dict(surs or {}), "partial": partial})
+        assert isinstance(result, DealResult)
+        return result
+
+    def _tally(self, action: dict[str, Any]) -> DealResult:
+        from pasur_cli.tally import tally_action, tally_scores
         self._ready()
         if self.deal is not None:
             raise IllegalPlayError("deal {number} is being played card by card; finish or undo it before a tally.",
                                    number=self.deal_number)
-        result = DealResult(self.deal_number, self.dealer, scores, tallied=True)
-        self.actions += 1
-        self._finish(result)
+        canonical = tally_action(self, action)
+        result = DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
+        self.log.append(canonical)
+        self._finish(result, at=self.length)
         return result
 
-    def _finish(self, result: DealResult) -> None:
-        """Add a finished deal's result (after the action that finished it)."""
+    def _finish(self, result: DealResult, at: int | None) -> None:
+        """Add a finished deal's result (``at``: the log length after the action that finished it)."""
         self.results.append(result)
-        self.completed_at.append(self.actions)
+        self.completed_at.append(self.start if at is None else at)
         for side, score in result.scores.items():
             self.totals[side] += score.total
 
-    def apply(self, action: dict) -> object:
-        """Apply one recorded action; returns what the action did (Deal, Play or DealResult)."""
+    def apply(self, action: dict[str, Any]) -> Deal | Play | DealResult:
+        """Apply one recorded action and return what it did (Deal, Play or DealResult).
+
+        The action is checked strictly first (``check_action``: exact types and keys, bounded
+        sizes), so anything ``apply`` accepts can be written to a record and replayed. After it,
+        ``log[-1]`` holds the action's canonical form: the one that replays to the same thing
+        (card codes as written by pasur, a play's ``take`` as the capture made and ``by`` as the
+        player whose turn it was, a tally with every field). Store that, not the input.
+
+        >>> from pasur_cli.rules import PRESETS
+        >>> match = Match(["Ali", "Sara"], PRESETS["pagat"])
+        >>> _ = match.apply({"type": "deal", "table": ["5c", "9♦", "3h", "ks"]})
+        >>> _ = match.apply({"type": "play", "card": "2s"})
+        >>> match.log[-1]
+        {'type': 'play', 'card': '2S', 'take': ['9D'], 'by': 'Sara'}
+        """
+        check_action(action)
         kind = action["type"]
         if kind == "deal":
-            return self.start_deal(parse_cards(action["table"], "table"))
+            return self.start_deal(action["table"])
         if kind == "play":
-            take = action.get("take")
-            return self.play(parse_cards(action["card"])[0],
-                             None if take is None else parse_cards(take, "capture"), action.get("by"))
-        if kind == "tally":
-            from pasur_cli.tally import tally_scores
-            return self.add_result(tally_scores(self, action))
-        raise IllegalPlayError("unknown action type {kind!r}.", kind=kind)
+            return self.play(action["card"], action.get("take"), action.get("by"))
+        return self._tally(action)
+
+    @property
+    def last_action(self) -> dict[str, Any] | None:
+        """The canonical form of the last action applied (None when this object applied none)."""
+        return self.log[-1] if self.log else None
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last action (as python-chess's ``pop()``) and return it (canonical form).
+        The match is rebuilt by replaying the actions before it; a deal in progress stays the
+        same object, a play earlier. Raises IllegalPlayError when
+        there is nothing this object can take back (the log is empty, or its earlier actions
+        came from a snapshot)."""
+        if not self.log:
+            raise IllegalPlayError("there is nothing to take back.")
+        last = self.log[-1]
+        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-1], self.base, self.start)
+        for name in ("results", "completed_at", "totals", "log"):
+            setattr(self, name, getattr(again, name))
+        if self.deal is not None and again.deal is not None:
+            vars(self.deal).update(vars(again.deal))  # the same deal, a play earlier: keep the object
+        else:
+            self.deal = again.deal
+        return last
+
+
+ACTION_KEYS = {"deal": {"type", "table"}, "play": {"type", "card", "take", "by"},
+               "tally": {"type", "piles", "counts", "surs", "partial"}}
+TAKE_MOST = 48  # cards a capture can name (the table can never hold more)
+
+
+def check_action(action: object) -> None:
+    """Raise NotationError naming the field when ``action`` is not exactly an action: a dict with
+    a known ``type`` and only its keys; a deal's ``table`` a list of 4 strings; a play's ``card``
+    one string, ``take`` absent or a list of strings, ``by`` absent, null or a string; a tally's
+    fields as ``pasur_cli.tally.check_tally`` says. Each card string must name exactly one card.
+    """
+    if not isinstance(action, dict):
+        raise NotationError("an action is an object, not {kind}.", kind=type(action).__name__)
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_KEYS:
+        raise NotationError("unknown action type {kind!r}: write deal, play or tally.", kind=str(kind)[:40])
+    unknown = sorted(str(k)[:40] for k in action if k not in ACTION_KEYS[kind])
+    if unknown:
+        raise NotationError("a {kind} action has no field {names}.", kind=kind, names=", ".join(unknown))
+    if kind == "deal":
+        table = action.get("table")
+        if not isinstance(table, list) or len(table) != 4 or not all(isinstance(c, str) for c in table):
+            raise NotationError("a deal's \"table\" is a list of 4 cards (strings such as \"5C\").")
+        for text in table:
+            parse_card(text)
+    elif kind == "play":
+        card = action.get("card")
+        if not isinstance(card, str):
+            raise NotationError("a play's \"card\" is one card (a string such as \"7C\").")
+        parse_card(card)
+        take = action.get("take", [])
+        if not isinstance(take, list) or len(take) > TAKE_MOST or not all(isinstance(c, str) for c in take):
+            raise NotationError("a play's \"take\" is a list of cards (strings), or absent.")
+        for text in take:
+            parse_card(text)
+        by = action.get("by")
+        if by is not None and (not isinstance(by, str) or len(by) > 4 * NAME_MOST):
+            raise NotationError("a play's \"by\" is a player's name (a string), or null.")
+    else:
+        from pasur_cli.tally import check_tally
+        check_tally(action)
+
+
+def _card(card: Card | str) -> Card:
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return parse_card(card)
+    raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
+
+
+def _cards(cards: Iterable[Card | str] | str, what: str) -> list[Card]:
+    if isinstance(cards, str):
+        return parse_cards(cards, what)
+    out: list[Card] = []
+    for card in cards:
+        one = _card(card)
+        if one in out:
+            raise NotationError("{card} is named twice in the {what}: each card exists once.", card=one, what=what)
+        out.append(one)
+    return out
 
 
 def _describe(action: object) -> str:
     try:
-        return action_text(action).replace("\t", " ")
-    except (KeyError, TypeError, ValueError):
-        return repr(action)
+        text = action_text(action).replace("\t", " ")  # type: ignore[arg-type]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        text = repr(action)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
-def action_text(action: dict) -> str:
+def action_text(action: dict[str, Any]) -> str:
     """One action as a short line (fields separated by tabs; names hold no control characters)."""
     kind = action.get("type") if isinstance(action, dict) else None
     if kind == "deal":
@@ -209,7 +420,7 @@ def action_text(action: dict) -> str:
     return json.dumps(action, ensure_ascii=False)
 
 
-def parse_action(text: str) -> dict:
+def parse_action(text: str) -> dict[str, Any]:
     """The action a line from ``action_text`` stands for."""
     kind, _, rest = text.partition("\t")
     if kind == "deal":
@@ -220,4 +431,5 @@ def parse_action(text: str) -> dict:
     import json
     if kind == "tally":
         return {"type": "tally", **json.loads(rest)}
-    return json.loads(text)
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded

@@ -10,6 +10,7 @@ through the engine; the first action that breaks a rule is named in the error.
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from pasur_cli.errors import IllegalPlayError, NotationError
 from pasur_cli.match import Match, check_players
@@ -49,7 +50,7 @@ def read_record(text: str) -> tuple[list[str], object, int, list[dict], list[str
         raise NotationError("the record's \"players\" is not a list of names.")
     if not isinstance(rules_doc, dict) or not isinstance(entries, list):
         raise NotationError("the record needs \"rules\" (an object) and \"actions\" (a list).")
-    check_players(players, doc.get("dealer"))
+    players = check_players(players, doc.get("dealer"))  # as stored: NFC (issue 9)
     unknown = sorted(set(rules_doc) - set(OPTION_NAMES))
     if unknown:
         raise NotationError(f"the record names unknown rule options: {', '.join(unknown)}.")
@@ -60,7 +61,7 @@ def read_record(text: str) -> tuple[list[str], object, int, list[dict], list[str
             raise NotationError(f"action {number} of the record is malformed: {json.dumps(entry)[:80]}")
         actions.append(entry["action"])
         times.append(str(entry.get("at", "")))
-    dealer = players.index(doc["dealer"]) if doc.get("dealer") else 0
+    dealer = players.index(unicodedata.normalize("NFC", doc["dealer"]).strip()) if doc.get("dealer") else 0
     try:
         match = Match.replay(players, rules, dealer, actions)
     except IllegalPlayError as err:

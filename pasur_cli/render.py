@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import IO, NamedTuple
 
-from pasur_cli.captures import Captures, card_no_sur
+from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
+from pasur_cli.deal import Play
 from pasur_cli.errors import PasurError, Sum, fill
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
@@ -26,7 +28,7 @@ class Look(NamedTuple):
     color: bool = False
 
     @staticmethod
-    def detect(ascii: bool = False, no_color: bool = False, stream=None) -> Look:
+    def detect(ascii: bool = False, no_color: bool = False, stream: IO[str] | None = None) -> Look:
         """ASCII when asked or when the stream cannot encode the suits; colour only at a terminal
         without NO_COLOR or --no-color."""
         stream = stream or sys.stdout
@@ -45,7 +47,7 @@ class Look(NamedTuple):
             return f"\x1b[31m{text}\x1b[0m"
         return text
 
-    def cards(self, cards, sort: bool = True) -> str:
+    def cards(self, cards: Iterable[Card], sort: bool = True) -> str:
         seq = sorted(cards) if sort else list(cards)
         return " ".join(self.card(c) for c in seq) if seq else "(empty)"
 
@@ -70,9 +72,10 @@ def message(err: PasurError, look: Look) -> str:
     return fill(_(err.template), err.facts, show)
 
 
-def no_sur_text(record) -> str:
+def no_sur_text(record: Play) -> str:
     """Why a play that cleared the table was no sur, as a sentence."""
     reason = record.no_sur
+    assert reason is not None
     if reason.rule == "jack_sur":
         return _("The table is cleared, but no sur: a J that clears the table is no sur under these rules.")
     if reason.rule == "last_hand_sur":
@@ -94,18 +97,13 @@ def table(rows: list[list[object]], headers: list[str]) -> str:
 
 
 # -- pasur check --------------------------------------------------------------------------
-def capture_sur(card: Card, take, table_cards, rules: Rules) -> bool:
-    """Whether a capture clears the table as a sur, assuming no last-hand or sur-limit exception."""
-    return bool(take) and len(take) == len(table_cards) and card_no_sur(card, rules) is None
-
-
 def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
                legal: bool | None, reason: str | None) -> dict:
     return {
         "played": card.code,
         "table": [c.code for c in table_cards],
         "rules": rules.preset,
-        "captures": [{"take": [c.code for c in take], "sur": capture_sur(card, take, table_cards, rules)}
+        "captures": [{"take": [c.code for c in take], "sur": is_sur(card, take, table_cards, rules)}
                      for take in found.options],
         "count": found.count,
         "truncated": found.truncated,
@@ -127,7 +125,7 @@ def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, fo
         return f"{head}: captures nothing; {look.card(card)} is trailed."
     lines = [f"{head}:"]
     for number, option in enumerate(found.options, 1):
-        sur = "  " + look.loud("SUR") if capture_sur(card, option, table_cards, rules) else ""
+        sur = "  " + look.loud("SUR") if is_sur(card, option, table_cards, rules) else ""
         lines.append(f"  {number}. takes {look.cards(option)}{sur}")
     if found.truncated:
         total = found.count if found.count is not None else "many"
@@ -186,9 +184,9 @@ def play_text(look: Look, record, deal, match) -> str:
         lines.append(f"Table: {look.cards(deal.table, sort=False)}")
         lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
         return "\n".join(lines)
-    taker = deal.last_capturer or deal.players[deal.dealer]
     if deal.leftover:
-        lines.append(f"Last card played. {taker} made the last capture and takes the table: {look.cards(deal.leftover)}.")
+        lines.append(f"Last card played. {deal.leftover_taker} made the last capture and takes the table:"
+                     f" {look.cards(deal.leftover)}.")
     else:
         lines.append("Last card played; the table is empty.")
     lines.append("")
@@ -250,7 +248,7 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
         parts.append(f"Deal {result.number} ({result.dealer} dealt{mark})\n"
                      + table(rows, _ascii_headers(headers, look)))
     if not only_last and match.deal is not None:
-        parts.append(f"Deal {match.deal_number}: {len(match.deal.plays)} of {match.deal.total_plays} cards played so far.")
+        parts.append(f"Deal {match.deal_number}: {match.deal.played} of {match.deal.total_plays} cards played so far.")
     if match.results:
         parts.append("Match\n" + match_table(match))
     else:

@@ -109,7 +109,7 @@ class MatchRecord(NamedTuple):
     times: list[str]
 
     @property
-    def count(self) -> int:
+    def length(self) -> int:
         """How many actions the match's log holds."""
         return self.start + len(self.texts)
 
@@ -350,7 +350,7 @@ class Store:
             else:
                 record, match = self.match(match_id)
             self._replayed = None  # the change below mutates it
-            if expect is not None and expect != record.count:
+            if expect is not None and expect != record.length:
                 raise StaleError("the match changed since it was shown (another pasur recorded something);"
                                  " nothing was recorded. Look again and re-enter.")
             change = Change(db, record, match)
@@ -367,7 +367,7 @@ class Change:
 
     def __init__(self, db: sqlite3.Connection, record: MatchRecord, match: Match) -> None:
         self.db, self.record, self.match = db, record, match
-        self.count = record.count
+        self.count = record.length
         self.changed = False
 
     def append(self, action: dict) -> None:

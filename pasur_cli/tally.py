@@ -11,8 +11,14 @@ The tally action (see pasur_cli.match): ``{"type": "tally", "piles": {side: [cod
 
 from __future__ import annotations
 
-from pasur_cli.cards import DECK, parse_cards
+from typing import TYPE_CHECKING, Any
+
+from pasur_cli.cards import DECK, ORDER, Card, parse_card, parse_cards
 from pasur_cli.errors import IllegalPlayError, NotationError
+
+if TYPE_CHECKING:
+    from pasur_cli.match import Match
+    from pasur_cli.rules import Rules
 from pasur_cli.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
 
 COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
@@ -56,16 +62,17 @@ def parse_surs(text: str) -> tuple[str, int]:
     return name, int(value)
 
 
-def _side(match, name: str) -> str:
+def _side(match: Match, name: str) -> str:
     """The side a name refers to: a side's own name, or one of its players."""
     if name in match.sides:
         return name
     return match.side_of(match.player_named(name))
 
 
-def build_action(match, piles: list[str], counts: list[str], surs: list[str], partial: bool) -> dict:
+def build_action(match: Match, piles: list[str], counts: list[str], surs: list[str],
+                 partial: bool) -> dict[str, Any]:
     """The tally action from the command-line texts (``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``)."""
-    action: dict = {"type": "tally", "piles": {}, "counts": {}, "surs": {}, "partial": partial}
+    action: dict[str, Any] = {"type": "tally", "piles": {}, "counts": {}, "surs": {}, "partial": partial}
     for text in piles:
         name, cards = split_side(text, "=")
         side = _side(match, name)
@@ -84,7 +91,65 @@ def build_action(match, piles: list[str], counts: list[str], surs: list[str], pa
     return action
 
 
-def tally_scores(match, action: dict) -> dict[str, SideScore]:
+SURS_MOST = 48  # surs one side can hold at the end of a deal (at most one a play)
+
+
+def check_tally(action: dict[str, Any]) -> None:
+    """Raise NotationError naming the field unless a tally action's fields have exactly their
+    types and bounds: ``piles`` {side: [card strings]}, ``counts`` {side: {clubs/aces/jacks: whole
+    numbers within the cards there are, two_clubs/ten_diamonds/seven_diamonds: true or false}},
+    ``surs`` {side: whole number}, ``partial`` true or false; each optional."""
+    for field in ("piles", "counts", "surs"):
+        value = action.get(field, {})
+        if not isinstance(value, dict) or len(value) > 4 or not all(isinstance(k, str) and len(k) <= 200
+                                                                    for k in value):
+            raise NotationError("a tally's {field!r} is an object of at most 4 sides.", field=field)
+    for side, cards in action.get("piles", {}).items():
+        if not isinstance(cards, list) or len(cards) > 52 or not all(isinstance(c, str) for c in cards):
+            raise NotationError("a tally's pile of {side} is a list of cards (strings).", side=side)
+        for text in cards:
+            parse_card(text)
+    for side, counts in action.get("counts", {}).items():
+        if not isinstance(counts, dict):
+            raise NotationError("a tally's counts of {side} are an object such as {{\"clubs\": 8}}.", side=side)
+        for key, value in counts.items():
+            if key not in COUNT_KEYS:
+                raise NotationError("a tally's counts of {side} name {key!r}; the counts are {keys}.", side=side,
+                                    key=str(key)[:40], keys=", ".join(COUNT_KEYS))
+            if key in LIMITS and (value.__class__ is not int or not 0 <= value <= LIMITS[key]):
+                raise NotationError("a tally's {key} of {side} is a whole number from 0 to {most}.", key=key,
+                                    side=side, most=LIMITS[key])
+            if key not in LIMITS and value.__class__ is not bool:
+                raise NotationError("a tally's {key} of {side} is true or false.", key=key, side=side)
+    for side, held in action.get("surs", {}).items():
+        if held.__class__ is not int or not 0 <= held <= SURS_MOST:
+            raise NotationError("a tally's surs of {side} are a whole number from 0 to {most}.", side=side,
+                                most=SURS_MOST)
+    if action.get("partial", False).__class__ is not bool:
+        raise NotationError("a tally's \"partial\" is true or false.")
+
+
+def tally_action(match: Match, action: dict[str, Any]) -> dict[str, Any]:
+    """The canonical form of a checked tally action for this match: every side named as the
+    match names it, piles as canonically ordered card codes, counts with every key, surs as
+    given. Raises IllegalPlayError for a side that is not the match's or given twice."""
+    piles = {s: sorted(parse_cards(c, f"pile of {s}"), key=ORDER) for s, c in action.get("piles", {}).items()}
+    counts = action.get("counts", {})
+    for side in [*piles, *counts, *action.get("surs", {})]:
+        if side not in match.sides:
+            raise IllegalPlayError("{side!r} is not a side of this match ({sides}).", side=side,
+                                   sides=", ".join(match.sides))
+    both = [s for s in piles if s in counts]
+    if both:
+        raise IllegalPlayError("{side} is given twice (a side has either a pile or counts).", side=both[0])
+    return {"type": "tally",
+            "piles": {s: [c.code for c in cards] for s, cards in piles.items()},
+            "counts": {s: {k: c.get(k, 0 if k in LIMITS else False) for k in COUNT_KEYS} for s, c in counts.items()},
+            "surs": dict(action.get("surs", {})),
+            "partial": bool(action.get("partial", False))}
+
+
+def tally_scores(match: Match, action: dict[str, Any]) -> dict[str, SideScore]:
     """Check a tally action against the match and score it. Raises IllegalPlayError naming the numbers."""
     partial = bool(action.get("partial"))
     piles = {s: parse_cards(c, f"pile of {s}") for s, c in action.get("piles", {}).items()}
@@ -106,8 +171,8 @@ def tally_scores(match, action: dict) -> dict[str, SideScore]:
     return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)
 
 
-def _check_piles(piles: dict, partial: bool, with_counts: bool) -> None:
-    owner: dict = {}
+def _check_piles(piles: dict[str, list[Card]], partial: bool, with_counts: bool) -> None:
+    owner: dict[Card, str] = {}
     for side, cards in piles.items():
         for card in cards:
             if card in owner:
@@ -125,7 +190,7 @@ def _check_piles(piles: dict, partial: bool, with_counts: bool) -> None:
                                count=len(owner), cards=missing)
 
 
-def _check_counts(summary: dict[str, PileCount], partial: bool, rules) -> None:
+def _check_counts(summary: dict[str, PileCount], partial: bool, rules: Rules) -> None:
     for side, p in summary.items():
         for key, most in LIMITS.items():
             if getattr(p, key) > most:
@@ -152,7 +217,7 @@ def _check_counts(summary: dict[str, PileCount], partial: bool, rules) -> None:
             raise IllegalPlayError("exactly one side holds the {card}; here: nobody.", card=card)
 
 
-def _check_surs(surs: dict[str, int], match) -> None:
+def _check_surs(surs: dict[str, int], match: Match) -> None:
     rules, totals = match.rules, match.totals
     for side, n in surs.items():
         if n < 0:

@@ -4,7 +4,7 @@ from itertools import combinations
 
 from hypothesis import given, settings, strategies as st
 
-from pasur_cli.captures import CAP, capture_problem, legal_captures, target
+from pasur_cli.captures import CAP, capture_problem, capture_sum, legal_captures
 from pasur_cli.cards import DECK
 from pasur_cli.rules import PRESETS, Rules, parse_rules
 
@@ -31,7 +31,7 @@ def subsets(table):
 
 def brute_force(card, table, rules: Rules):
     """Every legal capture by trying every subset against RULES.md section 4 directly."""
-    t = target(card, rules)
+    t = capture_sum(card, rules)
     numerals = [c for c in table if c.is_numeral]
     if t is None:  # rank matching (courts, rank mode) or the wild J: written out from RULES.md
         if rules.capture_mode == "rank" or card.rank_code in "QK" and rules.court_capture == "all":
@@ -105,7 +105,7 @@ def test_trail_exactly_when_nothing_to_capture(position):
 def test_multi_captures_are_maximal_disjoint_unions(position):
     card, table, _ = position
     rules = PRESETS["standard"]
-    t = target(card, rules)
+    t = capture_sum(card, rules)
     if t is None:
         return
     for take in legal_captures(card, table, rules).options:

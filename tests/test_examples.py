@@ -4,7 +4,7 @@ import pytest
 
 from pasur_cli.captures import capture_problem, legal_captures
 from pasur_cli.cards import parse_card, parse_cards
-from pasur_cli.deal import Deal, NoSur, Seen, table_problem
+from pasur_cli.deal import Deal, NoSur, table_problem
 from pasur_cli.errors import IllegalPlayError
 from pasur_cli.rules import PRESETS, parse_rules
 from pasur_cli.scoring import PileCount, clubs_winners, score_deal
@@ -16,13 +16,10 @@ def takes(card, table, rules):
     return {" ".join(c.code for c in o) for o in legal_captures(parse_card(card), parse_cards(table), rules).options}
 
 
-def deal_with(table, rules, players=("A", "B"), totals=None, plays_done=0):
-    """A two-player deal whose table is ``table``, as if ``plays_done`` plays had been made."""
-    deal = Deal(list(players), list(players), len(players) - 1, rules, parse_cards("2S 3S 4S 5S"), totals)
-    deal.table = parse_cards(table)
-    deal.where = {c: Seen("initial") for c in deal.table}
-    deal.plays = [None] * plays_done  # position only: hand and turn follow from the count
-    return deal
+def deal_with(table, rules, players=("A", "B"), totals=None, plays_done=0, surs=None, last_capturer=None):
+    """A deal of ``players`` whose table is ``table``, as if ``plays_done`` plays had been made."""
+    return Deal.from_position(list(players), rules, parse_cards(table), dealer=len(players) - 1, played=plays_done,
+                              totals=totals, surs=surs, last_capturer=last_capturer)
 
 
 def test_example_01_must_capture():
@@ -104,22 +101,24 @@ def test_example_10_maximal_choices():
 
 
 def test_example_11_sur_cancel_and_limit():
-    deal = deal_with("2C 3C", PAGAT)
-    deal.surs = {"A": 2, "B": 0}
-    deal.plays = [None]  # B's turn
+    deal = deal_with("2C 3C", PAGAT, plays_done=1, surs={"A": 2})  # B's turn
     record = deal.play(parse_card("6C"))
     assert record.sur and record.cancelled == "A" and deal.surs == {"A": 1, "B": 0}
-    limited = deal_with("2C 3C", PAGAT, totals={"A": 0, "B": 52})
-    limited.surs = {"A": 2, "B": 0}
-    limited.plays = [None]
+    limited = deal_with("2C 3C", PAGAT, totals={"A": 0, "B": 52}, plays_done=1, surs={"A": 2})
     assert not limited.play(parse_card("6C")).sur and limited.surs == {"A": 2, "B": 0}
 
 
 def test_example_11_three_sides_cancel_in_order():
-    deal = deal_with("", PAGAT, players=("A", "B", "C"))
-    cancelled = [deal._add_sur(side) for side in ("A", "B", "B", "A", "C")]
+    surs, cancelled = {"A": 0, "B": 0, "C": 0}, []
+    for side in ("A", "B", "B", "A", "C"):
+        # the player after the dealer (C, seat 2) leads: A plays first, then B, then C
+        deal = deal_with("2C 3C", PAGAT, players=("A", "B", "C"), plays_done="ABC".index(side), surs=surs)
+        record = deal.play(parse_card("6C"), by=side)
+        assert record.sur
+        cancelled.append(record.cancelled)
+        surs = deal.surs
     assert cancelled == [None, "A", None, "B", None]
-    assert deal.surs == {"A": 0, "B": 0, "C": 1}
+    assert surs == {"A": 0, "B": 0, "C": 1}
 
 
 def test_example_12_three_player_clubs():
@@ -129,12 +128,10 @@ def test_example_12_three_player_clubs():
 
 
 def test_example_13_last_capturer_takes_the_rest():
-    deal = deal_with("9C KH", PAGAT, plays_done=47)
-    deal._account = lambda: None  # this deal is built mid-way; full deals check all 52 cards
-    deal.last_capturer = "A"
+    deal = deal_with("9C KH", PAGAT, plays_done=47, last_capturer="A")
     record = deal.play(parse_card("QD"), by="B")
     assert record.trail and not record.sur and deal.over
-    assert set(deal.leftover) == set(parse_cards("9C KH QD"))
+    assert set(deal.leftover) == set(parse_cards("9C KH QD")) and deal.leftover_taker == "A"
     assert set(parse_cards("9C KH QD")) <= set(deal.piles["A"]) and deal.surs == {"A": 0, "B": 0}
 
 

@@ -22,7 +22,8 @@ from pasur_cli.rules import parse_rules
 @json_option
 @look_options
 @click.pass_context
-def check(ctx, card, table_text, take_text, preset, overrides, as_json):
+def check(ctx: click.Context, card: str, table_text: str, take_text: str | None, preset: str,
+          overrides: tuple[str, ...], as_json: bool) -> None:
     """Which captures CARD can make on a table, or whether --take is legal.
 
     Exit 0 when answered (and --take is legal), 1 when --take is illegal, 2 for bad input.

@@ -23,7 +23,7 @@ def new(ctx, players, preset, overrides, dealer, solo):
     """Start a match: PLAYERS in playing order (2-4; 4 play as teams 1+3 against 2+4)."""
     names = [p.strip() for p in players]
     rules = parse_rules(preset, [*overrides, *(["teams=false"] if solo else [])])
-    check_players(names)
+    names = check_players(names)
     if solo and len(names) != 4:
         raise NotationError("--solo is for 4 players; with 2 or 3 everyone plays for themselves anyway.")
     seat = 0

@@ -63,6 +63,5 @@ def play(ctx, card, take_text, by, expect):
             refused = Refused(render.options_text(look(ctx), played, err.options, err.count))
             refused.options = err.options  # the session offers them as numbered choices
             raise refused from None
-        change.append({"type": "play", "card": played.code, "take": [c.code for c in record.taken],
-                       "by": record.player})
+        change.append(match.last_action)  # the canonical form: the capture made, the player whose turn it was
     click.echo(render.play_text(look(ctx), record, deal_played, match))

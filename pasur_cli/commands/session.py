@@ -40,7 +40,7 @@ def _state(meta: dict, mid: int):
     store = Store(meta.get("pasur.db"))
     try:
         record, match = store.match(mid)
-        return match, record.count
+        return match, record.length
     finally:
         store.close()
 

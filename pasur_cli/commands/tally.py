@@ -38,7 +38,7 @@ def tally(ctx, piles, counts, surs, partial, as_json):
     with store.changing(mid) as change:
         action = build_action(change.match, list(piles), list(counts), list(surs), partial)
         result = change.match.apply(action)
-        change.append(action)
+        change.append(change.match.last_action)  # the canonical form, as it replays
     match = change.match
     if as_json:
         data = render.score_json(mid, match)
