@@ -1,6 +1,6 @@
 """A match's history, play by play: the engine's own records of every action, in order.
 
-``history`` replays a match's whole log and keeps what each action did: the table a deal began
+``match_events`` replays a match's whole log and keeps what each action did: the table a deal began
 with, each ``Play``, the leftover table the last capturer took, and each deal's ``DealResult``
 (with the running totals after it). A tallied deal has no plays: it is its result alone. Undone
 actions are not in the log, so they are not here either. No I/O.
@@ -55,7 +55,7 @@ class Scored(Value):
 Event = TableDealt | Played | Leftover | Scored
 
 
-def history(players: list[str], rules: Rules, dealer: int, actions: list[dict[str, object]]) -> list[Event]:
+def match_events(players: list[str], rules: Rules, dealer: int, actions: list[dict[str, object]]) -> list[Event]:
     """Every event of a match, replaying its whole log (``actions`` from the first one).
 
     Raises PasurError when an action cannot be replayed (as ``Match.replay`` does).

@@ -18,14 +18,15 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     """What happened in the match, play by play: each deal's table, every play with its hand and
     capture, the leftover table, and each deal's score (a tallied deal is one line). With --json,
     a list of events holding the engine's records."""
-    from pasur_cli import history, render, render_stats
+    from pasur_cli import render, render_stats
+    from pasur_cli.history import event_dict, match_events, of_deal
     store = open_store(ctx)
     mid, _ = current(ctx, store)
     record = store.load(mid, full=True)
-    events = history.history(record.players, record.rules, record.dealer, record.actions)
+    events = match_events(record.players, record.rules, record.dealer, record.actions)
     if deal_number is not None:
-        events = history.of_deal(events, deal_number)
+        events = of_deal(events, deal_number)
     if as_json:
-        click.echo(render.dumps([history.event_dict(e) for e in events]))
+        click.echo(render.dumps([event_dict(e) for e in events]))
     else:
         click.echo(render_stats.log_text(look(ctx), mid, events))
