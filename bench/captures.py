@@ -3,7 +3,8 @@
     python bench/captures.py
 
 For random tables of 8, 16, 24 and 32 cards, and each preset, prints the time per position of
-both and the ratio. The naive enumerator tries every subset of the table's numerals, so it is
+both and the ratio. The naive enumerator (tests/naive.py, the one the tests check the engine
+against) tries every subset of the table's numerals, so it is
 skipped (and said so) once its estimated time passes a few seconds.
 
 Then the big tables (issue 11: no table of up to 48 cards may take `pasur check` over 2x
@@ -20,32 +21,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from itertools import combinations
 
-from pasur_cli.captures import _splits, capture_sum, legal_captures
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from naive import naive_captures  # the tests' brute force: RULES.md tried on every subset
+
+from pasur_cli.captures import _splits, legal_captures
 from pasur_cli.cards import DECK
 from pasur_cli.rules import PRESETS
 
 POSITIONS = 30
 NAIVE_LIMIT_SECONDS = 3.0
-
-
-def naive(card, table, rules):
-    t = capture_sum(card, rules)
-    numerals = [c for c in table if c.is_numeral]
-    subsets = [s for k in range(1, len(numerals) + 1) for s in combinations(numerals, k)]
-    sums = [s for s in subsets if sum(c.value for c in s) == t]
-    if not rules.multi_capture:
-        return sums
-    found = []
-    for take in subsets:
-        if sum(c.value for c in take) % t:
-            continue
-        rest = [c for c in numerals if c not in take]
-        if any(sum(c.value for c in s) == t for k in range(1, len(rest) + 1) for s in combinations(rest, k)):
-            continue
-        found.append(take)
-    return found
 
 
 def positions(rng, size):
@@ -70,14 +55,14 @@ def main() -> None:
     for name, rules in PRESETS.items():
         for size in (8, 16, 24, 32):
             items = positions(rng, size)
-            engine = clock(lambda c, t: legal_captures(c, t, rules), items)
+            engine = clock(lambda c, t, rules=rules: legal_captures(c, t, rules), items)
             # one subset sum costs about 0.2 microseconds; multi-set naive is quadratic in subsets
             estimate = (2 ** size) * 2e-7 * (2 ** size if rules.multi_capture else 1)
             if estimate > NAIVE_LIMIT_SECONDS:
                 print(f"{name:9} {size:5} {engine * 1e6:10.0f}us {'skipped':>12} "
-                      f"{'(naive ~%.0es)' % estimate:>13}")
+                      f"{f'(naive ~{estimate:.0e}s)':>13}")
                 continue
-            slow = clock(lambda c, t: naive(c, t, rules), items[:3])
+            slow = clock(lambda c, t, rules=rules: naive_captures(c, t, rules), items[:3])
             print(f"{name:9} {size:5} {engine * 1e6:10.0f}us {slow * 1e6:10.0f}us {slow / engine:12.0f}x")
     big_tables()
 

@@ -14,51 +14,16 @@ import argparse
 import random
 import sys
 import time
-from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from simulate import random_plays, random_table  # noqa: E402  (the tests' random legal deals)
+from naive import naive_captures  # the tests' brute force: RULES.md tried on every subset
+from simulate import random_plays, random_table  # the tests' random legal deals
 
-from pasur_cli.captures import capture_sum, legal_captures  # noqa: E402
-from pasur_cli.deal import Deal  # noqa: E402
-from pasur_cli.match import side_names  # noqa: E402
-from pasur_cli.rules import PRESETS  # noqa: E402
-
-
-def naive_captures(card, table, rules) -> set:
-    """Every legal capture, by trying every subset of the table against RULES.md section 4."""
-    subsets = [s for k in range(1, len(table) + 1) for s in combinations(sorted(table), k)]
-    if card.rank in (12, 13):
-        same = [s for s in subsets if all(c.rank == card.rank for c in s)]
-        if rules.court_capture == "all":
-            return {max(same, key=len)} if same else set()
-        return {s for s in same if len(s) == 1}
-    if card.rank == 11 and rules.jack_capture == "wild":
-        wild = tuple(sorted(c for c in table if c.rank <= 11))
-        return {wild} if wild else set()
-    t = capture_sum(card, rules)
-    sums = [s for s in subsets if all(c.is_numeral for c in s) and sum(c.value for c in s) == t]
-    if not rules.multi_capture:
-        return set(sums)
-    found = set()
-    for take in subsets:
-        if not all(c.is_numeral for c in take) or sum(c.value for c in take) % t:
-            continue
-        rest = [c for c in table if c.is_numeral and c not in take]
-        if any(sum(c.value for c in s) == t for k in range(1, len(rest) + 1) for s in combinations(rest, k)):
-            continue
-        if splits(list(take), t):
-            found.add(take)
-    return found
-
-
-def splits(cards, t) -> bool:
-    if not cards:
-        return True
-    first, rest = cards[0], cards[1:]
-    return any(first.value + sum(c.value for c in combo) == t and splits([c for c in rest if c not in combo], t)
-               for k in range(len(rest) + 1) for combo in combinations(rest, k))
+from pasur_cli.captures import legal_captures
+from pasur_cli.deal import Deal
+from pasur_cli.match import side_names
+from pasur_cli.rules import PRESETS
 
 
 def make_deals(count: int):

@@ -2,6 +2,7 @@
 and on one with 20, in a database that also holds 1,000 other matches.
 
     python bench/growth.py [--rounds 15]
+    python bench/growth.py --load     # in-process load of a match with 1, 20 and 500 deals
 
 Prints the median wall time of each (whole processes, alternating) and the ratio 20 deals / 1 deal;
 the target is 1.3x or less.
@@ -54,10 +55,35 @@ def run(argv: list[str], env: dict) -> float:
     return time.perf_counter() - start
 
 
+def load_times(repeats: int = 200) -> None:
+    """In-process: the median time to load and replay the deal in progress of a match with 1, 20
+    and 500 finished deals (what show and play pay; score also parses every deal's result)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(str(Path(tmp) / "pasur.db"), create=True)
+        ids = {deals: store_match(store, actions_for(deals, deals), deals) for deals in (1, 20, 500)}
+        print(f"load + replay of the deal in progress, median of {repeats}")
+        base = None
+        for deals, mid in ids.items():
+            samples = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                store.load(mid).replay()
+                samples.append(time.perf_counter() - start)
+            median = statistics.median(samples)
+            base = base or median
+            print(f"  {deals:3} deals {median * 1000:6.2f} ms   ratio {median / base:.2f}")
+        store.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=15)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--load", action="store_true", help="Only the in-process load of 1, 20 and 500 deals.")
+    options = parser.parse_args()
+    if options.load:
+        load_times()
+        return
+    rounds = options.rounds
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "pasur.db")
         store = Store(db, create=True)

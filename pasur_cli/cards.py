@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pasur_cli.errors import NotationError
+from pasur_cli.i18n import ascii_digits
 from pasur_cli.values import Value
 
 
@@ -157,7 +158,7 @@ def parse_card(text: str) -> Card:
 
     Raises NotationError quoting the token when it is not a card.
     """
-    token = text.strip().upper()
+    token = ascii_digits(text).strip().upper()
     rank, suit = _RANK_INPUT.get(token[:-1]), _SUIT_INPUT.get(token[-1:])
     if rank is None or suit is None:
         raise NotationError("{text!r} is not a card: write a rank (A or 1, 2-10 or T, J, Q, K) followed by a"

@@ -7,15 +7,23 @@ play 1.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
+from contextlib import suppress
 from importlib import import_module
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from pasur_cli import i18n
 from pasur_cli.errors import NotationError, PasurError
+from pasur_cli.i18n import N_, _
 
-F = TypeVar("F", bound=Callable[..., Any])  # a command function, as option decorators return it
+if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
+    from pasur_cli.match import Match
+    from pasur_cli.render import Look
+    from pasur_cli.store import Store
+
+F = TypeVar("F", bound=Any)  # a command function, as the option decorators take and return it
 
 
 class Refused(click.ClickException):
@@ -23,7 +31,7 @@ class Refused(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = 1) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click declares it on the class
 
 
 def refuse(err: PasurError, ctx: click.Context) -> Refused:
@@ -43,16 +51,70 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 def help_param() -> click.Option:
-    """-h/--help as a plain eager flag: click's built-in one looks up a translation (and imports
-    locale) on every run, a noticeable part of start-up."""
+    """-h/--help as a plain eager flag. click's own (``help_option_names``) translates its help
+    text with gettext on every run, which imports locale and looks for catalogues: measured at
+    +0.6 to +2.3 ms of CPU per command (median of 150 interleaved runs each of `rules` and
+    `check`; one gettext call in a fresh process, 1.9 ms), against a budget of ~0.5 ms."""
     return click.Option(["-h", "--help"], is_flag=True, expose_value=False, is_eager=True, callback=_help,
-                        help="Show this message and exit.")
+                        help=N_("Show this message and exit."))
 
 
-class PasurCommand(click.Command):
-    def __init__(self, *args, **kwargs) -> None:
+def _lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        i18n.set_language(value)
+
+
+def complete_lang(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return [code for code in i18n.LANGUAGES if code.startswith(incomplete.lower())]
+
+
+def lang_param() -> click.Option:
+    """--lang, on the group and every command. PasurGroup.main reads it before click parses
+    anything (so `pasur check --help --lang fa` is Persian too); this callback is for a command
+    invoked on its own."""
+    return click.Option(["--lang"], metavar="CODE", expose_value=False, is_eager=True, callback=_lang,
+                        shell_complete=complete_lang,
+                        help=N_("Language: en, fa, de or es (default: $PASUR_LANG, else the locale's)."))
+
+
+class Translated(click.Command):
+    """Help texts are English strings fixed at import time: they are translated here, when help is
+    written, so the language chosen for this run (after import) applies. In English nothing
+    changes (the man pages are written through the same methods)."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        owners: list[Any] = [self, *self.get_params(ctx)]
+        saved = [owner.help for owner in owners]
+        for owner in owners:
+            owner.help = _help_text(owner.help)
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            for owner, text in zip(owners, saved, strict=True):
+                owner.help = text
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        saved = self.help
+        self.help = _help_text(saved)
+        try:
+            return super().get_short_help_str(limit)
+        finally:
+            self.help = saved
+
+
+def _help_text(text: str | None) -> str | None:
+    """A help text in the chosen language; its message id is the text as click shows it (the
+    docstring with its indentation removed)."""
+    if not text or i18n.language() == "en":
+        return text
+    import inspect
+    return _(inspect.cleandoc(text))
+
+
+class PasurCommand(Translated):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
-        self.params.append(help_param())
+        self.params.extend([lang_param(), help_param()])
 
 
 # command: its module in pasur_cli/commands (the order of `pasur --help` is alphabetical; this
@@ -60,17 +122,56 @@ class PasurCommand(click.Command):
 COMMANDS = {
     "check": "check", "rules": "rules", "new": "new", "deal": "deal", "play": "play", "undo": "undo",
     "show": "show", "score": "score", "matches": "matches", "session": "session", "tally": "tally",
-    "export": "export", "import": "import_", "log": "log", "stats": "stats",
+    "export": "export", "import": "import_", "delete": "delete", "log": "log",
+    "stats": "stats",
 }
 
+BIGGEST = 2**63 - 1  # the largest id or count SQLite holds
 
-class PasurGroup(click.Group):
+
+class OutputFailed(Exception):
+    """Writing the output failed (a closed pipe, a full disk): carried past click, which would
+    otherwise end the process quietly on a closed pipe, to run()."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _output_error(err: OSError) -> bool:
+    import errno
+    return err.errno in (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
+
+
+class PasurGroup(Translated, click.Group):
     """Loads a command's module only when that command is used (defining the thirteen there were cost about
-    0.4 MiB and 0.8 ms of every run), and turns every PasurError into a clean message and exit code."""
+    0.4 MiB and 0.8 ms of every run), chooses the language before anything is written, and turns
+    every PasurError into a clean message and exit code."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **{**kwargs, "add_help_option": False})
-        self.params.append(help_param())
+        self.params.extend([lang_param(), help_param()])
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        """A command line's language is chosen from --lang and the environment before click parses
+        it; a command run from inside another (the session) keeps the language it has."""
+        import sys
+        line = sys.argv[1:] if args is None else args  # click itself is given args as they were
+        if click.get_current_context(silent=True) is None:
+            i18n.setup(line)
+        elif i18n.option_in(line):
+            i18n.set_language(i18n.option_in(line) or "en")
+        return super().main(args, *rest, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse an argument that is not text (bytes the locale cannot decode arrive as lone
+        surrogates, which no file, database or terminal can hold)."""
+        for number, arg in enumerate(args, 1):
+            if any("\udc80" <= ch <= "\udcff" or "\ud800" <= ch <= "\udfff" for ch in arg):
+                shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+                raise Refused(f"argument {number} ({shown}) is not valid text in this system's encoding"
+                              " (UTF-8); nothing was changed.", 2)
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -85,21 +186,26 @@ class PasurGroup(click.Group):
         """Every command, its module loaded (for the man pages and the help tests)."""
         for name in COMMANDS:
             self.get_command(None, name)
-        return self.commands
+        return dict(self.commands)
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except PasurError as err:
             raise refuse(err, ctx) from None
+        except OSError as err:
+            if _output_error(err):
+                raise OutputFailed(err) from None
+            raise
         except Exception as err:
             import sqlite3  # already loaded whenever a database was touched
             if isinstance(err, sqlite3.Error):  # the store names the file; this is the last safety net
-                raise Refused(f"pasur cannot use its database ({err}); nothing was changed.") from None
+                text = _("pasur cannot use its database ({error}); nothing was changed.")
+                raise Refused(text.format(error=err)) from None
             raise
 
 
-def _remember(ctx: click.Context, param: click.Parameter, value):
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     if value is not None and value is not False:
         ctx.meta[f"pasur.{param.name}"] = value
     return value
@@ -116,7 +222,8 @@ def look_options(f: F) -> F:
 
 def store_options(f: F) -> F:
     """--db and --match, accepted on the group and on every command that uses the database."""
-    f = click.option("--match", "match_id", type=int, expose_value=False, callback=_remember, metavar="ID",
+    f = click.option("--match", "match_id", type=click.IntRange(1, BIGGEST), expose_value=False, callback=_remember,
+                     metavar="ID",
                      help="The match to use (default: the most recently used unfinished match).")(f)
     f = click.option("--db", expose_value=False, callback=_remember,
                      metavar="PATH", help="The database file (default: $PASUR_DB, else the user data folder).")(f)
@@ -124,12 +231,12 @@ def store_options(f: F) -> F:
 
 
 # -- shell completion (click's own mechanism; see the README) -------------------------------
-def complete_presets(ctx, param, incomplete: str) -> list[str]:
+def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     from pasur_cli.rules import PRESETS
     return [p for p in PRESETS if p.startswith(incomplete.lower())]
 
 
-def complete_rule(ctx, param, incomplete: str) -> list[str]:
+def complete_rule(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Option names with '=', then the values that option takes."""
     from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES
     name, sep, _ = incomplete.partition("=")
@@ -143,6 +250,15 @@ def db_option(f: F) -> F:
     """--db alone, for the commands that read every match (no --match)."""
     return click.option("--db", expose_value=False, callback=_remember, metavar="PATH",
                         help="The database file (default: $PASUR_DB, else the user data folder).")(f)
+
+
+def expect_option(f: F) -> F:
+    """--expect N on every command that changes a match: refuse, changing nothing, unless its log
+    holds N actions (the "length" of `show --json`), so a script never records into a match that
+    moved under it."""
+    return click.option("--expect", type=click.IntRange(0, BIGGEST), metavar="N",
+                        help="Refuse, changing nothing, unless the match's log holds N actions"
+                             " (see \"length\" in show --json).")(f)
 
 
 def json_option(f: F) -> F:
@@ -159,7 +275,7 @@ def echo_csv(headers: list[str], rows: list[list[object]]) -> None:
     sys.stdout.buffer.flush()
 
 
-def rule_options(f):
+def rule_options(f: F) -> F:
     f = click.option("--rule", "overrides", multiple=True, metavar="NAME=VALUE", shell_complete=complete_rule,
                      help="Override one rule option (repeatable); see `pasur rules`.")(f)
     f = click.option("--rules", "preset", default="standard", show_default=True, metavar="PRESET",
@@ -168,7 +284,7 @@ def rule_options(f):
     return f
 
 
-def look(ctx: click.Context):
+def look(ctx: click.Context) -> Look:
     from pasur_cli.render import Look
     return Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=ctx.meta.get("pasur.no_color", False))
 
@@ -180,30 +296,86 @@ def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.exit()
 
 
+def _output_failed(err: OSError, code: int) -> int:
+    """Say once, on standard error, that the output could not be written; the exit code stays 0
+    when a change was already committed (the change happened: saying "error" would make the
+    table enter it again), else 1."""
+    import os
+    import sys
+
+    from pasur_cli.i18n import _
+    store = sys.modules.get("pasur_cli.store")
+    done = bool(store and getattr(store, "committed", False))
+    reason = err.strerror or type(err).__name__
+    line = _("pasur: the output could not be written ({reason}); the change was recorded.") if done else \
+        _("pasur: the output could not be written ({reason}).")
+    with suppress(OSError):
+        os.write(2, (line.format(reason=reason) + "\n").encode("utf-8", "replace"))
+    return 0 if done else (code or 1)
+
+
+def _watched() -> bool:
+    """Whether a tracer, a profiler or coverage is running: they report (or save) at exit."""
+    import sys
+    if sys.gettrace() is not None or sys.getprofile() is not None or "coverage" in sys.modules:
+        return True
+    monitoring = getattr(sys, "monitoring", None)  # Python 3.12+: tools such as 3.12's cProfile
+    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))
+
+
 def run() -> None:
     """The `pasur` process (the console script and `python -m pasur_cli`): main(), then exit.
+
+    Output a terminal cannot encode is written with replacement characters, and output that
+    cannot be written at all (a closed pipe, a full disk) gets one line on standard error, never
+    a traceback; after a committed change the exit code stays 0.
 
     Once a command has finished, every change is committed and its database closed, so the
     process leaves with os._exit after flushing its output instead of tearing the interpreter
     down: freeing the objects of every module click imports costs about 5 ms, an eighth of a
-    command's run. A bug's traceback still takes Python's normal way out.
+    command's run. A bug's traceback still takes Python's normal way out, and so does every run
+    under a tracer, profiler or coverage (`python -m cProfile -m pasur_cli ...`), which report at
+    exit.
     """
     import os
     import sys
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(AttributeError, ValueError, OSError):  # None (closed) or not a text file
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     try:
-        main(prog_name="pasur")
-        code = 0
-    except SystemExit as stop:  # click's standalone mode always ends here, with a number
-        if not isinstance(stop.code, int):
-            raise
-        code = stop.code
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:  # None when pasur was started with that descriptor closed
+        try:
+            code = main.main(prog_name="pasur", standalone_mode=False) or 0
+            code = code if isinstance(code, int) else 0
+        except click.exceptions.Exit as stop:
+            code = stop.exit_code
+        except click.ClickException as err:
+            err.show()
+            code = err.exit_code
+        except click.Abort:
+            from pasur_cli.i18n import _
+            click.echo(_("Aborted!"), err=True)
+            code = 1
+    except (OSError, OutputFailed) as failure:  # writing the output failed (EPIPE, ENOSPC, EIO)
+        failed = failure.error if isinstance(failure, OutputFailed) else failure
+        code, said = _output_failed(failed, 1), True
+    else:
+        said = False
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with that descriptor closed
+            continue
+        try:
+            stream.flush()
+        except OSError as err:  # the reader went away or the disk is full
+            if not said:
+                code, said = _output_failed(err, code), True
+            # a stream that cannot be written goes nowhere from now on, so that Python's own exit
+            # (under a tracer) does not flush it again and complain
+            with suppress(AttributeError, ValueError, OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
                 stream.flush()
-    except OSError:  # the reader went away: nothing more can be said
-        code = code or 1
-    os._exit(code)
+    if not _watched():
+        os._exit(code)
+    sys.exit(code)
 
 
 @click.group(cls=PasurGroup)
@@ -216,7 +388,7 @@ def main() -> None:
 
 
 # -- the match ----------------------------------------------------------------------------
-def open_store(ctx: click.Context, write: bool = False, create: bool = False):
+def open_store(ctx: click.Context, write: bool = False, create: bool = False) -> Store:
     """The database named by --db / PASUR_DB / the data folder, closed when the command ends.
     Only ``create`` (new, import) makes the file when it does not exist."""
     from pasur_cli.store import Store
@@ -225,7 +397,7 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False):
     return store
 
 
-def current(ctx: click.Context, store):
+def current(ctx: click.Context, store: Store) -> tuple[int, Match]:
     """(id, replayed match) of --match, else of the most recently changed match that is not
     finished, else of the most recent one (so `pasur score` still shows a match just won)."""
     from pasur_cli.store import StoreError
@@ -233,7 +405,7 @@ def current(ctx: click.Context, store):
     if chosen is not None:
         return chosen, store.match(chosen)[1]
     ids = store.match_ids()
-    for mid in ids:
+    for mid in ids:  # a damaged match on the way is refused (DamagedError), never skipped silently
         match = store.match(mid)[1]
         if not match.finished:
             return mid, match

@@ -9,23 +9,28 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
+from pasur_cli import i18n
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.deal import Play
-from pasur_cli.errors import PasurError, Sum, fill
+from pasur_cli.errors import PasurError, Sum
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
+
+if TYPE_CHECKING:  # `check` must not load the deal engine for an annotation
+    from pasur_cli.deal import Play
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 
 
 class Look(NamedTuple):
-    """How to draw: ``ascii`` suits (10D) instead of symbols (10♦), ``color`` with ANSI codes."""
+    """How to draw: ``ascii`` suits (10D) instead of symbols (10♦), ``color`` with ANSI codes,
+    ``rtl`` a right-to-left language (each fact a Unicode isolate, see ``fact``)."""
 
     ascii: bool = False
     color: bool = False
+    rtl: bool = False
 
     @staticmethod
     def detect(ascii: bool = False, no_color: bool = False, stream: IO[str] | None = None) -> Look:
@@ -39,37 +44,63 @@ class Look(NamedTuple):
             ascii = True
         isatty = getattr(stream, "isatty", lambda: False)()
         color = isatty and not no_color and not os.environ.get("NO_COLOR")
-        return Look(ascii=ascii, color=color)
+        return Look(ascii=ascii, color=color, rtl=i18n.is_rtl())
 
-    def card(self, card: Card) -> str:
+    def _card(self, card: Card) -> str:
         text = card.show(self.ascii)
         if self.color and card.suit in RED:
             return f"\x1b[31m{text}\x1b[0m"
         return text
 
+    def _isolate(self, text: str) -> str:
+        return f"{i18n.FSI}{text}{i18n.PDI}" if self.rtl else text
+
+    def card(self, card: Card) -> str:
+        return self._isolate(self._card(card))
+
     def cards(self, cards: Iterable[Card], sort: bool = True) -> str:
         seq = sorted(cards) if sort else list(cards)
-        return " ".join(self.card(c) for c in seq) if seq else "(empty)"
+        return self._isolate(" ".join(self._card(c) for c in seq)) if seq else _("(empty)")
+
+    def fact(self, value: object) -> str:
+        """One fact as a sentence shows it: a card by its symbol (or code under --ascii), a list or
+        tuple of cards joined by spaces in the order given, a name or a number as it is. In a
+        right-to-left language every fact is a Unicode isolate, so it keeps its own direction
+        and its place in the sentence: this is the one place facts are written."""
+        if isinstance(value, PasurError):
+            return message(value, self)
+        return self._isolate(self._plain(value))
+
+    def _plain(self, value: object) -> str:
+        if isinstance(value, Card):
+            return self._card(value)
+        if isinstance(value, Sum):
+            return " + ".join(self._plain(v) for v in value)
+        if isinstance(value, list | tuple):
+            return " ".join(self._plain(v) for v in value) if value else _("(empty)")
+        return str(value)
+
+    def say(self, template: str, /, **facts: object) -> str:
+        """``template`` (an English message id) in the chosen language, its fields filled by
+        ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
+        if not facts:  # as errors.fill: a sentence without facts is not formatted
+            return _(template)
+        return _(template).format_map({name: self.fact(value) for name, value in facts.items()})
+
+    def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
+        """``say`` with the singular or plural template for ``n`` (the language's plural rule):
+        ``look.say_count("{n} sur", "{n} surs", n, n=n)``."""
+        return i18n.ngettext(singular, plural, n).format_map({name: self.fact(v) for name, v in facts.items()})
 
     def loud(self, text: str) -> str:
         return f"\x1b[1;33m{text}\x1b[0m" if self.color else text
 
 
 def message(err: PasurError, look: Look) -> str:
-    """The sentence an error stands for, in the chosen language, its cards drawn by ``look``
-    (symbols or letters, colour); a list of cards is written in the order given, an error given
-    as a fact (a reason) as its own sentence."""
-    def show(value: object) -> str:
-        if isinstance(value, Card):
-            return look.card(value)
-        if isinstance(value, Sum):
-            return " + ".join(show(v) for v in value)
-        if isinstance(value, list | tuple):
-            return " ".join(show(v) for v in value)
-        if isinstance(value, PasurError):
-            return message(value, look)
-        return str(value)
-    return fill(_(err.template), err.facts, show)
+    """The sentence an error stands for, in the chosen language, its facts drawn by ``look.fact``
+    (cards as symbols or letters, colour; a list in the order given; a reason, itself an error,
+    as its own sentence)."""
+    return look.say(err.template, **err.facts)
 
 
 def no_sur_text(record: Play) -> str:
@@ -93,6 +124,13 @@ def table(rows: list[list[object]], headers: list[str]) -> str:
     """A plain text table; columns of numbers align right, nothing else is reinterpreted."""
     from tabulate import tabulate
     align = ["right" if rows and all(isinstance(r[i], int) for r in rows) else "left" for i in range(len(headers))]
+    if i18n.is_rtl():
+        # every cell an isolate and every line left to right, so that a terminal applying bidi
+        # neither reverses the columns nor runs two Persian cells together
+        rows = [[i18n.isolate(str(cell)) for cell in row] for row in rows]
+        headers = [i18n.isolate(h) for h in headers]
+        text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
+        return "\n".join(i18n.LRM + line for line in text.split("\n"))
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
 
 
@@ -115,23 +153,31 @@ def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Capture
 
 def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, found: Captures,
                take: list[Card] | None, reason: str | None) -> str:
-    head = f"{look.card(card)} on {look.cards(table_cards, sort=False)} ({rules.preset} rules)"
+    table_text = list(table_cards)  # a fact: drawn (and isolated) by look.fact, in the order given
     if take is not None:
-        what = f"takes {look.cards(take)}" if take else "is trailed"
-        if reason is None:
-            return f"{head}: legal, {look.card(card)} {what}."
-        return f"{head}: not legal: {reason}"
+        if reason is not None:
+            return look.say("{card} on {table} ({rules} rules): not legal: {reason}", card=card, table=table_text,
+                            rules=rules.preset, reason=reason)
+        if take:
+            return look.say("{card} on {table} ({rules} rules): legal, {card} takes {take}.", card=card,
+                            table=table_text, rules=rules.preset, take=sorted(take))
+        return look.say("{card} on {table} ({rules} rules): legal, {card} is trailed.", card=card,
+                        table=table_text, rules=rules.preset)
     if found.trail:
-        return f"{head}: captures nothing; {look.card(card)} is trailed."
-    lines = [f"{head}:"]
+        return look.say("{card} on {table} ({rules} rules): captures nothing; {card} is trailed.", card=card,
+                        table=table_text, rules=rules.preset)
+    lines = [look.say("{card} on {table} ({rules} rules):", card=card, table=table_text, rules=rules.preset)]
     for number, option in enumerate(found.options, 1):
-        sur = "  " + look.loud("SUR") if is_sur(card, option, table_cards, rules) else ""
-        lines.append(f"  {number}. takes {look.cards(option)}{sur}")
+        sur = "  " + look.loud(_("SUR")) if is_sur(card, option, table_cards, rules) else ""
+        lines.append("  " + look.say("{number}. takes {cards}", number=number, cards=sorted(option)) + sur)
     if found.truncated:
-        total = found.count if found.count is not None else "many"
-        lines.append(f"  ... {len(found.options)} of {total} captures shown.")
+        if found.count is not None:
+            lines.append("  " + look.say("... {shown} of {total} captures shown.", shown=len(found.options),
+                                         total=found.count))
+        else:
+            lines.append("  " + look.say("... {shown} of many captures shown.", shown=len(found.options)))
     elif len(found.options) > 1:
-        lines.append("  The player chooses one.")
+        lines.append("  " + _("The player chooses one."))
     return "\n".join(lines)
 
 
@@ -141,8 +187,8 @@ def rules_json(names: list[str]) -> dict:
 
 
 def rules_text(names: list[str]) -> str:
-    rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), MEANINGS[o]] for o in OPTION_NAMES]
-    return table(rows, ["option", *names, "meaning"])
+    rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), _(MEANINGS[o])] for o in OPTION_NAMES]
+    return table(rows, [_("option"), *names, _("meaning")])
 
 
 # -- a match ------------------------------------------------------------------------------
@@ -195,10 +241,10 @@ def play_text(look: Look, record, deal, match) -> str:
 
 
 def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[str]]:
-    headers = ["side", "clubs", "clubs pts", "2♣", "10♦", "aces", "jacks", "surs"]
+    headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
     if rules.seven_diamonds:
         headers.append("7♦")
-    headers.append("total")
+    headers.append(_("total"))
     rows = []
     for side, s in scores.items():
         row = [side, s.clubs, s.clubs_points, s.two_clubs, s.ten_diamonds, s.aces, s.jacks,
@@ -221,7 +267,7 @@ def match_table(match) -> str:
             running[side] += score.total
         mark = " (tallied)" if result.tallied else ""
         rows.append([f"{result.number}{mark}", result.dealer, *running.values()])
-    return table(rows, ["deal", "dealer", *match.sides])
+    return table(rows, [_("deal"), _("dealer"), *match.sides])
 
 
 def _standing(match) -> str:
@@ -333,8 +379,14 @@ def matches_rows(items: list[tuple[int, str, object]]) -> list[dict]:
     for mid, created, match in items:
         out.append({"match": mid, "created": created, "players": list(match.players), "sides": list(match.sides),
                     "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
-                    "finished": match.finished, "winner": match.winner})
+                    "finished": match.finished, "winner": match.winner, "damaged": None})
     return out
+
+
+def damaged_row(match_id: int, players: list[str], reason: str) -> dict:
+    """A `matches` row for a match that cannot be replayed."""
+    return {"match": match_id, "created": None, "players": players, "sides": [], "rules": "?", "deals": None,
+            "totals": {}, "finished": False, "winner": None, "damaged": reason}
 
 
 def matches_text(rows: list[dict], filtered: bool = False) -> str:
@@ -342,7 +394,9 @@ def matches_text(rows: list[dict], filtered: bool = False) -> str:
         if filtered:
             return _("No match fits.")
         return _("No matches yet: start one with pasur new NAME NAME.")
-    body = [[r["match"], r["created"][:10], ", ".join(r["players"]), r["rules"], r["deals"],
+    body = [[r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), r["rules"],
+             "?" if r["deals"] is None else r["deals"],
              " / ".join(f"{s} {t}" for s, t in r["totals"].items()),
+             _("damaged: {reason}").format(reason=r["damaged"]) if r.get("damaged") else
              _("won by {side}").format(side=r["winner"]) if r["finished"] else _("playing")] for r in rows]
     return table(body, [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")])

@@ -50,7 +50,7 @@ def event_text(look: Look, event: Event) -> str | None:
         return _("Deal {deal}, after the last card: {player} takes the table: {cards}.").format(
             deal=event.deal, player=event.player, cards=look.cards(event.cards))
     result = event.result
-    scores = {side: score.total for side, score in result.scores.items()}
+    scores = {side: result.scores[side].total for side in event.totals}  # in the match's order of sides
     if result.tallied:
         head = _("Deal {deal} ({dealer} dealt, tallied):").format(deal=result.number, dealer=result.dealer)
     else:
@@ -112,8 +112,12 @@ def _record_headers(look: Look, first: str) -> list[str]:
 
 def stats_text(look: Look, book: RecordBook) -> str:
     """The record book as tables: players, partnerships, head to head."""
+    left_out = ""
+    if book.damaged:
+        left_out = "\n" + _("Left out, damaged (see pasur matches): {matches}.").format(
+            matches=", ".join(str(m) for m in book.damaged))
     if not book.players:
-        return _("No matches yet: start one with pasur new NAME NAME.")
+        return _("No matches yet: start one with pasur new NAME NAME.") + left_out
     parts = [_("Matches: {finished} finished, {playing} still being played.").format(
         finished=book.matches, playing=book.unfinished),
              _grid(_record_rows(book.players), _record_headers(look, _("player")))]
@@ -129,6 +133,7 @@ def stats_text(look: Look, book: RecordBook) -> str:
     two, ten = ("2C", "10D") if look.ascii else ("2♣", "10♦")
     parts.append(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}: in how"
                    " many of their deals they took them. Surs: held at a deal's end.").format(two=two, ten=ten))
+    parts[-1] += left_out
     return "\n\n".join(parts)
 
 
@@ -163,7 +168,8 @@ def score_csv_rows(score: dict[str, Any]) -> tuple[list[str], list[list[object]]
     running = dict.fromkeys(score["sides"], 0)
     rows: list[list[object]] = []
     for deal in score["deals"]:
-        for side, items in deal["scores"].items():
+        for side in score["sides"]:  # the match's order of sides in every deal
+            items = deal["scores"][side]
             if deal["complete"]:
                 running[side] += items["total"]
             rows.append([score["match"], deal["number"], deal["dealer"], deal["complete"], deal["tallied"], side,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pasur_cli.errors import NotationError
+from pasur_cli.i18n import N_
 from pasur_cli.values import Value
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -92,26 +93,26 @@ PRESETS: dict[str, Rules] = {
 OPTION_NAMES: tuple[str, ...] = Rules._fields
 
 MEANINGS: dict[str, str] = {
-    "table_check": ("initial table: standard = one J replaced, 2+ J/Q/K misdeal; pagat = one J replaced,"
-                    " 2+ J or 3+ Q/K misdeal; none"),
-    "capture_mode": ("sum11 = numerals take table numerals summing to 11 with them; rank = every card takes"
-                     " its own rank"),
-    "multi_capture": "a numeral takes every disjoint set summing to 11 (maximal), not just one set",
-    "court_capture": "a K or Q takes one matching card (one) or every matching card (all)",
-    "jack_capture": "wild = a J takes every numeral and J on the table; sum11 = a J takes numerals totalling 11",
-    "jack_sur": "a J that clears the table is a sur",
-    "last_hand_sur": "a sur can be made during the last hand of a deal",
-    "sur_limit": ("a side at or above this match total at the start of a deal neither scores nor cancels surs"
-                  " (none = no limit)"),
-    "sur_cancel": "a sur cancels one sur held by an opponent side instead of being added",
-    "sur_points": "points for each sur held at the end of a deal",
-    "clubs_points": "points for holding at least clubs_min clubs",
-    "clubs_min": "clubs a side needs for the clubs points",
-    "three_player_clubs": "third = with three sides, when two tie on clubs the third scores the clubs points; none",
-    "seven_diamonds": "points for the 7♦",
-    "target": "a match ends after the deal in which a side reaches this total (highest total wins; ties play on)",
-    "fixed_deals": "play exactly this many deals instead of playing to the target (none = use the target)",
-    "teams": "with 4 players, partnerships (seats 1+3 against 2+4); false = 4-handed solo",
+    "table_check": N_("initial table: standard = one J replaced, 2+ J/Q/K misdeal; pagat = one J replaced,"
+                      " 2+ J or 3+ Q/K misdeal; none"),
+    "capture_mode": N_("sum11 = numerals take table numerals summing to 11 with them; rank = every card takes"
+                       " its own rank"),
+    "multi_capture": N_("a numeral takes every disjoint set summing to 11 (maximal), not just one set"),
+    "court_capture": N_("a K or Q takes one matching card (one) or every matching card (all)"),
+    "jack_capture": N_("wild = a J takes every numeral and J on the table; sum11 = a J takes numerals totalling 11"),
+    "jack_sur": N_("a J that clears the table is a sur"),
+    "last_hand_sur": N_("a sur can be made during the last hand of a deal"),
+    "sur_limit": N_("a side at or above this match total at the start of a deal neither scores nor cancels surs"
+                    " (none = no limit)"),
+    "sur_cancel": N_("a sur cancels one sur held by an opponent side instead of being added"),
+    "sur_points": N_("points for each sur held at the end of a deal"),
+    "clubs_points": N_("points for holding at least clubs_min clubs"),
+    "clubs_min": N_("clubs a side needs for the clubs points"),
+    "three_player_clubs": N_("third = with three sides, when two tie on clubs the third scores the clubs points; none"),
+    "seven_diamonds": N_("points for the 7♦"),
+    "target": N_("a match ends after the deal in which a side reaches this total (highest total wins; ties play on)"),
+    "fixed_deals": N_("play exactly this many deals instead of playing to the target (none = use the target)"),
+    "teams": N_("with 4 players, partnerships (seats 1+3 against 2+4); false = 4-handed solo"),
 }
 
 

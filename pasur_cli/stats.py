@@ -92,12 +92,14 @@ class RecordBook(Value):
     players: tuple[Record, ...]
     partnerships: tuple[Record, ...]
     head_to_head: dict[str, dict[str, int]]
+    damaged: tuple[int, ...] = ()  # the matches left out because they cannot be replayed
 
     def as_json(self) -> dict[str, object]:
         return {"matches": self.matches, "unfinished": self.unfinished,
                 "players": [r.as_json() for r in self.players],
                 "partnerships": [r.as_json() for r in self.partnerships],
-                "head_to_head": {a: dict(row) for a, row in self.head_to_head.items()}}
+                "head_to_head": {a: dict(row) for a, row in self.head_to_head.items()},
+                "damaged": list(self.damaged)}
 
     def of_player(self, name: str) -> RecordBook:
         """The part of the book about one player: their row, their partnerships, their head-to-head
@@ -111,7 +113,7 @@ class RecordBook(Value):
         return RecordBook(
             matches=mine[0].matches, unfinished=mine[0].unfinished, players=tuple(mine),
             partnerships=tuple(r for r in self.partnerships if key in {name_key(p) for p in r.players}),
-            head_to_head={a: row for a, row in h2h.items() if row})
+            head_to_head={a: row for a, row in h2h.items() if row}, damaged=self.damaged)
 
 
 class _Tally:
@@ -144,8 +146,9 @@ class _Tally:
         return Record(name, players, best=self.best, **self.counts)
 
 
-def record_book(matches: Iterable[tuple[int, Match]]) -> RecordBook:
-    """Add up every match (id, replayed match), in any order."""
+def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = ()) -> RecordBook:
+    """Add up every match (id, replayed match), in any order; ``damaged``: the ids of matches that
+    could not be replayed (left out, and said so)."""
     ordered = sorted(matches, key=lambda item: item[0])
     names: dict[str, str] = {}  # key -> spelling in the newest match
     pairs: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}  # keys -> (side name, players)
@@ -177,7 +180,7 @@ def record_book(matches: Iterable[tuple[int, Match]]) -> RecordBook:
     team_rows = _ranked([t.record(pairs[k][0], pairs[k][1]) for k, t in teams.items()])
     order = [name_key(r.name) for r in player_rows]
     h2h = {names[a]: {names[b]: wins[a][b] for b in order if b in wins[a]} for a in order if a in wins}
-    return RecordBook(finished, unfinished, tuple(player_rows), tuple(team_rows), h2h)
+    return RecordBook(finished, unfinished, tuple(player_rows), tuple(team_rows), h2h, tuple(sorted(damaged)))
 
 
 def _ranked(rows: list[Record]) -> list[Record]:

@@ -4,13 +4,19 @@ A match's state is replayed from its log through the engine. Every change is one
 ``BEGIN IMMEDIATE`` transaction that reads the log, checks the change against the replayed match
 and appends (or removes) actions, so two processes never lose or duplicate a play and a crash
 leaves the old state or the new one. Reads never create anything. A file that is not a pasur
-database, is damaged or is newer than this version is refused, never overwritten.
+database, is damaged or is newer than this version is refused, never overwritten. A path is
+always one file on disk: ``:memory:``, ``file:`` URIs and an empty path are refused.
 
 So that a long match stays instant, each finished deal leaves a snapshot row: the action count
-at which it finished, its result, and a CRC of that deal's actions (those after the previous
-snapshot) and the result. A command reads the snapshot rows, checks the newest against its
-deal's actions, and replays only what came after; if the check fails it replays the whole log.
-Undo deletes the snapshots it goes behind.
+at which it finished, the engine version that computed it, its result and the match totals after
+it (JSON, fields by name), and a CRC of that deal's actions (those after the previous snapshot)
+and the result. A command reads the newest snapshot row, checks it against its deal's actions and
+the engine version, and replays only what came after; the older results are parsed only when a
+command reads them (``score``). If the check fails it replays the whole log (and the next change
+rewrites the snapshots). Undo deletes the snapshots it goes behind.
+
+A match whose log no longer replays is *damaged*: loading it raises DamagedError naming the
+reason, and the other matches are unaffected; ``delete`` removes it.
 """
 
 from __future__ import annotations
@@ -19,16 +25,20 @@ import os
 import sqlite3
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from pasur_cli.errors import PasurError
+from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.match import DealResult, Match, action_text, parse_action
 from pasur_cli.rules import Rules, option_text, parse_rules
 from pasur_cli.scoring import SideScore
 
 APP = "pasur"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# The engine that computed a snapshot: raise it whenever a change of the rules code may change a
+# finished deal's result, so that stored snapshots are recomputed from the log.
+ENGINE_VERSION = 1
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -37,7 +47,8 @@ CREATE TABLE matches (
     players TEXT NOT NULL,          -- one name per line, in playing order
     rules TEXT NOT NULL,            -- every rule option, one NAME=VALUE per line
     dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
-    touched INTEGER NOT NULL        -- a counter: the match changed most recently has the highest
+    touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
+    fingerprint TEXT                -- of the imported record it came from (see pasur_cli.record)
 );
 CREATE TABLE actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -46,27 +57,80 @@ CREATE TABLE actions (
     action TEXT NOT NULL,           -- one line, see pasur_cli.match.action_text
     PRIMARY KEY (match_id, seq)
 );
+""" + """
 CREATE TABLE snapshots (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL,           -- a deal finished with this action
+    engine INTEGER NOT NULL,        -- ENGINE_VERSION of the pasur that computed it
     crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines and its result
-    result TEXT NOT NULL,           -- the deal's result, see result_text
+    result TEXT NOT NULL,           -- the deal's result as JSON, see result_text
+    totals TEXT NOT NULL,           -- JSON {side: match total after this deal}
     PRIMARY KEY (match_id, seq)
 );
 """
+_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
+
+# Set once a change has been committed in this process: output that fails afterwards must not
+# turn the command into a failure (see cli.run).
+committed = False
 
 
 class StoreError(PasurError):
-    """The database cannot be used (not ours, damaged, newer, read-only, missing)."""
+    """The database cannot be used (not ours, damaged, newer, read-only, missing, busy)."""
+
+
+class PathError(StoreError, NotationError):
+    """A database path that does not name one file on disk (exit 2)."""
+
+
+class BusyError(StoreError):
+    """Another program holds the database; nothing was changed."""
+
+
+class DamagedError(StoreError):
+    """One match cannot be read or replayed; ``match_id`` and ``reason`` say which and why."""
+
+    def __init__(self, template: str, /, **facts: Any) -> None:
+        super().__init__(template, **facts)
+        self.match_id = facts.get("match")
+        self.reason = str(facts.get("reason", ""))
 
 
 class StaleError(PasurError):
     """The match changed after it was shown; the change was not recorded."""
 
 
+def busy_timeout() -> float:
+    """Seconds to wait for another program's lock: ``PASUR_BUSY_TIMEOUT``, else 10."""
+    try:
+        return min(max(float(os.environ.get("PASUR_BUSY_TIMEOUT", "10")), 0.0), 600.0)
+    except ValueError:
+        return 10.0
+
+
 def default_path() -> str:
     """``PASUR_DB`` if set, else pasur/pasur.db in the user data folder."""
-    return os.environ.get("PASUR_DB") or os.path.join(user_data_dir(), "pasur.db")
+    if "PASUR_DB" in os.environ:
+        return os.environ["PASUR_DB"]
+    return os.path.join(user_data_dir(), "pasur.db")
+
+
+def check_path(path: str) -> str:
+    """``path`` when it names one file on disk; raises PathError (exit 2) for an empty path,
+    ``:memory:``, a ``file:`` URI or text the file system cannot hold."""
+    if not path.strip():
+        raise PathError("the database path is empty: name a file, e.g. --db pasur.db.")
+    if path == ":memory:" or path.lower().startswith("file:"):
+        raise PathError("{path}: pasur keeps its matches in a file; name the file itself"
+                        " (not :memory: or a file: URI).", path=path)
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PathError("the database path {path} is not valid text; rename the file or choose another.",
+                        path=ascii(path)) from None
+    if "\x00" in path:
+        raise PathError("the database path holds a NUL character.")
+    return path
 
 
 def user_data_dir(platform: str = sys.platform) -> str:
@@ -92,10 +156,117 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
 
 
+def _is_busy(err: BaseException) -> bool:
+    name = getattr(err, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(err)
+
+
+def _failure(err: BaseException, path: str, template: str) -> StoreError:
+    """The StoreError for a SQLite or decoding failure: busy, or ``template`` with path and reason."""
+    if _is_busy(err):
+        return BusyError("{path} is busy: another program is using it. Nothing was changed; try again in a"
+                         " moment.", path=path)
+    return StoreError(template, path=path, reason=str(err))
+
+
+def _read_header(path: str) -> bytes:
+    """The first 16 bytes of the file (a seam the tests use to simulate a file nobody may read)."""
+    with open(path, "rb") as f:
+        return f.read(16)
+
+
+def result_text(r: DealResult) -> str:
+    """A deal result as JSON, every field by name."""
+    import json
+    return json.dumps({"number": r.number, "dealer": r.dealer, "tallied": r.tallied,
+                       "scores": {side: score.as_dict() for side, score in r.scores.items()}},
+                      ensure_ascii=False, sort_keys=True)
+
+
+def parse_result(text: str) -> DealResult:
+    """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
+    import json
+    data = json.loads(text)
+    scores = {str(side): SideScore(**{k: int(v) for k, v in score.items()})
+              for side, score in data["scores"].items()}
+    number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
+    if not isinstance(number, int) or not isinstance(dealer, str) or not isinstance(tallied, bool):
+        raise ValueError("a snapshot's fields have the wrong types")
+    return DealResult(number, dealer, scores, tallied)
+
+
+class Lazy(list):  # type: ignore[type-arg]
+    """A list read from the database only when an item is wanted: loading a long match costs the
+    same as a short one, because ``show`` and ``play`` need only how many deals were played
+    (``score`` reads them all). Items that are still snapshot text are parsed one by one."""
+
+    def __init__(self, count: int, fill: Any, match_id: int) -> None:
+        super().__init__()
+        self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                items = self._fill()
+            except sqlite3.Error as err:
+                raise DamagedError("match {match}: its finished deals cannot be read ({reason}).",
+                                   match=self.match_id, reason=err) from None
+            if len(items) != self._count:
+                raise DamagedError("match {match} is damaged: {found} deal snapshots, not {count}.",
+                                   match=self.match_id, found=len(items), count=self._count)
+            list.extend(self, items)
+
+    def _at(self, index: int) -> Any:
+        self._load()
+        item = list.__getitem__(self, index)
+        if isinstance(item, str):
+            try:
+                item = parse_result(item)
+            except (ValueError, TypeError, KeyError, AttributeError) as err:
+                raise DamagedError("match {match} is damaged: a snapshot cannot be read ({reason}).",
+                                   match=self.match_id, reason=err) from None
+            list.__setitem__(self, index, item)
+        return item
+
+    def __len__(self) -> int:
+        return list.__len__(self) if self._loaded else self._count
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._at(i) for i in range(len(self)))
+
+    def __reversed__(self) -> Iterator[Any]:
+        return (self._at(i) for i in reversed(range(len(self))))
+
+    def append(self, item: Any) -> None:
+        self._load()
+        list.append(self, item)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, list) and list(self) == list(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment,unused-ignore]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 class MatchRecord(NamedTuple):
     """A stored match: who plays, the rules, the first dealer, the ``touched`` counter it was read
-    at, the results of its first ``start`` actions (from snapshots), and the actions after them
-    (lines and times). A full load has start 0: every action, no snapshot."""
+    at, the results of its first ``start`` actions (from snapshots) with the totals and action
+    counts at each, and the actions after them (lines and times). A full load has start 0: every
+    action, no snapshot."""
 
     id: int
     created: str
@@ -107,6 +278,8 @@ class MatchRecord(NamedTuple):
     results: list[DealResult]
     texts: list[str]
     times: list[str]
+    totals: dict[str, int] | None = None
+    completed_at: list[int] | None = None
 
     @property
     def length(self) -> int:
@@ -114,12 +287,48 @@ class MatchRecord(NamedTuple):
         return self.start + len(self.texts)
 
     @property
-    def actions(self) -> list[dict]:
-        """The actions this record holds (all of them after a full load)."""
-        return [parse_action(t) for t in self.texts]
+    def actions(self) -> list[dict[str, Any]]:
+        """The actions this record holds (all of them after a full load). Raises DamagedError for
+        a line that is no action."""
+        out = []
+        for number, text in enumerate(self.texts, self.start + 1):
+            try:
+                out.append(parse_action(text))
+            except (ValueError, TypeError, KeyError) as err:
+                raise DamagedError("match {match} is damaged: action {number} cannot be read ({reason}).",
+                                   match=self.id, number=number, reason=err) from None
+        return out
 
     def replay(self) -> Match:
-        return Match.replay(self.players, self.rules, self.dealer, self.actions, self.results, self.start)
+        """The match replayed from its snapshot and the actions after it. Raises DamagedError."""
+        actions = self.actions
+        try:
+            if not self.start:
+                return Match.replay(self.players, self.rules, self.dealer, actions)
+            match = Match(self.players, self.rules, self.dealer)
+            match.results = self.results
+            match.completed_at = self.completed_at if self.completed_at is not None else []
+            match.totals = dict(self.totals or {})
+            match.start, match.base = self.start, self.results
+            for number, action in enumerate(actions, self.start + 1):
+                try:
+                    match.apply(action)
+                except Exception as err:  # whatever the engine says about a stored log: damaged
+                    raise DamagedError("match {match} is damaged: action {number} cannot be replayed ({reason}).",
+                                       match=self.id, number=number, reason=_reason(err)) from None
+            return match
+        except DamagedError:
+            raise
+        except Exception as err:  # a stored log the engine cannot replay, for whatever reason, is damaged
+            raise DamagedError("match {match} is damaged: {reason}", match=self.id, reason=_reason(err)) from None
+
+
+def _reason(err: Exception) -> str:
+    """An exception as the reason a match is damaged: its sentence, or its kind when it has none."""
+    text = str(err)
+    if isinstance(err, PasurError):
+        return text
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def crc(texts: list[str]) -> int:
@@ -127,28 +336,14 @@ def crc(texts: list[str]) -> int:
     return zlib.crc32("\n".join(texts).encode())
 
 
-def result_text(r: DealResult) -> str:
-    """A deal result as one line: number, dealer, tallied, then side=score fields, tab-separated."""
-    sides = [f"{side}={','.join(str(v) for v in score.as_dict().values())}" for side, score in r.scores.items()]
-    return "\t".join([str(r.number), r.dealer, "1" if r.tallied else "0", *sides])
-
-
-def parse_result(line: str) -> DealResult:
-    number, dealer, tallied, *sides = line.split("\t")
-    scores = {}
-    for item in sides:
-        side, _, values = item.rpartition("=")
-        scores[side] = SideScore(*(int(v) for v in values.split(",")))
-    return DealResult(int(number), dealer, scores, tallied == "1")
-
-
 class Store:
     """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
     a missing file (with its folder)."""
 
     def __init__(self, path: str | None = None, write: bool = False, create: bool = False) -> None:
-        self.path = str(path) if path else default_path()
+        self.path = check_path(str(path) if path is not None else default_path())
         self.write, self.may_create = write or create, create
+        self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
         self.db = self._open()
         self._replayed: tuple[MatchRecord, Match] | None = None
 
@@ -157,56 +352,98 @@ class Store:
         where = self.path
         exists = os.path.exists(where)
         if exists and os.path.isdir(where):
-            raise StoreError(f"{where} is a folder, not a pasur database.")
+            raise StoreError("{path} is a folder, not a pasur database.", path=where)
         if exists and os.path.getsize(where):
-            with open(where, "rb") as f:
-                if f.read(16) != b"SQLite format 3\x00":
-                    raise StoreError(f"{where} is not a pasur database (not SQLite at all); it was left untouched.")
+            try:
+                header = _read_header(where)
+            except OSError as err:
+                raise StoreError("{path} cannot be read ({reason}); it was left untouched.",
+                                 path=where, reason=err.strerror or err) from None
+            if header != b"SQLite format 3\x00":
+                raise StoreError("{path} is not a pasur database (not SQLite at all); it was left untouched.",
+                                 path=where)
         if not self.may_create and not exists:
-            raise StoreError(f"no database at {where} yet: start a match with `pasur new NAME NAME`.")
+            raise StoreError("no database at {path} yet: start a match with `pasur new NAME NAME`.", path=where)
         if not exists:
             try:
                 os.makedirs(os.path.dirname(os.path.abspath(where)), exist_ok=True)
             except OSError as err:
-                raise StoreError(f"cannot create the folder for {where}: {err.strerror}.") from None
+                raise StoreError("cannot create the folder for {path}: {reason}.", path=where,
+                                 reason=err.strerror) from None
         try:
             if self.write:
-                db = sqlite3.connect(where, timeout=10, isolation_level=None)
+                mode = "rwc" if self.may_create else "rw"
             else:
                 # rw (never create) lets SQLite roll back a journal a crashed writer left behind;
                 # a file we may not write is still readable with ro.
                 folder = os.path.dirname(os.path.abspath(where))
                 writable = os.access(where, os.W_OK) and os.access(folder, os.W_OK)
                 mode = "rw" if writable else "ro"
-                db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=10,
-                                     isolation_level=None)
+            db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=busy_timeout(),
+                                 isolation_level=None)
+        except sqlite3.Error as err:
+            raise _failure(err, where, "{path} cannot be opened ({reason}); it was left untouched.") from None
+        try:
             db.execute("PRAGMA foreign_keys = ON")
             self._check_schema(db)
-        except sqlite3.DatabaseError as err:
-            raise StoreError(f"{where} cannot be read as a pasur database ({err}); it was left untouched.") from None
+        except (sqlite3.Error, UnicodeDecodeError, ValueError) as err:
+            db.close()
+            if isinstance(err, PasurError):
+                raise
+            raise _failure(err, where, "{path} cannot be read as a pasur database ({reason});"
+                                       " it was left untouched.") from None
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _check_schema(self, db: sqlite3.Connection) -> None:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
             if not self.may_create:
-                raise StoreError(f"{self.path} holds no matches yet: start one with `pasur new NAME NAME`.")
+                raise StoreError("{path} holds no matches yet: start one with `pasur new NAME NAME`.", path=self.path)
             self._create(db)
             return
         if "meta" not in tables:
-            raise StoreError(f"{self.path} is a SQLite database of something else, not pasur; it was left untouched.")
+            raise StoreError("{path} is a SQLite database of something else, not pasur; it was left untouched.",
+                             path=self.path)
         meta = dict(db.execute("SELECT key, value FROM meta"))
         if meta.get("app") != APP:
-            raise StoreError(f"{self.path} is a SQLite database of something else, not pasur; it was left untouched.")
-        version = meta.get("schema_version", "")
-        if not version.isdigit():
-            raise StoreError(f"{self.path} is damaged (its schema version is {version!r}); it was left untouched.")
-        version = int(version)
+            raise StoreError("{path} is a SQLite database of something else, not pasur; it was left untouched.",
+                             path=self.path)
+        text = str(meta.get("schema_version", ""))
+        if not (text.isascii() and text.isdigit() and len(text) < 6):
+            raise StoreError("{path} is damaged (its schema version is {version}); it was left untouched.",
+                             path=self.path, version=repr(text))
+        version = int(text)
         if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer pasur (schema {version}, this one knows"
-                             f" {SCHEMA_VERSION}); upgrade pasur. The file was left untouched.")
+            raise StoreError("{path} was written by a newer pasur (schema {version}, this one knows {known});"
+                             " upgrade pasur. The file was left untouched.", path=self.path, version=version,
+                             known=SCHEMA_VERSION)
         if not {"matches", "actions", "snapshots"} <= tables:
-            raise StoreError(f"{self.path} is damaged (tables are missing); it was left untouched.")
+            raise StoreError("{path} is damaged (tables are missing); it was left untouched.", path=self.path)
+        if version < SCHEMA_VERSION:
+            if self.write:
+                self._migrate(db, version)
+            else:
+                self.legacy = True
+
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
+        """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
+        each match's next change rebuilds them from its log), and the import fingerprint."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            text = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+            if int(text) < 2:
+                db.execute("DROP TABLE snapshots")
+                db.execute(_SNAPSHOTS)
+                db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
+                db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     def _create(self, db: sqlite3.Connection) -> None:
         try:
@@ -221,121 +458,211 @@ class Store:
         except sqlite3.OperationalError as err:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise StoreError(f"cannot write to {self.path}: {err}.") from None
+            raise _failure(err, self.path, "cannot write to {path}: {reason}.") from None
 
     def close(self) -> None:
         self.db.close()
 
     # -- reading ---------------------------------------------------------------------------
     def load(self, match_id: int, full: bool = False) -> MatchRecord:
-        """The stored match: from its snapshots and the actions after them, or with ``full`` its
-        whole log. Raises StoreError when there is no such match or it cannot be read."""
+        """The stored match: from its newest snapshot and the actions after it, or with ``full``
+        its whole log. Raises StoreError when there is no such match or it cannot be read."""
         try:
             return self._load(match_id, full)
-        except sqlite3.Error as err:
-            raise StoreError(f"{self.path} is damaged ({err}); it was left untouched.") from None
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
 
     def _load(self, match_id: int, full: bool) -> MatchRecord:
         row = self.db.execute("SELECT id, created, players, rules, dealer, touched FROM matches WHERE id = ?",
                               (match_id,)).fetchone()
         if row is None:
-            raise StoreError(f"there is no match {match_id}; `pasur matches` lists them.")
+            raise StoreError("there is no match {match}; `pasur matches` lists them.", match=match_id)
         mid, created, players, rules, dealer, touched = row
         try:
+            if not isinstance(players, str) or not isinstance(rules, str):
+                raise ValueError("its players or rules are not text")
             players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
-        except PasurError as err:
-            raise StoreError(f"match {mid} in {self.path} is damaged ({err}).") from None
-        start, results, log = (0, [], None) if full else self._from_snapshots(mid)
-        if log is None:
+            if not isinstance(dealer, int) or not 0 <= dealer < len(players):
+                raise ValueError(f"its first dealer is seat {dealer!r}")
+        except (PasurError, ValueError) as err:
+            raise DamagedError("match {match} is damaged: {reason}", match=mid, reason=err) from None
+        snap = None if full or self.legacy else self._newest_snapshot(mid, players)
+        if snap is None:
             log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
                                   (mid,)).fetchall()
+            _check_rows(mid, log)
+            return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
+                               [a for _, _, a in log], [t for _, t, _ in log])
+        start, results, totals, completed, log = snap
         return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
-                           [a for _, _, a in log], [t for _, t, _ in log])
+                           [a for _, _, a in log], [t for _, t, _ in log], totals, completed)
 
-    def _from_snapshots(self, mid: int) -> tuple[int, list[DealResult], list | None]:
-        """(start, results, actions after start) from the snapshots, or (0, [], None) when there are
-        none or the newest does not match the log."""
-        snaps = self.db.execute("SELECT seq, crc, result FROM snapshots WHERE match_id = ? ORDER BY seq",
-                                (mid,)).fetchall()
+    def _newest_snapshot(self, mid: int, players: list[str]) -> tuple[int, Lazy, dict[str, int], Lazy,
+                                                                      list[Any]] | None:
+        """(start, results, totals, completed_at, actions after start) from the snapshots, or None
+        when there are none, or the newest was computed by another engine or does not match the log."""
+        snaps = self.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
+                                " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
         if not snaps:
-            return 0, [], None
-        newest, crc_stored, result = snaps[-1]
-        previous = snaps[-2][0] if len(snaps) > 1 else 0
+            return None
+        newest, engine, crc_stored, result, totals_text = snaps[0]
+        if engine != ENGINE_VERSION:
+            return None
+        previous = snaps[1][0] if len(snaps) > 1 else 0
         log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
                               (mid, previous)).fetchall()
+        try:
+            _check_rows(mid, log)
+        except DamagedError:
+            return None  # replayed from the whole log, which says what is wrong
         deal = [a for seq, _, a in log if seq <= newest]
         expected = list(range(previous + 1, newest + 1))
         if [seq for seq, _, _ in log if seq <= newest] != expected or crc([*deal, result]) != crc_stored:
-            return 0, [], None  # the snapshot does not match the log: replay everything
+            return None  # the snapshot does not match the log: replay everything
+        import json
         try:
-            results = [parse_result(r) for _, _, r in snaps]
-        except ValueError:
-            return 0, [], None
-        return newest, results, [entry for entry in log if entry[0] > newest]
+            parse_result(result)
+            totals = json.loads(totals_text)
+            if not isinstance(totals, dict) or not all(isinstance(v, int) for v in totals.values()):
+                return None
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+        count = self.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
+        rows: list[Any] = []
+
+        def fetch() -> list[Any]:  # one query for both lists, when either is first read
+            if not rows:
+                query = "SELECT seq, result FROM snapshots WHERE match_id = ? ORDER BY seq"
+                try:
+                    rows.extend(self.db.execute(query, (mid,)).fetchall())
+                except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
+                    again = sqlite3.connect(f"{_uri(self.path)}?mode=ro", uri=True, timeout=busy_timeout())
+                    try:
+                        rows.extend(again.execute(query, (mid,)).fetchall())
+                    finally:
+                        again.close()
+            return rows
+        results = Lazy(count, lambda: [r for _, r in fetch()], mid)
+        completed = Lazy(count, lambda: [s for s, _ in fetch()], mid)
+        return newest, results, {str(k): v for k, v in totals.items()}, completed, \
+            [entry for entry in log if entry[0] > newest]
 
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
-        """The stored match replayed (kept, so a change in the same command need not replay it again)."""
+        """The stored match replayed (kept, so a change in the same command need not replay it
+        again). Raises DamagedError when it cannot be replayed."""
         record = self.load(match_id)
         match = record.replay()
         self._replayed = (record, match)
         return record, match
 
-    def every_match(self) -> list[tuple[MatchRecord, Match]]:
-        """Every match replayed (from its snapshots), most recently changed first; each record
-        holds the match's ``created`` date."""
-        return [self.match(mid) for mid in self.match_ids()]
+    def length(self, match_id: int) -> int:
+        """How many actions the match's log holds (as replayed by ``match`` in this command, if it was)."""
+        kept = self._replayed
+        if kept and kept[0].id == match_id:
+            return kept[0].length
+        try:
+            return int(self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+
+    def every_match(self) -> tuple[list[tuple[MatchRecord, Match]], list[int]]:
+        """Every match replayed (from its snapshots), most recently changed first (each record holds
+        the match's ``created`` date), and the ids of the damaged ones, which cannot be replayed."""
+        found, damaged = [], []
+        for mid in self.match_ids():
+            try:
+                found.append(self.match(mid))
+            except DamagedError:
+                damaged.append(mid)
+        return found, damaged
 
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
         try:
             return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY touched DESC, id DESC")]
-        except sqlite3.Error as err:
-            raise StoreError(f"{self.path} is damaged ({err}); it was left untouched.") from None
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+
+    def summary(self, match_id: int) -> tuple[list[str], int]:
+        """(players, log length) of a match read without replaying it (for a damaged one)."""
+        try:
+            row = self.db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+            count, = self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+        if row is None:
+            return [], 0
+        return (row[0].split("\n") if isinstance(row[0], str) else ["?"]), int(count)
+
+    def imported_as(self, fingerprint: str) -> int | None:
+        """The match an identical record was imported as, or None."""
+        if self.legacy:
+            return None
+        try:
+            row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
+                                  (fingerprint,)).fetchone()
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+        return None if row is None else int(row[0])
 
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
-    def transaction(self):
+    def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: everything inside is committed together or not at all."""
+        global committed
         if not self.write:
             raise StoreError("this store was opened read-only.")
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise StoreError(f"cannot write to {self.path}: {err}.") from None
+            raise _failure(err, self.path, "cannot write to {path}: {reason}; nothing was changed.") from None
         try:
             yield self.db
             self.db.execute("COMMIT")
+            committed = True
         except BaseException as err:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            if isinstance(err, sqlite3.Error):
-                raise StoreError(f"cannot write to {self.path}: {err}; nothing was changed.") from None
+            if isinstance(err, (sqlite3.Error, UnicodeError)):
+                raise _failure(err, self.path, "cannot write to {path}: {reason}; nothing was changed.") from None
             raise
 
     def _touch(self, db: sqlite3.Connection, match_id: int) -> None:
         db.execute("UPDATE matches SET touched = (SELECT coalesce(max(touched), 0) + 1 FROM matches) WHERE id = ?",
                    (match_id,))
 
-    def create(self, players: list[str], rules: Rules, dealer: int, actions: list[dict] = (),
-               times: list[str] | None = None, match: Match | None = None) -> int:
-        """Store a new match and return its id. An import passes its log, the times and the match
-        it replays to (for the snapshot of its last finished deal)."""
+    def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]] = (),
+               times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None) -> int:
+        """Store a new match and return its id. An import passes its (canonical) log, the times,
+        the match it replays to (for the snapshots of its finished deals) and its fingerprint."""
         rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
-        texts = [action_text(a) for a in actions]
+        texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
-            cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched) VALUES (?, ?, ?, ?, 0)",
-                             (now(), "\n".join(players), rules_lines, dealer))
-            mid = cur.lastrowid
-            for seq, text in enumerate(texts, 1):
-                db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (mid, seq, times[seq - 1] if times else now(), text))
+            cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched, fingerprint)"
+                             " VALUES (?, ?, ?, ?, 0, ?)",
+                             (now(), "\n".join(players), rules_lines, dealer, fingerprint))
+            mid = int(cur.lastrowid or 0)
+            db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
+                           [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
             if match is not None:
-                for number in range(len(match.results)):
-                    _snapshot(db, mid, match, number)
+                _rebuild_snapshots(db, mid, match)
             self._touch(db, mid)
         return mid
 
+    def delete(self, match_id: int, expect: int | None = None) -> int:
+        """Remove a match (damaged or not) with its log and snapshots; returns how many actions it had."""
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+                raise StoreError("there is no match {match}; `pasur matches` lists them.", match=match_id)
+            count = int(db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
+            _check_expect(expect, count)
+            db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+        return count
+
     @contextmanager
-    def changing(self, match_id: int, expect: int | None = None):
+    def changing(self, match_id: int, expect: int | None = None) -> Iterator[Change]:
         """Open a write transaction on one match and yield a ``Change`` holding it replayed.
 
         ``expect``: the log length the caller last showed; a different length raises StaleError.
@@ -350,16 +677,44 @@ class Store:
             else:
                 record, match = self.match(match_id)
             self._replayed = None  # the change below mutates it
-            if expect is not None and expect != record.length:
-                raise StaleError("the match changed since it was shown (another pasur recorded something);"
-                                 " nothing was recorded. Look again and re-enter.")
+            _check_expect(expect, record.length)
             change = Change(db, record, match)
             finished = len(match.results)
             yield change
             if change.changed:
-                if len(match.results) > finished:
-                    _snapshot(db, match_id, match, len(match.results) - 1)
+                if not record.start and match.results and not change.dropped:
+                    # replayed from the whole log (no snapshot, or one from another engine or
+                    # not matching the log): make every deal's snapshot afresh
+                    _rebuild_snapshots(db, match_id, match)
+                elif len(match.results) > finished:
+                    _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                 self._touch(db, match_id)
+
+
+def _check_rows(mid: int, log: list[Any]) -> None:
+    """Raise DamagedError for a log row whose time or action is not text."""
+    for seq, at, action in log:
+        if not isinstance(at, str) or not isinstance(action, str):
+            raise DamagedError("match {match} is damaged: action {number} is not text.", match=mid, number=seq)
+
+
+def _check_expect(expect: int | None, count: int) -> None:
+    if expect is not None and expect != count:
+        raise StaleError("the match changed since it was shown (its log holds {length} actions, not {expect});"
+                         " nothing was recorded. Look again and re-enter.", length=count, expect=expect)
+
+
+def checked_text(action: dict[str, Any]) -> str:
+    """The line stored for an action, after checking that it reads back as the same action."""
+    text = action_text(action)
+    try:
+        same = parse_action(text) == action
+    except (ValueError, TypeError, KeyError):
+        same = False
+    if not same:
+        raise StoreError("the action {action} cannot be stored as it is (it would not read back); nothing"
+                         " was changed.", action=repr(action)[:200])
+    return text
 
 
 class Change:
@@ -369,34 +724,57 @@ class Change:
         self.db, self.record, self.match = db, record, match
         self.count = record.length
         self.changed = False
+        self.dropped = False
 
-    def append(self, action: dict) -> None:
+    def append(self, action: dict[str, Any]) -> None:
+        text = checked_text(action)
         self.count += 1
-        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, now(), action_text(action)))
+        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, now(), text))
         self.changed = True
         _fault("after-append")
 
-    def drop(self, count: int) -> list[dict]:
+    def drop(self, count: int) -> list[dict[str, Any]]:
         """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
-        (``match`` no longer describes the log after this.)"""
+        (``match`` no longer describes the log after this.) Raises DamagedError, before removing
+        anything, when one of them cannot be read."""
         keep = self.count - count
-        rows = self.db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
+        rows = self.db.execute("SELECT seq, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
                                (self.record.id, keep)).fetchall()
+        dropped = []
+        for seq, text in rows:
+            try:
+                dropped.append(parse_action(text))
+            except (ValueError, TypeError, KeyError) as err:
+                raise DamagedError("match {match} is damaged: action {number} cannot be read ({reason}).",
+                                   match=self.record.id, number=seq, reason=err) from None
         self.db.execute("DELETE FROM actions WHERE match_id = ? AND seq > ?", (self.record.id, keep))
         self.db.execute("DELETE FROM snapshots WHERE match_id = ? AND seq > ?", (self.record.id, keep))
         self.count = keep
-        self.changed = True
-        return [parse_action(text) for text, in rows]
+        self.changed = self.dropped = True
+        return dropped
 
 
-def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int) -> None:
-    """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it."""
+def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: dict[str, int]) -> None:
+    """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
+    with the match ``totals`` after it."""
     seq = match.completed_at[number]
     previous = match.completed_at[number - 1] if number else 0
     deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
                                    " ORDER BY seq", (match_id, previous, seq))]
+    import json
     result = result_text(match.results[number])
-    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)", (match_id, seq, crc([*deal, result]), result))
+    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
+               (match_id, seq, ENGINE_VERSION, crc([*deal, result]), result, json.dumps(totals, ensure_ascii=False)))
+
+
+def _rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
+    """Snapshots of every finished deal, from a match just replayed from its whole log."""
+    db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+    totals = {side: 0 for side in match.sides}
+    for number, result in enumerate(match.results):
+        for side, score in result.scores.items():
+            totals[side] = totals.get(side, 0) + score.total
+        _snapshot(db, match_id, match, number, totals)
 
 
 def _fault(point: str) -> None:

@@ -26,6 +26,14 @@ LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
 YES, NO = ("yes", "y", "true", "1"), ("no", "n", "false", "0")
 
 
+def small_number(text: str) -> bool:
+    """Whether ``text`` is a whole number of at most three digits, ASCII or Persian/Arabic-Indic
+    (``²`` or a 5,000-digit number is not: int() would refuse or choke on it)."""
+    from pasur_cli.i18n import ascii_digits
+    text = ascii_digits(text.strip())
+    return text.isascii() and text.isdigit() and len(text) <= 3
+
+
 def split_side(text: str, sep: str) -> tuple[str, str]:
     """``NAME<sep>REST`` into its two parts. Raises NotationError when there is no separator."""
     name, found, rest = text.partition(sep)
@@ -45,7 +53,7 @@ def parse_counts(text: str) -> dict[str, object]:
             raise NotationError("{item!r} is not a count: write {keys}.", item=item,
                                 keys=" ".join(k + "=..." for k in COUNT_KEYS))
         if key in LIMITS:
-            if not value.isdigit():
+            if not small_number(value):
                 raise NotationError("{item!r}: {key} is a whole number.", item=item, key=key)
             counts[key] = int(value)
         elif value.lower() in YES or value.lower() in NO:
@@ -57,7 +65,7 @@ def parse_counts(text: str) -> dict[str, object]:
 
 def parse_surs(text: str) -> tuple[str, int]:
     name, value = split_side(text, "=")
-    if not value.strip().isdigit():
+    if not small_number(value):
         raise NotationError("{text!r}: the surs held are a whole number, e.g. \"{name}=2\".", text=text, name=name)
     return name, int(value)
 

@@ -1,12 +1,13 @@
-"""Property tests: the capture lister and the validator agree with each other and with brute force."""
+"""Property tests: the capture lister and the validator agree with each other and with brute force
+(tests/naive.py, RULES.md section 4 tried on every subset)."""
 
-from itertools import combinations
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import naive_captures, splits, subsets, sum_wanted, total
 
-from hypothesis import given, settings, strategies as st
-
-from pasur_cli.captures import CAP, capture_problem, capture_sum, legal_captures
+from pasur_cli.captures import CAP, capture_problem, legal_captures
 from pasur_cli.cards import DECK
-from pasur_cli.rules import PRESETS, Rules, parse_rules
+from pasur_cli.rules import PRESETS, parse_rules
 
 RULE_SETS = [
     PRESETS["standard"], PRESETS["pagat"],
@@ -23,63 +24,18 @@ def positions(draw, most=9):
     return cards[0], cards[1:], rules
 
 
-def subsets(table):
-    for size in range(len(table) + 1):
-        for combo in combinations(sorted(table), size):
-            yield combo
-
-
-def brute_force(card, table, rules: Rules):
-    """Every legal capture by trying every subset against RULES.md section 4 directly."""
-    t = capture_sum(card, rules)
-    numerals = [c for c in table if c.is_numeral]
-    if t is None:  # rank matching (courts, rank mode) or the wild J: written out from RULES.md
-        if rules.capture_mode == "rank" or card.rank_code in "QK" and rules.court_capture == "all":
-            same = tuple(sorted(c for c in table if c.rank == card.rank))
-            return {same} if same else set()
-        if card.rank_code in "QK":
-            return {(c,) for c in table if c.rank == card.rank}
-        wild = tuple(sorted(c for c in table if c.is_numeral or c.rank_code == "J"))
-        return {wild} if wild else set()
-    sums = [s for s in subsets(numerals) if s and sum(c.value for c in s) == t]
-    if not rules.multi_capture:
-        return set(sums)
-    result = set()
-    for take in subsets(numerals):
-        if not take or sum(c.value for c in take) % t:
-            continue
-        rest = [c for c in numerals if c not in take]
-        if any(sum(c.value for c in s) == t for s in subsets(rest) if s):
-            continue
-        if _splits(list(take), t):
-            result.add(take)
-    return result
-
-
-def _splits(cards, t):
-    if not cards:
-        return True
-    first, rest = cards[0], cards[1:]
-    for size in range(len(rest) + 1):
-        for combo in combinations(rest, size):
-            if first.value + sum(c.value for c in combo) == t:
-                if _splits([c for c in rest if c not in combo], t):
-                    return True
-    return False
-
-
-@settings(max_examples=400, deadline=None)
+@settings(deadline=None)
 @given(positions())
 def test_list_equals_brute_force(position):
     card, table, rules = position
     found = legal_captures(card, table, rules)
-    expected = brute_force(card, table, rules)
+    expected = naive_captures(card, table, rules)
     assert not found.truncated or len(expected) > CAP
     assert set(found.options) == expected
     assert found.count == len(expected)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(positions(), st.data())
 def test_validator_accepts_exactly_the_listed(position, data):
     card, table, rules = position
@@ -91,7 +47,7 @@ def test_validator_accepts_exactly_the_listed(position, data):
     assert legal == (tuple(sorted(take)) in found.options or (not take and found.trail))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(positions(most=14))
 def test_trail_exactly_when_nothing_to_capture(position):
     card, table, rules = position
@@ -100,18 +56,18 @@ def test_trail_exactly_when_nothing_to_capture(position):
     assert (capture_problem(card, table, [], rules) is None) == found.trail
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(positions(most=12))
 def test_multi_captures_are_maximal_disjoint_unions(position):
     card, table, _ = position
     rules = PRESETS["standard"]
-    t = capture_sum(card, rules)
-    if t is None:
+    wanted = sum_wanted(card, rules)
+    if wanted is None:
         return
     for take in legal_captures(card, table, rules).options:
-        assert all(c.is_numeral for c in take) and _splits(list(take), t)
+        assert all(c.is_numeral for c in take) and splits(list(take), wanted)
         rest = [c for c in table if c.is_numeral and c not in take]
-        assert not any(sum(c.value for c in s) == t for s in subsets(rest) if s)
+        assert not any(s and total(s) == wanted for s in subsets(rest))
 
 
 def test_big_tables_are_capped_not_exhausted():

@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from pasur_cli.store import SCHEMA_VERSION
+
 PASUR = [sys.executable, "-m", "pasur_cli"]
 COMMANDS = [["show"], ["score"], ["matches"], ["play", "7C"], ["deal", "2C", "3C", "4C", "5C"], ["undo"],
             ["new", "Ali", "Sara"], ["export"]]
@@ -46,6 +48,15 @@ def test_random_bytes(pasur, db, seed):
     check_all_refused(pasur, db, ["not a pasur database"])
 
 
+@pytest.mark.parametrize("content,words", [
+    (b"hello, I am a text file\n" * 10, "not a pasur database"),
+    (b"SQLite format 3\x00" + b"\x13" * 2000, "cannot be read"),  # SQLite's header, nonsense after it
+])
+def test_text_file_or_nonsense_after_the_header(pasur, db, content, words):
+    db.write_bytes(content)
+    check_all_refused(pasur, db, [words])
+
+
 def test_random_bytes_after_a_valid_header(pasur, db):
     good = made(pasur, db)
     db.write_bytes(good[:100] + os.urandom(len(good) - 100))
@@ -54,7 +65,13 @@ def test_random_bytes_after_a_valid_header(pasur, db):
 
 def test_someone_elses_schema_and_a_newer_one(pasur, db):
     con = sqlite3.connect(db)
-    con.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    con.execute("CREATE TABLE invoices (id INTEGER)")  # no meta table at all
+    con.commit()
+    con.close()
+    check_all_refused(pasur, db, ["something else"])
+    db.unlink()
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE meta (key TEXT, value TEXT)")  # a meta table of another program
     con.execute("INSERT INTO meta VALUES ('app', 'notes')")
     con.commit()
     con.close()
@@ -62,7 +79,7 @@ def test_someone_elses_schema_and_a_newer_one(pasur, db):
     db.unlink()
     made(pasur, db)
     con = sqlite3.connect(db)
-    con.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
     con.commit()
     con.close()
     check_all_refused(pasur, db, ["newer pasur"])

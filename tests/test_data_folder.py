@@ -35,9 +35,13 @@ def test_same_folder_as_platformdirs_on_macos(monkeypatch, tmp_path):
     assert user_data_dir("darwin") == MacOS("pasur", appauthor=False).user_data_dir
 
 
-def test_windows_folder(monkeypatch):
+def test_same_folder_as_platformdirs_on_windows(monkeypatch):
+    """platformdirs asks the Windows shell for the local application data folder; here it is told to
+    read it from LOCALAPPDATA, as platformdirs itself does where the shell cannot be asked."""
+    from platformdirs import windows
+    monkeypatch.setattr(windows, "get_win_folder", windows.get_win_folder_from_env_vars)
     monkeypatch.setenv("LOCALAPPDATA", r"C:\Users\ali\AppData\Local")
-    assert user_data_dir("win32") == os.path.join(r"C:\Users\ali\AppData\Local", "pasur")
+    assert user_data_dir("win32") == windows.Windows("pasur", appauthor=False).user_data_dir
 
 
 def test_pasur_db_wins(monkeypatch):

@@ -12,15 +12,18 @@ from simulate import random_plays, random_table
 
 CASES = [(n, preset, teams) for n in (2, 3, 4) for preset in ("standard", "pagat") for teams in (True, False)
          if n == 4 or teams]
+# 120 deals a case in the quick suite (960 in all), 1,500 a case more under soak (12,000)
+DEALS = [120, pytest.param(1500, marks=pytest.mark.soak)]
 
 
+@pytest.mark.parametrize("deals", DEALS)
 @pytest.mark.parametrize("players,preset,teams", CASES)
-def test_random_deals_account_for_every_card(players, preset, teams):
-    rng = random.Random(f"{players}{preset}{teams}")
+def test_random_deals_account_for_every_card(players, preset, teams, deals):
+    rng = random.Random(f"{players}{preset}{teams}{deals}")
     rules = parse_rules(preset, [f"teams={teams}"])
     names = ["Ali", "Sara", "Reza", "Mina"][:players]
     sides = side_names(names, rules.teams)
-    for number in range(350):
+    for number in range(deals):
         table, stock = random_table(rng, rules)
         totals = {s: rng.choice([0, 30, 55]) for s in sides}
         deal = Deal(names, sides, number % players, rules, table, totals)

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from simulate import enter, new_match, random_match
 
 
@@ -53,17 +52,81 @@ def test_long_output_arrives_whole(pasur, tmp_path):
     assert (tmp_path / "match.json").read_bytes() == done.stdout
 
 
-@pytest.mark.parametrize("command", ["rules", "export"])  # click.echo's output, and a file object's (export)
-def test_closed_pipe_is_a_quiet_failure(pasur, command):
-    pasur("new", "Ali", "Sara")
+def closed_pipe(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     read, write = os.pipe()
     os.close(read)
     try:
-        done = subprocess.run([sys.executable, "-m", "pasur_cli", command], stdout=write, stderr=subprocess.PIPE,
-                              timeout=60)
+        return subprocess.run([sys.executable, "-m", "pasur_cli", *args], stdout=write, stderr=subprocess.PIPE,
+                              timeout=60, env=env)
     finally:
         os.close(write)
-    assert done.returncode == 1 and done.stderr == b""
+
+
+def one_line(stderr: bytes, recorded: bool) -> None:
+    lines = stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pasur: the output could not be written"), stderr
+    assert lines[0].endswith("the change was recorded.") == recorded
+
+
+@pytest.mark.parametrize("command", ["rules", "export", "score", "matches"])
+def test_closed_pipe_is_one_line_and_exit_1(pasur, db, command):
+    pasur("new", "Ali", "Sara")
+    before = db.read_bytes()
+    done = closed_pipe(command)
+    assert done.returncode == 1
+    one_line(done.stderr, recorded=False)
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("args", [["deal", "5C", "9D", "3H", "KS"], ["new", "Reza", "Mina"]])
+@pytest.mark.parametrize("where", ["pipe", "full"])
+def test_a_change_whose_output_fails_still_exits_0(pasur, db, args, where):
+    """Output after the commit can never turn a change into an error (the table would enter it again)."""
+    pasur("new", "Ali", "Sara")
+    shown = pasur("show", "--json").output
+    if where == "pipe":
+        done = closed_pipe(*args)
+    else:
+        with open("/dev/full", "wb") as full:
+            done = subprocess.run([sys.executable, "-m", "pasur_cli", *args], stdout=full, stderr=subprocess.PIPE,
+                                  timeout=60)
+    assert done.returncode == 0, done.stderr
+    one_line(done.stderr, recorded=True)
+    assert pasur("show", "--json").output != shown or args[0] == "new"
+    assert "Reza" in pasur("matches").output or args[0] != "new"
+
+
+def test_full_disk_on_a_read_is_one_line_and_exit_1(pasur, db):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    pasur("new", "Ali", "Sara")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "pasur_cli", "score"], stdout=full, stderr=subprocess.PIPE,
+                              timeout=60)
+    assert done.returncode == 1
+    one_line(done.stderr, recorded=False)
+
+
+ENCODINGS = ["latin-1", "ascii", "cp1252", "iso8859-7"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, *(pytest.param(n, marks=pytest.mark.soak) for n in range(2, 8))])
+def test_a_terminal_that_cannot_encode_a_name_gets_replacements(pasur, db, seed):
+    """PYTHONIOENCODING=latin-1 and a player named علی: the play is recorded and exits 0."""
+    import random as _random
+    rng = _random.Random(seed)
+    alphabets = ["علیسارا", "ЖзЯшщ", "漢字名前", "ÄÖÜßé", "Ωμέγα", "😀🎲"]
+    names = ["".join(rng.choice(rng.choice(alphabets)) for _ in range(rng.randint(1, 6))) for _ in range(2)]
+    if names[0].casefold() == names[1].casefold():
+        names[1] += "x"
+    pasur("new", *names)
+    pasur("deal", "5C", "9D", "3H", "KS")
+    env = dict(os.environ, PYTHONIOENCODING=rng.choice(ENCODINGS), NO_COLOR="1")
+    for args in (["play", "2S"], ["show"], ["score"], ["matches"], ["undo"], ["play", "2S"], ["export"]):
+        done = subprocess.run([sys.executable, "-m", "pasur_cli", *args], capture_output=True, env=env, timeout=60)
+        assert done.returncode == 0, (args, done.stderr)
+        assert b"Traceback" not in done.stderr
+    assert pasur("show", "--json").output.count('"length": 2') == 1  # the deal and one play (undone once)
 
 
 @pytest.mark.parametrize("args,closed,code", [
@@ -75,3 +138,43 @@ def test_closed_descriptors_keep_the_exit_code(db, args, closed, code):
     command = shlex.join([sys.executable, "-m", "pasur_cli", *args]) + shut
     done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=60)
     assert done.returncode == code and b"Traceback" not in done.stdout + done.stderr
+
+
+def test_a_profiler_gets_its_report():
+    """Under a profiler the process leaves Python's normal way, so cProfile prints its report."""
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-m", "pasur_cli", "rules"], capture_output=True,
+                          env=dict(os.environ, NO_COLOR="1"), timeout=60)
+    assert done.returncode == 0, done.stderr
+    output, _, report = done.stdout.decode().partition("function calls")
+    assert output.startswith(process("rules").stdout.decode())  # the command's output, then the report
+    assert "Ordered by" in report and "cli.py" in report
+
+
+TRACED = """
+import atexit, sys
+atexit.register(sys.stderr.write, "teardown ran\\n")
+sys.settrace(lambda *args: None)
+sys.argv = ["pasur", *sys.argv[1:]]
+from pasur_cli.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize("args,code", [(["rules"], 0), (["check", "4x"], 2)])
+def test_under_a_tracer_teardown_runs_and_the_code_is_kept(db, args, code):
+    """A tracer (a debugger, coverage) is told the run ended: atexit handlers run."""
+    done = subprocess.run([sys.executable, "-c", TRACED, *args], capture_output=True, timeout=60)
+    assert done.returncode == code
+    assert done.stderr.endswith(b"teardown ran\n") and b"Traceback" not in done.stderr
+
+
+def test_under_a_tracer_a_closed_pipe_is_still_a_quiet_failure(pasur):
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-c", TRACED, "rules"], stdout=write, stderr=subprocess.PIPE,
+                              timeout=60)
+    finally:
+        os.close(write)
+    assert done.returncode == 1
+    assert done.stderr == b"pasur: the output could not be written (Broken pipe).\nteardown ran\n"

@@ -1,5 +1,6 @@
 """500 deals of random legal plays through `pasur session` over a pipe: the same scores as the
-engine computes directly, and the session's memory does not grow with the number of deals."""
+engine computes directly, and the session's memory does not grow with the number of deals.
+A soak test (about two minutes): .ci/run runs it; the README's quick command does not."""
 
 import json
 import os
@@ -8,10 +9,13 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 from pasur_cli.match import Match
 from simulate import new_match, random_match
 
 DEALS = 500
+pytestmark = pytest.mark.soak
 
 
 def session_lines(engine: Match, rng: random.Random) -> list[str]:

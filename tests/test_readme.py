@@ -43,6 +43,8 @@ def run(command: str, runner: CliRunner) -> str:
 
 def test_readme_examples(tmp_path, monkeypatch):
     monkeypatch.setenv("PASUR_DB", str(tmp_path / "pasur.db"))
+    for name in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # English unless --lang says
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     shutil.copytree(EXAMPLES, tmp_path / "examples")  # the README imports its example records
     runner = CliRunner()

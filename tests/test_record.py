@@ -48,7 +48,7 @@ def bad_records(doc):
         (json.dumps({**doc, "version": 9}), "record version 9"),
         (json.dumps({**doc, "players": ["Ali"]}), "2, 3 or 4 players"),
         (json.dumps({**doc, "rules": {**doc["rules"], "sur_points": "lots"}}), "whole number"),
-        (json.dumps({**doc, "rules": {**doc["rules"], "house": 1}}), "unknown rule options: house"),
+        (json.dumps({**doc, "rules": {**doc["rules"], "house": 1}}), "has unknown fields: \"house\""),
         (json.dumps({**doc, "actions": [*doc["actions"][:2], {"at": "x"}]}), "action 3 of the record is malformed"),
         (json.dumps(broken_play), "action 4"),
     ]

@@ -1,4 +1,5 @@
-"""Every refusal of the match commands: its exit code, its message, and a database left byte for byte."""
+"""Every refusal of the match commands: its exit code, its message, and a database left byte for byte.
+(A damaged, foreign or newer database file: tests/test_damaged.py.)"""
 
 import pytest
 
@@ -95,40 +96,3 @@ def test_no_database_yet(pasur, db):
     assert result.exit_code == 0 and "No matches yet" in result.output
     assert pasur("matches", "--json").output.strip() == "[]"
     assert not db.exists()
-
-
-@pytest.mark.parametrize("content,words", [
-    (b"hello, I am a text file\n" * 10, "not a pasur database"),
-    (b"SQLite format 3\x00" + b"\x13" * 2000, "cannot be read"),
-])
-def test_foreign_or_damaged_file_is_left_alone(pasur, db, content, words):
-    db.write_bytes(content)
-    for args in (["show"], ["new", "Ali", "Sara"], ["play", "7C"]):
-        result = pasur(*args)
-        assert result.exit_code == 1 and words in result.output, result.output
-        assert db.read_bytes() == content
-
-
-def test_someone_elses_sqlite_database(pasur, db):
-    import sqlite3
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE invoices (id INTEGER)")
-    con.commit()
-    con.close()
-    before = db.read_bytes()
-    result = pasur("new", "Ali", "Sara")
-    assert result.exit_code == 1 and "something else" in result.output
-    assert db.read_bytes() == before
-
-
-def test_newer_schema_is_refused(pasur, db):
-    import sqlite3
-    pasur("new", "Ali", "Sara")
-    con = sqlite3.connect(db)
-    con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    con.commit()
-    con.close()
-    before = db.read_bytes()
-    result = pasur("show")
-    assert result.exit_code == 1 and "newer pasur" in result.output
-    assert db.read_bytes() == before

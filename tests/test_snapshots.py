@@ -4,9 +4,12 @@ that does not match its log is ignored."""
 import random
 import sqlite3
 
+from simulate import enter, new_match, random_match
+
+from pasur_cli.captures import legal_captures
+from pasur_cli.cards import DECK
 from pasur_cli.match import Match
 from pasur_cli.store import Store
-from simulate import enter, new_match, random_match
 
 
 def state(match: Match) -> tuple:
@@ -65,7 +68,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     before = pasur("score", "--json").output
     con = sqlite3.connect(db)
     # forge the newest result: its CRC no longer matches, so the whole log is replayed instead
-    con.execute("UPDATE snapshots SET result = replace(result, '\t0\t', '\t1\t')"
+    con.execute("UPDATE snapshots SET result = replace(result, '\"tallied\": false', '\"tallied\": true')"
                 " WHERE seq = (SELECT max(seq) FROM snapshots)")
     con.commit()
     assert pasur("score", "--json").output == before
@@ -73,7 +76,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     assert store.load(1).start == 0
     store.close()
     # an action of the newest deal changed behind the snapshot: replayed from the log as well
-    con.execute("UPDATE snapshots SET result = replace(result, '\t1\t', '\t0\t')")
+    con.execute("UPDATE snapshots SET result = replace(result, '\"tallied\": true', '\"tallied\": false')")
     con.execute("UPDATE actions SET at = 'x' WHERE seq = 1")  # times are not part of the check
     con.commit()
     store = Store(db)
@@ -83,3 +86,65 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     con.commit()
     con.close()
     assert pasur("score", "--json").output == before
+
+
+def stored(db, deals: int, seed: int, extra_plays: int = 0) -> Match:
+    """A match stored directly (as an import does): ``deals`` finished deals, then the next deal's
+    table and ``extra_plays`` plays; returns the engine's twin."""
+    from pasur_cli.rules import parse_rules
+    rules = parse_rules("pagat", [f"fixed_deals={deals + 1}"])
+    engine, actions = Match(["Ali", "Sara"], rules), []
+    for action in random_match(random.Random(seed), engine):
+        engine.apply(action)
+        actions.append(action)
+        if len(engine.results) == deals and engine.deal is not None and len(engine.deal.plays) == extra_plays:
+            break
+    store = Store(db, create=True)
+    store.create(["Ali", "Sara"], rules, 0, actions, match=Match.replay(["Ali", "Sara"], rules, 0, actions))
+    store.close()
+    return engine
+
+
+def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypatch):
+    """A snapshot records the engine that computed it; another version's is not trusted: the
+    deal is replayed from the log (reading changes nothing), and the next change writes every
+    snapshot afresh with this version."""
+    from pasur_cli import store as module
+    engine = stored(db, 2, 14)
+    score = pasur("score", "--json").output
+    monkeypatch.setattr(module, "ENGINE_VERSION", module.ENGINE_VERSION + 1)
+    before = db.read_bytes()
+    assert pasur("score", "--json").output == score
+    assert db.read_bytes() == before
+    store = Store(db)
+    assert store.load(1).start == 0  # not trusted: the whole log is replayed
+    store.close()
+    deal = engine.deal
+    card = next(c for c in DECK if c not in deal.where)
+    take = legal_captures(card, deal.table, engine.rules).options
+    assert pasur("play", card.code, "--take", " ".join(c.code for c in (take[0] if take else ()))).exit_code == 0
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT engine, count(*) FROM snapshots GROUP BY engine").fetchall() == \
+        [(module.ENGINE_VERSION, 2)]
+    con.close()
+    store = Store(db)
+    record, full = store.load(1), store.load(1, full=True)
+    store.close()
+    assert record.start == engine.completed_at[1]
+    assert state(record.replay()) == state(full.replay())
+    import json
+    assert json.loads(pasur("score", "--json").output)["deals"][:2] == json.loads(score)["deals"][:2]
+
+
+def test_a_long_match_parses_only_its_newest_snapshot(pasur, db, monkeypatch):
+    """show and play read one snapshot, however long the match (score reads them all)."""
+    from pasur_cli import store as module
+    stored(db, 40, 16, extra_plays=1)
+    parsed = []
+    real = module.parse_result
+    monkeypatch.setattr(module, "parse_result", lambda text: parsed.append(text) or real(text))
+    assert pasur("show").exit_code == 0
+    assert len(parsed) == 1
+    parsed.clear()
+    assert pasur("score").exit_code == 0
+    assert len(parsed) == 41  # the newest one checked, then every deal's table

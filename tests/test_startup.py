@@ -1,7 +1,10 @@
 """What a command loads beyond click: its own command module and the engine parts it uses, never
 another command, the store for `check`, tabulate, json or platformdirs on these paths
-(start-up is most of a command's time; see bench/cli.py)."""
+(start-up is most of a command's time; see bench/cli.py). In English (or the C locale) no
+translation machinery either: no catalog, no locale or struct module; in Persian only struct,
+which reads the compiled catalog."""
 
+import os
 import subprocess
 import sys
 
@@ -17,12 +20,17 @@ print(" ".join(sorted(set(sys.modules) - before)))
 """
 COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.commands", "pasur_cli.errors", "pasur_cli.cards",
           "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render", "pasur_cli.values", "pasur_cli.i18n"}
+ENGLISH = [{"LANG": "en_US.UTF-8"}, {"LC_ALL": "C"}, {"LANG": "C.UTF-8", "LANGUAGE": "fa"}, {"PASUR_LANG": "xx"}, {}]
 MATCH = COMMON | {"pasur_cli.deal", "pasur_cli.scoring", "pasur_cli.match", "pasur_cli.store",
                   "sqlite3", "sqlite3.dbapi2", "_sqlite3"}
 
 
-def loaded(*args: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60)
+def loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    """The modules `pasur ARGS` loads beyond click, in English unless ``env`` sets a language."""
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60,
+                          env={**base, **(env or {})})
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split("\n")[-2].split())
 
@@ -36,6 +44,19 @@ def test_a_command_loads_only_what_it_uses(pasur, args, expected):
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")
     assert loaded(*args) == expected
+
+
+@pytest.mark.parametrize("env", ENGLISH)
+def test_english_loads_no_translation_machinery(pasur, env):
+    assert loaded("check", "5S", "--table", "AC 2D 4H 5C", env=env) == COMMON | {"pasur_cli.commands.check"}
+
+
+def test_another_language_loads_only_the_catalog_reader(pasur):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    expected = MATCH | {"pasur_cli.commands.show", "struct", "_struct"}
+    assert loaded("show", env={"PASUR_LANG": "fa"}) == expected
+    assert loaded("--lang", "de", "show") == expected
 
 
 def test_only_the_chart_imports_plotext(pasur):

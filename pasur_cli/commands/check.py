@@ -9,6 +9,7 @@ from pasur_cli.captures import capture_problem, legal_captures
 from pasur_cli.cards import parse_card, parse_cards
 from pasur_cli.cli import PasurCommand, json_option, look, look_options, rule_options
 from pasur_cli.errors import NotationError
+from pasur_cli.i18n import english
 from pasur_cli.rules import parse_rules
 
 
@@ -41,7 +42,13 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
         raise NotationError("--take names {cards}, not on the table (empty).", cards=stray)
     found = legal_captures(played, table_cards, rules)
     problem = None if take is None else capture_problem(played, table_cards, take, rules)
-    reason = None if problem is None else render.message(problem, render.Look(ascii=True) if as_json else look(ctx))
+    if problem is None:
+        reason = None
+    elif as_json:  # JSON stays English, whatever the language
+        with english():
+            reason = render.message(problem, render.Look(ascii=True))
+    else:
+        reason = render.message(problem, look(ctx))
     legal = None if take is None else problem is None
     if as_json:
         click.echo(render.dumps(render.check_json(played, table_cards, rules, found, legal, reason)))

@@ -6,13 +6,13 @@ import click
 
 from pasur_cli import render
 from pasur_cli.cards import parse_cards
-from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
+from pasur_cli.cli import PasurCommand, current, expect_option, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError
 
 
 @click.command(cls=PasurCommand)
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--expect", type=int, hidden=True, help="Refuse unless the log holds this many actions.")
+@expect_option
 @store_options
 @look_options
 @click.pass_context

@@ -2,27 +2,65 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from pasur_cli import render
 from pasur_cli.cli import PasurCommand, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError
-from pasur_cli.record import read_record
+from pasur_cli.i18n import _
+from pasur_cli.record import MAX_BYTES, read_record
+from pasur_cli.store import StoreError, check_path, default_path
+
+
+def at_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
+def read_text(path: str) -> str:
+    """The file (or standard input for -) as UTF-8 text, at most MAX_BYTES: a device such as
+    /dev/zero or a huge file is refused before it fills the memory."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise NotationError("cannot read {file} ({reason}).", file=path, reason=err.strerror or err) from None
+    if len(data) > MAX_BYTES:
+        raise NotationError("{file} is larger than {most} MB; a match record is smaller.", file=path,
+                            most=MAX_BYTES // 2**20)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NotationError("{file} is not a text file; a match record is JSON.", file=path) from None
 
 
 @click.command(name="import", cls=PasurCommand)
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", metavar="FILE")
+@click.option("--again", is_flag=True, help="Import the record even if it was imported before.")
 @store_options
 @look_options
 @click.pass_context
-def import_(ctx, file):
-    """Replay a match record (from `pasur export`) through the rules and store it as a new match."""
-    try:
-        text = file.read()
-    except UnicodeDecodeError:
-        raise NotationError(f"{file.name} is not a text file; a match record is JSON.") from None
-    players, rules, dealer, actions, times, match = read_record(text)
+def import_(ctx: click.Context, file: str, again: bool) -> None:
+    """Replay a match record (from `pasur export`) through the rules and store it as a new match.
+
+    A record that was already imported is refused unless you confirm at a terminal or give --again.
+    """
+    given = ctx.meta.get("pasur.db")
+    check_path(given if given is not None else default_path())  # a bad --db before a long read
+    record = read_record(read_text(file))
     store = open_store(ctx, create=True)
-    mid = store.create(players, rules, dealer, actions, times, match)
-    click.echo(f"Imported as match {mid}: {len(actions)} actions replayed.")
-    click.echo(render.show_text(look(ctx), mid, match))
+    earlier = store.imported_as(record.fingerprint)
+    if earlier is not None and not again:
+        question = _("This record was already imported as match {match}. Import it again as a new match?")
+        if not (at_terminal() and click.confirm(question.format(match=earlier), default=False)):
+            raise StoreError("this record was already imported as match {match}; nothing was changed"
+                             " (give --again to import it once more).", match=earlier)
+    mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
+                       record.fingerprint)
+    click.echo(_("Imported as match {match}: {count} actions replayed.").format(match=mid, count=len(record.actions)))
+    click.echo(render.show_text(look(ctx), mid, record.match))

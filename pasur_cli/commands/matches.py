@@ -1,4 +1,4 @@
-"""`pasur matches`: every match in the database."""
+"""`pasur matches`: every match in the database; one that cannot be replayed is listed as damaged."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import click
 
 from pasur_cli import render
 from pasur_cli.cli import PasurCommand, db_option, json_option, open_store
-from pasur_cli.store import default_path
+from pasur_cli.store import DamagedError, check_path, default_path
 
 
 @click.command(cls=PasurCommand)
@@ -18,15 +18,24 @@ from pasur_cli.store import default_path
 @db_option
 @click.pass_context
 def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: bool) -> None:
-    """Every match in the database: date, players, rules, deals played, totals, status."""
+    """Every match in the database: date, players, rules, deals played, totals, status (or why it is
+    damaged)."""
     rows: list[dict[str, object]] = []
-    if os.path.exists(ctx.meta.get("pasur.db") or default_path()):  # no database yet: no matches
+    given = ctx.meta.get("pasur.db")
+    if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
         store = open_store(ctx)
-        found = store.every_match()
-        if player is not None:
-            name = player.strip().casefold()
-            found = [(r, m) for r, m in found if any(p.casefold() == name for p in m.players)]
-        if unfinished:
-            found = [(r, m) for r, m in found if not m.finished]
-        rows = render.matches_rows([(r.id, r.created, m) for r, m in found])
+        name = None if player is None else player.strip().casefold()
+        for mid in store.match_ids():
+            try:
+                record, match = store.match(mid)
+            except DamagedError as err:  # listed whatever --unfinished says: it needs looking at
+                players = store.summary(mid)[0]
+                if name is None or any(p.casefold() == name for p in players):
+                    rows.append(render.damaged_row(mid, players, err.reason))
+                continue
+            if name is not None and not any(p.casefold() == name for p in match.players):
+                continue
+            if unfinished and match.finished:
+                continue
+            rows += render.matches_rows([(mid, record.created, match)])
     click.echo(render.dumps(rows) if as_json else render.matches_text(rows, filtered=bool(player or unfinished)))

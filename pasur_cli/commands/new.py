@@ -7,7 +7,7 @@ import click
 from pasur_cli import render
 from pasur_cli.cli import PasurCommand, look_options, open_store, rule_options, store_options
 from pasur_cli.errors import NotationError
-from pasur_cli.match import check_players, Match
+from pasur_cli.match import Match, check_players
 from pasur_cli.rules import parse_rules
 
 

@@ -6,7 +6,7 @@ import click
 
 from pasur_cli import render
 from pasur_cli.cards import DECK, parse_card, parse_cards
-from pasur_cli.cli import PasurCommand, Refused, current, look, look_options, open_store, store_options
+from pasur_cli.cli import PasurCommand, Refused, current, expect_option, look, look_options, open_store, store_options
 from pasur_cli.errors import AmbiguousPlayError
 from pasur_cli.store import Store
 
@@ -45,7 +45,7 @@ def complete_players(ctx, param, incomplete: str) -> list[str]:
 @click.option("--take", "take_text", default=None, metavar="CARDS", shell_complete=complete_cards,
               help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
 @click.option("--by", metavar="NAME", shell_complete=complete_players, help="Refuse unless it is NAME's turn.")
-@click.option("--expect", type=int, hidden=True, help="Refuse unless the log holds this many actions.")
+@expect_option
 @store_options
 @look_options
 @click.pass_context

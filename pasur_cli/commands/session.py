@@ -110,7 +110,7 @@ def _play(words: list[str], base: list[str], seen: int, at_terminal: bool) -> No
     except (EOFError, KeyboardInterrupt):
         return
     answer = answer.strip()
-    if answer.isdigit() and 1 <= int(answer) <= len(options):
+    if answer.isdecimal() and 1 <= int(answer) <= len(options):
         _run([*args, "--take", " ".join(c.code for c in options[int(answer) - 1])])
     elif answer:
         click.echo("No such choice; nothing was recorded.")

@@ -17,4 +17,9 @@ def show(ctx, as_json):
     """The deal in progress: table, whose turn, piles, surs, last capture, unseen cards."""
     store = open_store(ctx)
     mid, match = current(ctx, store)
-    click.echo(render.dumps(render.show_json(mid, match)) if as_json else render.show_text(look(ctx), mid, match))
+    if as_json:
+        data = render.show_json(mid, match)
+        data["length"] = store.length(mid)  # how many actions the log holds: what --expect takes
+        click.echo(render.dumps(data))
+    else:
+        click.echo(render.show_text(look(ctx), mid, match))

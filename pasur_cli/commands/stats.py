@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
 from pasur_cli.cli import PasurCommand, db_option, echo_csv, json_option, look, look_options, open_store
 from pasur_cli.i18n import _
-from pasur_cli.store import default_path
+from pasur_cli.store import check_path, default_path
 
 
 @click.command(cls=PasurCommand)
@@ -29,10 +30,12 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
         raise click.UsageError(_("--json and --csv cannot be used together."))
     from pasur_cli import render, render_stats
     from pasur_cli.stats import record_book
-    found = []
-    if os.path.exists(ctx.meta.get("pasur.db") or default_path()):  # no database yet: no matches
-        found = open_store(ctx).every_match()
-    book = record_book((record.id, match) for record, match in found)
+    found: list[tuple[Any, Any]] = []
+    damaged: list[int] = []
+    given = ctx.meta.get("pasur.db")
+    if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
+        found, damaged = open_store(ctx).every_match()
+    book = record_book(((record.id, match) for record, match in found), damaged)
     if player is not None:
         book = book.of_player(player)
     if as_json:

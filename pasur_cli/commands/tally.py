@@ -7,7 +7,16 @@ import sys
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli import (
+    PasurCommand,
+    current,
+    expect_option,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+)
 from pasur_cli.errors import NotationError
 from pasur_cli.tally import build_action
 
@@ -19,11 +28,12 @@ from pasur_cli.tally import build_action
               help='A side\'s counts instead of its cards: "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
 @click.option("--surs", multiple=True, metavar="SIDE=N", help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
 @click.option("--partial", is_flag=True, help="The piles need not hold all 52 cards (and counts need not add up).")
+@expect_option
 @json_option
 @store_options
 @look_options
 @click.pass_context
-def tally(ctx, piles, counts, surs, partial, as_json):
+def tally(ctx, piles, counts, surs, partial, expect, as_json):
     """Score a deal played without play-by-play entry, from what each side captured.
 
     A side may be named by its name or any of its players. At a terminal with no options, asks
@@ -35,7 +45,7 @@ def tally(ctx, piles, counts, surs, partial, as_json):
         if not sys.stdin.isatty():
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         piles, counts, surs = _ask_tally(match)
-    with store.changing(mid) as change:
+    with store.changing(mid, expect) as change:
         action = build_action(change.match, list(piles), list(counts), list(surs), partial)
         result = change.match.apply(action)
         change.append(change.match.last_action)  # the canonical form, as it replays

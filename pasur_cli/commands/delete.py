@@ -1,0 +1,52 @@
+"""`pasur delete`: remove a match (a finished one, a mistake, or one that is damaged)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pasur_cli.cli import PasurCommand, expect_option, open_store, store_options
+from pasur_cli.errors import NotationError
+from pasur_cli.i18n import _, ngettext
+from pasur_cli.store import DamagedError, StoreError
+
+
+def at_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
+@click.command(cls=PasurCommand)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (for scripts).")
+@expect_option
+@store_options
+@click.pass_context
+def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
+    """Remove the match given by --match, with its whole log, for good.
+
+    Asks for confirmation at a terminal; a script gives --yes. Works on a damaged match too.
+    """
+    mid = ctx.meta.get("pasur.match_id")
+    if mid is None:
+        raise NotationError("name the match to delete with --match ID (`pasur matches` lists them).")
+    store = open_store(ctx, write=True)
+    players, count = store.summary(mid)
+    if not players:
+        raise StoreError("there is no match {match}; `pasur matches` lists them.", match=mid)
+    if not yes:
+        if not at_terminal():
+            raise NotationError("deleting match {match} needs --yes when not at a terminal; nothing was changed.",
+                                match=mid)
+        try:
+            store.match(mid)
+            state = ""
+        except DamagedError as err:
+            state = _(" (damaged: {reason})").format(reason=err.reason)
+        question = ngettext("Delete match {match} ({players}, {count} action){state} for good?",
+                            "Delete match {match} ({players}, {count} actions){state} for good?", count)
+        if not click.confirm(question.format(match=mid, players=", ".join(players), count=count, state=state),
+                             default=False):
+            raise StoreError("match {match} was not deleted; nothing was changed.", match=mid)
+    store.delete(mid, expect)
+    click.echo(_("Deleted match {match} ({players}).").format(match=mid, players=", ".join(players)))
