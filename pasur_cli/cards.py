@@ -2,13 +2,12 @@
 
 >>> parse_card("10d")
 Card.parse('10D')
->>> format_cards(parse_cards("qh, 1s 10♦"), ascii=True)
-'AS 10D QH'
+>>> sorted(parse_cards("qh, 1s 10♦"))
+[Card.parse('AS'), Card.parse('10D'), Card.parse('QH')]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -186,9 +185,3 @@ def parse_cards(texts: str | list[str] | tuple[str, ...], what: str = "list") ->
             raise NotationError("{card} is named twice in the {what}: each card exists once.", card=card, what=what)
         cards.append(card)
     return cards
-
-
-def format_cards(cards: Iterable[Card], ascii: bool = False, sort: bool = True) -> str:
-    """Cards joined by spaces, canonically ordered unless ``sort`` is false."""
-    seq = sorted(cards) if sort else list(cards)
-    return " ".join(c.show(ascii) for c in seq)
