@@ -24,6 +24,9 @@ and ``DealResult``, ``check_players``, ``check_action``.
 Scoring: ``score_deal``, ``SideScore``, ``PileCount``, ``clubs_winners``, ``match_winner``,
 ``tally_scores``.
 The match record (JSON): ``read_record``, ``write_record``.
+Across time: ``match_events`` (a match's events play by play: the table dealt, each ``Play``, the
+leftover, each ``DealResult``), ``record_book`` (a ``RecordBook`` of every player's and
+partnership's ``Record`` across matches, and the head-to-head wins).
 Errors: ``PasurError`` and its kinds ``NotationError``, ``IllegalPlayError``,
 ``AmbiguousPlayError``; each carries a sentence template and its facts.
 
@@ -68,6 +71,10 @@ _WHERE = {
     "tally_scores": "tally",
     "read_record": "record",
     "write_record": "record",
+    "match_events": "history",
+    "record_book": "stats",
+    "RecordBook": "stats",
+    "Record": "stats",
     "PasurError": "errors",
     "NotationError": "errors",
     "IllegalPlayError": "errors",
@@ -89,6 +96,8 @@ __all__ = [
     "PileCount",
     "Play",
     "Rank",
+    "Record",
+    "RecordBook",
     "Rules",
     "SideScore",
     "Suit",
@@ -98,11 +107,13 @@ __all__ = [
     "clubs_winners",
     "is_sur",
     "legal_captures",
+    "match_events",
     "match_winner",
     "parse_card",
     "parse_cards",
     "parse_rules",
     "read_record",
+    "record_book",
     "score_deal",
     "tally_scores",
     "write_record",
@@ -141,6 +152,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.errors import IllegalPlayError as IllegalPlayError
     from pasur_cli.errors import NotationError as NotationError
     from pasur_cli.errors import PasurError as PasurError
+    from pasur_cli.history import match_events as match_events
     from pasur_cli.match import DealResult as DealResult
     from pasur_cli.match import Match as Match
     from pasur_cli.match import check_action as check_action
@@ -155,4 +167,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.scoring import clubs_winners as clubs_winners
     from pasur_cli.scoring import match_winner as match_winner
     from pasur_cli.scoring import score_deal as score_deal
+    from pasur_cli.stats import Record as Record
+    from pasur_cli.stats import RecordBook as RecordBook
+    from pasur_cli.stats import record_book as record_book
     from pasur_cli.tally import tally_scores as tally_scores

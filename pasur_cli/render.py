@@ -552,10 +552,11 @@ def describe_action(look: Look, action: dict) -> str:
     return str(kind)
 
 
-def matches_rows(items: list[tuple[int, object]]) -> list[dict]:
+def matches_rows(items: list[tuple[int, str, object]]) -> list[dict]:
+    """(id, created, replayed match) of each match as the rows of `matches --json`."""
     out = []
-    for mid, match in items:
-        out.append({"match": mid, "players": list(match.players), "sides": list(match.sides),
+    for mid, created, match in items:
+        out.append({"match": mid, "created": created, "players": list(match.players), "sides": list(match.sides),
                     "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
                     "finished": match.finished, "winner": match.winner, "damaged": None})
     return out
@@ -563,15 +564,18 @@ def matches_rows(items: list[tuple[int, object]]) -> list[dict]:
 
 def damaged_row(match_id: int, players: list[str], reason: str) -> dict:
     """A `matches` row for a match that cannot be replayed."""
-    return {"match": match_id, "players": players, "sides": [], "rules": "?", "deals": None, "totals": {},
-            "finished": False, "winner": None, "damaged": reason}
+    return {"match": match_id, "created": None, "players": players, "sides": [], "rules": "?", "deals": None,
+            "totals": {}, "finished": False, "winner": None, "damaged": reason}
 
 
-def matches_text(rows: list[dict]) -> str:
+def matches_text(rows: list[dict], filtered: bool = False) -> str:
     if not rows:
-        return "No matches yet: start one with pasur new NAME NAME."
-    body = [[r["match"], ", ".join(r["players"]), r["rules"], "?" if r["deals"] is None else r["deals"],
+        if filtered:
+            return _("No match fits.")
+        return _("No matches yet: start one with pasur new NAME NAME.")
+    body = [[r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), r["rules"],
+             "?" if r["deals"] is None else r["deals"],
              " / ".join(f"{s} {t}" for s, t in r["totals"].items()),
-             f"damaged: {r['damaged']}" if r.get("damaged") else
-             f"won by {r['winner']}" if r["finished"] else "playing"] for r in rows]
-    return table(body, ["match", "players", "rules", "deals", "totals", "status"])
+             _("damaged: {reason}").format(reason=r["damaged"]) if r.get("damaged") else
+             _("won by {side}").format(side=r["winner"]) if r["finished"] else _("playing")] for r in rows]
+    return table(body, [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")])

@@ -565,6 +565,17 @@ class Store:
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
 
+    def every_match(self) -> tuple[list[tuple[MatchRecord, Match]], list[int]]:
+        """Every match replayed (from its snapshots), most recently changed first (each record holds
+        the match's ``created`` date), and the ids of the damaged ones, which cannot be replayed."""
+        found, damaged = [], []
+        for mid in self.match_ids():
+            try:
+                found.append(self.match(mid))
+            except DamagedError:
+                damaged.append(mid)
+        return found, damaged
+
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
         try:

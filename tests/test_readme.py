@@ -10,12 +10,14 @@ the outputs after a deliberate change: python tests/test_readme.py --update
 import os
 import re
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 
 README = Path(__file__).parent.parent / "README.md"
+EXAMPLES = README.parent / "examples"
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 
 
@@ -73,6 +75,7 @@ def test_readme_examples(tmp_path, monkeypatch):
     for name in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # English unless --lang says
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
+    shutil.copytree(EXAMPLES, tmp_path / "examples")  # the README imports its example records
     runner = CliRunner()
     pairs = list(examples(README.read_text()))
     assert len(pairs) >= 15
@@ -86,6 +89,7 @@ def update() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["PASUR_DB"] = str(Path(tmp) / "pasur.db")
         os.chdir(tmp)
+        shutil.copytree(EXAMPLES, Path(tmp) / "examples")
         runner = CliRunner()
 
         def fill(block: re.Match) -> str:

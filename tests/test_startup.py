@@ -57,3 +57,12 @@ def test_another_language_loads_only_the_catalog_reader(pasur):
     expected = MATCH | {"pasur_cli.commands.show", "struct", "_struct"}
     assert loaded("show", env={"PASUR_LANG": "fa"}) == expected
     assert loaded("--lang", "de", "show") == expected
+
+
+def test_only_the_chart_imports_plotext(pasur):
+    pasur("new", "Ali", "Sara")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    for args in (["score"], ["score", "--csv"], ["stats"], ["log"], ["matches"]):
+        assert not any(m.split(".")[0] == "plotext" for m in loaded(*args)), args
+    assert "plotext" in loaded("score", "--chart")

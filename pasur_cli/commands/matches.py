@@ -7,23 +7,42 @@ import os
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, json_option, open_store, store_options
-from pasur_cli.store import DamagedError, check_path, default_path
+from pasur_cli.cli import PasurCommand, db_option, json_option, open_store
+from pasur_cli.store import DamagedError, Store, check_path, default_path
 
 
 @click.command(cls=PasurCommand)
+@click.option("--player", metavar="NAME", help="Only matches with this player (any case).")
+@click.option("--unfinished", is_flag=True, help="Only matches that are not finished.")
 @json_option
-@store_options
+@db_option
 @click.pass_context
-def matches(ctx, as_json):
-    """Every match in the database: players, rules, deals played, totals, status (or why it is damaged)."""
-    rows = []
+def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: bool) -> None:
+    """Every match in the database: date, players, rules, deals played, totals, status (or why it is
+    damaged)."""
+    rows: list[dict[str, object]] = []
     given = ctx.meta.get("pasur.db")
     if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
-        store = open_store(ctx)
-        for mid in store.match_ids():
-            try:
-                rows += render.matches_rows([(mid, store.match(mid)[1])])
-            except DamagedError as err:
-                rows.append(render.damaged_row(mid, store.summary(mid)[0], err.reason))
-    click.echo(render.dumps(rows) if as_json else render.matches_text(rows))
+        rows = listing(open_store(ctx), player, unfinished)
+    click.echo(render.dumps(rows) if as_json else render.matches_text(rows, filtered=bool(player or unfinished)))
+
+
+def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:
+    """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
+    damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
+    rows: list[dict[str, object]] = []
+    name = None if player is None else player.strip().casefold()
+    for mid in store.match_ids():
+        try:
+            record, match = store.match(mid)
+        except DamagedError as err:
+            players = store.summary(mid)[0]
+            if name is None or any(p.casefold() == name for p in players):
+                rows.append(render.damaged_row(mid, players, err.reason))
+            continue
+        if name is not None and not any(p.casefold() == name for p in match.players):
+            continue
+        if unfinished and match.finished:
+            continue
+        rows += render.matches_rows([(mid, record.created, match)])
+    return rows

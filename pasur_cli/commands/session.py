@@ -110,8 +110,8 @@ class Session:
         elif word == "score":
             self.echo(render.score_text(self.look, match))
         elif word == "matches":
-            ids = self.store.match_ids()
-            self.echo(render.matches_text(render.matches_rows([(i, self.store.match(i)[1]) for i in ids])))
+            from pasur_cli.commands.matches import listing
+            self.echo(render.matches_text(listing(self.store)))
         elif word == "undo":
             self.undo(words[1:], seen)
         elif word == "deal":

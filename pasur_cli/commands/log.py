@@ -1,0 +1,32 @@
+"""`pasur log`: a match's history, play by play."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
+
+
+@click.command(cls=PasurCommand)
+@click.option("--deal", "deal_number", type=click.IntRange(min=1), metavar="N",
+              help="Only deal N (1 is the first deal).")
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
+    """What happened in the match, play by play: each deal's table, every play with its hand and
+    capture, the leftover table, and each deal's score (a tallied deal is one line). With --json,
+    a list of events holding the engine's records."""
+    from pasur_cli import render, render_stats
+    from pasur_cli.history import event_dict, match_events, of_deal
+    store = open_store(ctx)
+    mid, _ = current(ctx, store)
+    record = store.load(mid, full=True)
+    events = match_events(record.players, record.rules, record.dealer, record.actions)
+    if deal_number is not None:
+        events = of_deal(events, deal_number)
+    if as_json:
+        click.echo(render.dumps([event_dict(e) for e in events]))
+    else:
+        click.echo(render_stats.log_text(look(ctx), mid, events))

@@ -1,0 +1,89 @@
+"""Random whole matches built by the engine, for the record-book, log and chart tests: played
+deals and tallied ones (from a deal played aside, by piles or by counts), finished or cut short,
+stored in a database as `pasur import` stores them."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from simulate import random_plays, random_table
+
+from pasur_cli.deal import Deal
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from pasur_cli.scoring import PileCount
+from pasur_cli.store import Store
+
+NAMES = ["Ali", "Sara", "Reza", "Mina", "Zoë", "Dara"]
+
+
+def spelt(rng: random.Random, name: str) -> str:
+    """The name as someone might type it this time."""
+    return rng.choice([name, name.lower(), name.upper(), name])
+
+
+def random_tally(rng: random.Random, match: Match) -> dict:
+    """A tally action for the next deal: a deal played aside, given by its piles or its counts."""
+    table, stock = random_table(rng, match.rules)
+    deal = Deal(match.players, match.seat_sides, match.players.index(match.dealer), match.rules, table,
+                match.totals)
+    for player, card, take in random_plays(rng, deal, stock):
+        deal.play(card, take, player)
+    if rng.random() < 0.5:
+        return {"type": "tally", "piles": {s: [c.code for c in p] for s, p in deal.piles.items()},
+                "surs": dict(deal.surs)}
+    counts = {}
+    for side, pile in deal.piles.items():
+        p = PileCount.of(pile)
+        counts[side] = {"clubs": p.clubs, "aces": p.aces, "jacks": p.jacks, "two_clubs": p.two_clubs,
+                        "ten_diamonds": p.ten_diamonds, "seven_diamonds": p.seven_diamonds}
+    return {"type": "tally", "counts": counts, "surs": dict(deal.surs)}
+
+
+def random_actions(rng: random.Random, match: Match, tallies: float = 0.3) -> list[dict]:
+    """Actions that play ``match`` to its end (applied to it as they are made)."""
+    actions = []
+    while not match.finished:
+        if rng.random() < tallies:
+            actions.append(random_tally(rng, match))
+            match.apply(actions[-1])
+            continue
+        table, stock = random_table(rng, match.rules)
+        actions.append({"type": "deal", "table": [c.code for c in table]})
+        match.apply(actions[-1])
+        for player, card, take in random_plays(rng, match.deal, stock):
+            actions.append({"type": "play", "card": card.code, "take": [c.code for c in take], "by": player})
+            match.apply(actions[-1])
+    return actions
+
+
+def random_setup(rng: random.Random) -> tuple[list[str], object, int]:
+    """Players (2, 3 or 4; teams or solo), rules and the first dealer of a short random match."""
+    count = rng.choice([2, 3, 4])
+    players = [spelt(rng, n) for n in rng.sample(NAMES, count)]
+    overrides = [rng.choice(["target=31", "target=45", "fixed_deals=2", "fixed_deals=3"])]
+    if count == 4:
+        overrides.append(rng.choice(["teams=true", "teams=false"]))
+    rules = parse_rules(rng.choice(["standard", "pagat"]), overrides)
+    return players, rules, rng.randrange(count)
+
+
+def random_match(rng: random.Random, finished: bool = True) -> tuple[list[str], object, int, list[dict], Match]:
+    """(players, rules, dealer, actions, replayed match) of a random match; not ``finished``: cut
+    after a random action before its end."""
+    players, rules, dealer = random_setup(rng)
+    actions = random_actions(rng, Match(players, rules, dealer))
+    if not finished:
+        actions = actions[:rng.randrange(len(actions))]
+    return players, rules, dealer, actions, Match.replay(players, rules, dealer, actions)
+
+
+def stored(path: Path, matches: list[tuple[list[str], object, int, list[dict], Match]]) -> list[int]:
+    """Store the matches in the database at ``path``; their ids, in order."""
+    store = Store(str(path), create=True)
+    try:
+        return [store.create(players, rules, dealer, actions, match=match)
+                for players, rules, dealer, actions, match in matches]
+    finally:
+        store.close()
