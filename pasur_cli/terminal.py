@@ -20,7 +20,7 @@ import select
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 Reader = Callable[[str], str]  # prompt -> the line typed, without its newline; EOFError at the end
 
@@ -110,4 +110,6 @@ def lines() -> Iterator[tuple[Reader, bool]]:
         with Terminal() as terminal:
             yield terminal, True
     else:
+        with suppress(AttributeError, ValueError, OSError):  # bytes the encoding cannot decode (a
+            sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]  # strict codec) are replaced
         yield read_pipe, False

@@ -23,6 +23,7 @@ from pasur_cli.captures import is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import _
+from pasur_cli.store import BusyError
 from pasur_cli.terminal import Reader
 from pasur_cli.terminal import lines as terminal_lines
 from pasur_cli.typos import read_cards
@@ -77,12 +78,18 @@ class Session:
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> None:
-        match, _seen = self.state()
+        match, seen = self.state()
         self.echo(render.show_text(self.look, self.mid, match, session=True))
         if self.at_terminal:
             self.echo(_('Type "help" for how to enter plays; Ctrl-C or Ctrl-D leaves.'))
         while True:
-            match, seen = self.state()
+            try:
+                match, seen = self.state()
+            except BusyError as err:  # another program holds the database for now: the last state stands
+                self.refuse(err)
+            except PasurError as err:  # the match was deleted or damaged meanwhile: nothing more to enter
+                self.refuse(err)
+                return
             try:
                 line = self.read(self.prompt(match))
             except EOFError:
