@@ -142,11 +142,16 @@ SCORE_COLUMNS = ("clubs", "clubs_points", "two_clubs", "ten_diamonds", "aces", "
                  "seven_diamonds", "total")
 
 
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+
+
 def _cell(value: object) -> object:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str) and value.startswith(FORMULA):  # a name a spreadsheet would run as a formula
+        return "'" + value
     return value
 
 

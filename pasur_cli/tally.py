@@ -35,8 +35,9 @@ def small_number(text: str) -> bool:
 
 
 def split_side(text: str, sep: str) -> tuple[str, str]:
-    """``NAME<sep>REST`` into its two parts. Raises NotationError when there is no separator."""
-    name, found, rest = text.partition(sep)
+    """``NAME<sep>REST`` into its two parts, at the last separator (a name may hold '=' or ':';
+    cards, counts and numbers do not). Raises NotationError when there is no separator."""
+    name, found, rest = text.rpartition(sep)
     if not found or not name.strip():
         raise NotationError("{text!r}: write the side's name, then {sep!r}, e.g. \"Ali{sep}...\".", text=text, sep=sep)
     return name.strip(), rest

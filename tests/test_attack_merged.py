@@ -10,6 +10,8 @@ commands on damaged and empty databases; export/import round trips of long match
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 import sqlite3
@@ -209,4 +211,33 @@ def test_session_says_busy_and_goes_on(tmp_path, monkeypatch):
     result = session(path, ["show", "5h", "1", "show", "5h", "1"], monkeypatch, between)
     assert "busy" in result.output and result.exit_code == 0
     assert "Sara plays 5♥ and takes 6♣." in result.output and length(path) == 2
+
+
+# -- CSV a spreadsheet would run -----------------------------------------------------------------
+formula_names = st.tuples(st.sampled_from("=+-@"), st.text(st.characters(whitelist_categories=("L", "N", "P", "S")),
+                                                            min_size=1, max_size=12)).map("".join)
+
+
+@SETTINGS
+@given(names=st.lists(formula_names, min_size=2, max_size=2, unique_by=lambda s: unicodedata.normalize(
+    "NFC", s).strip().casefold()))
+def test_csv_cells_never_start_a_formula(tmp_path_factory, names):
+    path = tmp_path_factory.mktemp("c") / "c.db"
+    made = run(path, "new", "--", *names)
+    if made.exit_code:  # a name the record refuses (e.g. only punctuation): nothing to write
+        return
+    players = json.loads(run(path, "show", "--json").output)["piles"]
+    sides = list(players)
+    run(path, "tally", "--count", f"{sides[0]}: clubs=7 aces=4 jacks=4 two_clubs=yes ten_diamonds=yes",
+        "--count", f"{sides[1]}: clubs=6 aces=0 jacks=0 two_clubs=no ten_diamonds=no")
+    for command in (["score", "--csv"], ["stats", "--csv"]):
+        text = run(path, *command).output
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert rows, text
+        for row in rows:
+            for column in ("name", "side", "dealer"):
+                cell = row.get(column)
+                if cell:
+                    assert not cell.startswith(("=", "+", "-", "@")), text
+                    assert cell.startswith("'") or not cell[1:2]
 
