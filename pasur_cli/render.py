@@ -80,7 +80,8 @@ class Look(NamedTuple):
             return " + ".join(self._plain(v) for v in value)
         if isinstance(value, list | tuple):
             return " ".join(self._plain(v) for v in value) if value else _("(empty)")
-        return str(value)
+        text = str(value)
+        return text if text.isprintable() else visible(text)
 
     def say(self, template: str, /, **facts: object) -> str:
         """``template`` (an English message id) in the chosen language, its fields filled by
@@ -96,6 +97,26 @@ class Look(NamedTuple):
 
     def loud(self, text: str) -> str:
         return f"\x1b[1;33m{text}\x1b[0m" if self.color else text
+
+
+def visible(text: str) -> str:
+    """``text`` (a path, a name typed on the command line, a system's reason) with each character
+    a terminal would act on written as its escape (``\\x1b``, ``\\u202e``): controls, bidi and other
+    format characters, lone surrogates. Spaces, line breaks and the joiners of Persian words stay."""
+    shown = Visible("".join(ch if ch.isprintable() or ch in " \n\u00a0\u200c\u200d"
+                            else ch.encode("unicode_escape").decode("ascii") for ch in text))
+    shown.original = text
+    return shown
+
+
+class Visible(str):
+    """Text with its controls escaped; a template's ``{text!r}`` gets the original's repr, which
+    escapes them itself (once)."""
+
+    original: str
+
+    def __repr__(self) -> str:
+        return repr(self.original)
 
 
 def message(err: PasurError, look: Look) -> str:
@@ -154,7 +175,7 @@ def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Capture
 
 
 def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, found: Captures,
-               take: list[Card] | None, reason: str | None) -> str:
+               take: list[Card] | None, reason: str | PasurError | None) -> str:
     table_text = list(table_cards)  # a fact: drawn (and isolated) by look.fact, in the order given
     if take is not None:
         if reason is not None:

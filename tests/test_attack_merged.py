@@ -241,3 +241,32 @@ def test_csv_cells_never_start_a_formula(tmp_path_factory, names):
                     assert not cell.startswith(("=", "+", "-", "@")), text
                     assert cell.startswith("'") or not cell[1:2]
 
+
+# -- terminal controls in every message ----------------------------------------------------------
+hostile = st.text(st.characters(whitelist_categories=("Cc", "Cf", "L", "N", "Zs"), blacklist_characters="\x00"),
+                  min_size=1, max_size=10).filter(lambda s: controls(s)).map(lambda s: "A" + s)
+
+
+@SETTINGS
+@given(text=hostile, slot=st.sampled_from(["db", "export", "import", "stats", "matches", "by", "count", "surs",
+                                           "pile", "check", "rules", "rule", "new", "take"]))
+def test_no_terminal_control_reaches_the_screen(tmp_path_factory, text, slot):
+    tmp = tmp_path_factory.mktemp("t")
+    path = fresh(tmp)
+    before = path.read_bytes()
+    args = {
+        "db": ["--db", str(tmp / f"no{text}" / "x.db"), "show"],
+        "export": ["export", "-o", str(tmp / "none" / f"{text}.json")],
+        "import": ["import", str(tmp / f"{text}.json")],
+        "stats": ["stats", "--player", text], "matches": ["matches", "--player", text],
+        "by": ["play", "5h", "--by", text], "count": ["tally", "--count", f"{text}: clubs=1"],
+        "surs": ["tally", "--surs", f"Ali={text}"], "pile": ["tally", "--pile", f"Ali={text}"],
+        "check": ["check", "5S", "--table", text], "rules": ["new", "A", "B", "--rules", text],
+        "rule": ["new", "A", "B", "--rule", f"{text}=1"], "new": ["new", text, "B"],
+        "take": ["play", "5h", "--take", text],
+    }[slot]
+    result = run(path, *args, color=True)
+    assert not controls(result.output), (slot, result.output)
+    if result.exit_code:
+        assert path.read_bytes() == before
+

@@ -42,17 +42,14 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
         raise NotationError("--take names {cards}, not on the table (empty).", cards=stray)
     found = legal_captures(played, table_cards, rules)
     problem = None if take is None else capture_problem(played, table_cards, take, rules)
-    if problem is None:
-        reason = None
-    elif as_json:  # JSON stays English, whatever the language
-        with english():
-            reason = render.message(problem, render.Look(ascii=True))
-    else:
-        reason = render.message(problem, look(ctx))
     legal = None if take is None else problem is None
     if as_json:
+        reason = None
+        if problem is not None:
+            with english():  # JSON stays English, whatever the language
+                reason = render.message(problem, render.Look(ascii=True))
         click.echo(render.dumps(render.check_json(played, table_cards, rules, found, legal, reason)))
-    else:
-        click.echo(render.check_text(look(ctx), played, table_cards, rules, found, take, reason))
+    else:  # the problem is a fact, drawn by check_text's look (its colours kept)
+        click.echo(render.check_text(look(ctx), played, table_cards, rules, found, take, problem))
     if legal is False:
         ctx.exit(1)
