@@ -212,6 +212,11 @@ def _rules(value: object) -> Rules:
 
 
 def _sides(value: object, where: str, sides: list[str]) -> dict[str, Any]:
+    if isinstance(value, dict):  # a side spelt decomposed (as macOS writes José) is the side, as its players are
+        same = {unicodedata.normalize("NFC", k).strip() if isinstance(k, str) else k: v for k, v in value.items()}
+        if len(same) != len(value):
+            raise NotationError("{where} names a side twice.", where=where)
+        value = same
     doc = _object(value, where, tuple(sides))
     return doc
 

@@ -15,6 +15,7 @@ import io
 import json
 import random
 import sqlite3
+import tempfile
 import unicodedata
 from pathlib import Path
 
@@ -22,11 +23,13 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from matchbook import random_match, stored
 
 from pasur_cli.cli import main
 
-SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                          HealthCheck.too_slow])
+# each example runs several commands: a quarter of the profile's examples (25 quick, 250 under ci)
+SETTINGS = settings(deadline=None, max_examples=max(10, settings.default.max_examples // 4),
+                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
 def run(path: Path, *args: object, input: str | None = None, color: bool = False, env: dict | None = None):
@@ -213,6 +216,72 @@ def test_session_says_busy_and_goes_on(tmp_path, monkeypatch):
     assert "Sara plays 5♥ and takes 6♣." in result.output and length(path) == 2
 
 
+# -- numbers wherever they are read --------------------------------------------------------------
+@SETTINGS
+@given(n=numbers, where=st.sampled_from(["match", "expect", "undo", "surs", "count", "target", "session-undo",
+                                         "session-choice"]))
+def test_numbers_in_every_notation(tmp_path_factory, monkeypatch, n, where):
+    path = fresh(tmp_path_factory.mktemp("n"), table=("6C", "6D", "3H", "KS") if where.startswith("session")
+                 else None)
+    before = path.read_bytes()
+    if where == "match":
+        results = [run(path, cmd, "--match", n) for cmd in ("show", "score", "log", "export")]
+        results.append(run(path, "delete", "--match", n))  # no --yes and no terminal: never deletes
+    elif where == "expect":
+        results = [run(path, "deal", "5C", "9D", "3H", "KS", "--expect", n)]
+    elif where == "undo":
+        results = [run(path, "undo", n)]
+    elif where == "surs":
+        results = [run(path, "tally", "--count", "Ali: clubs=7 aces=4 jacks=4 two_clubs=yes ten_diamonds=yes",
+                       "--count", "Sara: clubs=6 aces=0 jacks=0 two_clubs=no ten_diamonds=no", "--surs", f"Ali={n}")]
+    elif where == "count":
+        results = [run(path, "tally", "--count", f"Ali: clubs={n} aces=4 jacks=4 two_clubs=yes ten_diamonds=yes",
+                       "--count", "Sara: clubs=6 aces=0 jacks=0 two_clubs=no ten_diamonds=no")]
+    elif where == "target":
+        results = [run(path, "new", "A", "B", "--rule", f"target={n}")]
+    elif where == "session-undo":
+        results = [session(path, [f"undo {n}"], monkeypatch)]
+    else:
+        results = [session(path, ["5h", n, "2"], monkeypatch)]
+    for result in results:
+        if result.exit_code:
+            assert path.read_bytes() == before, result.output
+            assert result.output.count("\n") <= 3, result.output
+
+
+def test_persian_digits_are_numbers(tmp_path):
+    path = fresh(tmp_path)
+    assert run(path, "show", "--match", "۱").exit_code == 0
+    assert run(path, "undo", "--expect", "۱").exit_code == 0
+    assert length(path) == 0
+
+
+# -- languages ------------------------------------------------------------------------------------
+langs = st.one_of(st.sampled_from(["xx", "", "FA", "fa_IR.UTF-8", "de:es", "../../etc", "fa\x00", "۱", "C", "en_US",
+                                   "es-MX", "\u202efa", "fa/../de", "DE.utf8"]),
+                  st.text(max_size=12).filter(lambda s: "\x00" not in s))
+
+
+@SETTINGS
+@given(lang=langs, command=st.sampled_from([["show"], ["score"], ["matches"], ["stats"], ["log"], ["rules"],
+                                             ["check", "5S", "--table", "5C"], ["play", "QQ"], ["--help"]]),
+       how=st.sampled_from(["option", "group", "env"]))
+def test_odd_languages(tmp_path_factory, lang, command, how):
+    path = fresh(tmp_path_factory.mktemp("l"))
+    before = path.read_bytes()
+    if any("\ud800" <= ch <= "\udfff" for ch in lang) or ("\x00" in lang and how == "env"):
+        return  # argv and the environment cannot hold these
+    if how == "env":
+        result = run(path, *command, env={"PASUR_LANG": lang})
+    elif how == "group":
+        result = run(path, "--lang", lang, *command)
+    else:
+        result = run(path, *command, f"--lang={lang}")
+    assert path.read_bytes() == before
+    marks = "\u2068\u2069\u200e\u200f\u200c"  # Persian: isolates, direction marks, the word joiner
+    assert not [ch for ch in controls(result.output) if ch not in marks], result.output
+
+
 # -- CSV a spreadsheet would run -----------------------------------------------------------------
 formula_names = st.tuples(st.sampled_from("=+-@"), st.text(st.characters(whitelist_categories=("L", "N", "P", "S")),
                                                             min_size=1, max_size=12)).map("".join)
@@ -270,3 +339,128 @@ def test_no_terminal_control_reaches_the_screen(tmp_path_factory, text, slot):
     if result.exit_code:
         assert path.read_bytes() == before
 
+
+# -- the new commands on damaged and empty databases --------------------------------------------
+READERS = [["log"], ["log", "--json"], ["stats"], ["stats", "--json"], ["stats", "--csv"], ["score", "--csv"],
+           ["score", "--chart"], ["matches"], ["matches", "--player", "Ali"], ["matches", "--unfinished"],
+           ["matches", "--json"], ["show"], ["score"], ["export"]]
+DAMAGE = ["play\t2S KH", "", "{", "deal\t5C", "\x00", "play\t2S\t\t\t\t", "tally\t{}", "deal\tAS AS AS AS",
+          "play\tZZ", "x" * 10_000]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_new_commands_on_a_damaged_match(tmp_path, seed):
+    rng = random.Random(seed)
+    path = tmp_path / "d.db"
+    stored(path, [random_match(rng, finished=rng.random() < 0.5) for _ in range(3)])
+    con = sqlite3.connect(path)
+    victim = rng.choice([1, 2, 3])
+    rows = con.execute("SELECT seq FROM actions WHERE match_id = ?", (victim,)).fetchall()
+    seq = rng.choice(rows)[0] if rows else 1
+    damage = rng.choice([*DAMAGE, 7, b"\xff\xfe"])
+    con.execute("UPDATE actions SET action = ? WHERE match_id = ? AND seq = ?", (damage, victim, seq))
+    con.execute("DELETE FROM snapshots WHERE match_id = ?", (victim,))
+    con.commit()
+    con.close()
+    before = path.read_bytes()
+    for command in READERS:
+        for match in (None, victim, 4 - victim if victim != 2 else 1):
+            extra = [] if match is None or command[0] in ("stats", "matches") else ["--match", match]
+            result = run(path, *command, *extra)
+            assert path.read_bytes() == before, (command, result.output)
+            if match is not None and match != victim and extra:
+                assert result.exit_code == 0, (command, match, result.output)  # other matches still work
+    listing = json.loads(run(path, "matches", "--json").output)
+    assert len(listing) == 3
+    refused = run(path, "delete", "--match", victim)  # no terminal, no --yes: refused
+    assert refused.exit_code and path.read_bytes() == before
+    assert run(path, "delete", "--match", victim, "--yes").exit_code == 0
+    assert len(json.loads(run(path, "matches", "--json").output)) == 2
+
+
+def test_new_commands_on_an_empty_and_a_missing_database(tmp_path):
+    from pasur_cli.store import Store
+    empty = tmp_path / "empty.db"
+    Store(str(empty), create=True).close()
+    for path in (empty, tmp_path / "missing.db"):
+        before = path.read_bytes() if path.exists() else None
+        for command in [*READERS, ["delete", "--match", "1", "--yes"], ["session"], ["undo"], ["tally"]]:
+            result = run(path, *command)
+            assert (path.read_bytes() if path.exists() else None) == before, (command, result.output)
+
+
+# -- export/import round trips of long matches with tallies ------------------------------------
+NAMES = ["علی", "José", "Jose\u0301", "=Sa:ra", "-Reza", "@Mina=1", "Zoë", "李"]
+
+
+def round_trip(rng: random.Random) -> None:
+    """A random match (played and tallied deals, finished or cut short) under hostile but valid
+    names, imported, exported and imported again: the log, the score and the log view agree."""
+    with tempfile.TemporaryDirectory() as tmp:
+        players, rules, dealer, actions, match = random_match(rng, finished=rng.random() < 0.6)
+        source, out, again, copy = (Path(tmp) / name for name in ("a.db", "a.json", "b.json", "b.db"))
+        stored(source, [(players, rules, dealer, actions, match)])
+        text = run(source, "export", "--match", 1).output
+        names = rng.sample(NAMES, len(players))
+        for number, old in enumerate(players):  # in two steps: a new name may hold an old one
+            text = text.replace(json.dumps(old, ensure_ascii=False)[1:-1], f"\x00{number}\x00")
+        for number, new in enumerate(names):  # sides and tallies too
+            text = text.replace(f"\x00{number}\x00", json.dumps(new, ensure_ascii=False)[1:-1])
+        out.write_text(text)
+        imported = run(source, "import", out)
+        if imported.exit_code:  # José twice, precomposed and not: refused, and said so
+            assert imported.output.startswith("Error: ") and "José" in text and "Jose\u0301" in text
+            return
+        assert run(source, "export", "--match", 2, "-o", again).exit_code == 0
+        assert run(copy, "import", again).exit_code == 0
+        first, second = json.loads(again.read_text()), json.loads(run(copy, "export").output)
+        for key in ("players", "rules", "actions", "dealer"):
+            assert first.get(key) == second.get(key), key
+        assert len([a for a in first["actions"] if a["action"]["type"] in ("deal", "tally")]) == \
+            len([a for a in actions if a["type"] in ("deal", "tally")])
+        for command in ("show", "score", "log"):
+            a = json.loads(run(source, command, "--json", "--match", 2).output)
+            b = json.loads(run(copy, command, "--json", "--match", 1).output)
+            if isinstance(a, dict):
+                a.pop("match", None)
+                b.pop("match", None)
+            assert a == b, command
+        assert run(source, "score", "--csv", "--match", 2).output.splitlines()[1:] == \
+            [line.replace("1,", "2,", 1) for line in run(copy, "score", "--csv").output.splitlines()[1:]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_export_import_round_trip_with_tallies(seed):
+    round_trip(random.Random(seed))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", range(4, 60))
+def test_export_import_round_trip_with_tallies_soak(seed):
+    round_trip(random.Random(seed))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_tally_names_sides_in_any_normalization(tmp_path, seed):
+    """A record written with decomposed names (macOS) keys its tallies by them too: they are the
+    sides it names; the same side twice is refused, changing nothing."""
+    rng = random.Random(seed)
+    path = tmp_path / "n.db"
+    assert run(path, "new", "José", "Zoë").exit_code == 0
+    record = json.loads(run(path, "export").output)
+    record["players"] = [unicodedata.normalize("NFD", p) for p in record["players"]]
+    counts = [{"clubs": 7, "aces": rng.randrange(3), "jacks": 1, "two_clubs": True, "ten_diamonds": True},
+              {"clubs": 6, "aces": 1, "jacks": 1}]
+    nfd = {unicodedata.normalize("NFD", side): given for side, given in zip(("José", "Zoë"), counts, strict=True)}
+    record["actions"] = [{"action": {"type": "tally", "counts": nfd, "partial": True}}]
+    out = tmp_path / "r.json"
+    out.write_text(json.dumps(record, ensure_ascii=rng.random() < 0.5))
+    imported = run(path, "import", out)
+    assert imported.exit_code == 0, imported.output
+    assert json.loads(run(path, "score", "--json", "--match", 2).output)["deals"]
+    twice = {**nfd, "José": counts[1]}
+    record["actions"][0]["action"]["counts"] = twice
+    out.write_text(json.dumps(record))
+    before = path.read_bytes()
+    refused = run(path, "import", out)
+    assert refused.exit_code == 2 and "twice" in refused.output and path.read_bytes() == before
