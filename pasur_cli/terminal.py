@@ -97,7 +97,7 @@ class Terminal:
 
 def read_pipe(prompt: str) -> str:
     """A line from standard input when it is not a terminal (no prompt is written)."""
-    line = sys.stdin.readline()
+    line = sys.stdin.readline() if sys.stdin is not None else ""  # closed (<&-): the end at once
     if not line:
         raise EOFError
     return line.rstrip("\r\n")
@@ -106,7 +106,7 @@ def read_pipe(prompt: str) -> str:
 @contextmanager
 def lines() -> Iterator[tuple[Reader, bool]]:
     """(reader, at_terminal) for standard input: the Terminal reader at a terminal, else the pipe's."""
-    if sys.stdin.isatty():
+    if sys.stdin is not None and sys.stdin.isatty():
         with Terminal() as terminal:
             yield terminal, True
     else:

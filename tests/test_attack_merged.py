@@ -464,3 +464,34 @@ def test_a_tally_names_sides_in_any_normalization(tmp_path, seed):
     before = path.read_bytes()
     refused = run(path, "import", out)
     assert refused.exit_code == 2 and "twice" in refused.output and path.read_bytes() == before
+
+
+# -- closed standard input, odd terminal sizes ---------------------------------------------------
+CLOSED = [["session"], ["tally"], ["delete", "--match", "1"], ["import", "-"], ["undo"], ["show"], ["play", "5h"]]
+
+
+def test_closed_standard_input(tmp_path):
+    """`pasur CMD <&-`: standard input closed (sys.stdin is None) is the end of input, never a traceback."""
+    import os
+    import subprocess
+    import sys
+    path = fresh(tmp_path)
+    for command in CLOSED:
+        before = path.read_bytes()
+        done = subprocess.run([sys.executable, "-m", "pasur_cli", *command], env={**os.environ, "PASUR_DB": str(path)},
+                              stdin=None, capture_output=True, timeout=60, preexec_fn=lambda: os.close(0))
+        assert done.returncode in (0, 1, 2) and b"Traceback" not in done.stderr, (command, done.stderr)
+        if done.returncode:
+            assert path.read_bytes() == before, command
+
+
+@SETTINGS
+@given(columns=st.one_of(st.integers(-5, 10**8).map(str), st.sampled_from(["", "abc", "1e9", "۸۰"])),
+       lines=st.one_of(st.integers(-5, 10**6).map(str), st.just("x")))
+def test_chart_and_rules_at_any_terminal_size(tmp_path_factory, columns, lines):
+    path = fresh(tmp_path_factory.mktemp("w"), table=None)
+    run(path, "tally", "--count", "Ali: clubs=7 aces=4 jacks=4 two_clubs=yes ten_diamonds=yes",
+        "--count", "Sara: clubs=6 aces=0 jacks=0 two_clubs=no ten_diamonds=no")
+    for command in (["score", "--chart"], ["rules"], ["stats"], ["matches"]):
+        result = run(path, *command, env={"COLUMNS": columns, "LINES": lines})
+        assert result.exit_code == 0 and len(result.output) < 100_000, (command, len(result.output))

@@ -13,8 +13,8 @@ from pasur_cli.store import DamagedError, StoreError
 
 
 def at_terminal() -> bool:
-    """Whether a person can be asked (standard input is a terminal)."""
-    return sys.stdin.isatty()
+    """Whether a person can be asked (standard input is a terminal; None when it was closed)."""
+    return sys.stdin is not None and sys.stdin.isatty()
 
 
 @click.command(cls=PasurCommand)

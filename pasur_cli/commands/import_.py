@@ -15,8 +15,8 @@ from pasur_cli.store import StoreError, check_path, default_path
 
 
 def at_terminal() -> bool:
-    """Whether a person can be asked (standard input is a terminal)."""
-    return sys.stdin.isatty()
+    """Whether a person can be asked (standard input is a terminal; None when it was closed)."""
+    return sys.stdin is not None and sys.stdin.isatty()
 
 
 def read_text(path: str) -> str:
@@ -24,7 +24,7 @@ def read_text(path: str) -> str:
     /dev/zero or a huge file is refused before it fills the memory."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+            data = sys.stdin.buffer.read(MAX_BYTES + 1) if sys.stdin is not None else b""  # closed: empty
         else:
             with open(path, "rb") as f:
                 data = f.read(MAX_BYTES + 1)

@@ -36,6 +36,6 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool) -> None:
         from pasur_cli.render_stats import chart_text
         size = shutil.get_terminal_size()
         height = max(12, min(size.lines - 2, 30))
-        click.echo(chart_text(look(ctx), mid, match, size.columns, height))
+        click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # COLUMNS=100000: 3 MB
     else:
         click.echo(render.score_text(look(ctx), match))

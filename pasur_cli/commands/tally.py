@@ -56,7 +56,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
     mid, match = current(ctx, store)
     given = list(piles), list(counts), list(surs)
     if not (piles or counts or surs):
-        if not sys.stdin.isatty():
+        if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         with Terminal() as terminal:
             given = ask_tally(match, terminal, partial)
