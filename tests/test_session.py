@@ -109,6 +109,15 @@ def test_a_rank_alone_asks_which_suit(pasur, db):
     assert "'3' needs a suit: which one? 3♥\n" in result.output  # in a take: the table's
 
 
+def test_a_queen_typed_alone_asks_its_suit_and_does_not_quit(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    result = pasur("session", input="Q\nq\n2s\n")
+    assert result.output.count("'Q' needs a suit: which one? Q♣ Q♦ Q♥ Q♠\n") == 1
+    assert "'q' needs a suit: which one? Q♣ Q♦ Q♥ Q♠\n" in result.output
+    assert "Sara plays 2♠ and takes 9♦." in result.output  # the session went on after both
+
+
 def test_one_shot_play_of_two_cards_suggests_take(pasur, db):
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")

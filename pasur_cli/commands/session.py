@@ -101,7 +101,7 @@ class Session:
     def do(self, words: list[str], match: Match, seen: int) -> bool:
         """Carry out one typed line; False to leave."""
         word = words[0].lower()
-        if word in ("quit", "exit", "q"):
+        if word in ("quit", "exit"):  # not "q": a queen typed without its suit must not end the evening
             return False
         if word in ("help", "?", "h"):
             self.echo(HELP)
