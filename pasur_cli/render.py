@@ -492,7 +492,12 @@ def race_text(look: Look, deal: Deal) -> str:
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
     held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
-    now = dot.join(f"{s} {score.total}" for s, score in deal.score().items())
+    # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
+    from pasur_cli.scoring import PileCount, score_deal
+    piles = {side: list(pile) for side, pile in deal.piles.items()}
+    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
+    ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
+    now = dot.join(f"{s} {score.total}" for s, score in ended.items())
     return "\n".join([
         _("Clubs so far: {clubs} ({min} needed for {points} points).").format(
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),

@@ -400,3 +400,19 @@ def test_score_and_show_during_a_deal_show_the_race(pasur, db):
     assert "Ali to play (3 left; Sara 2) · Ali 0 – Sara 0" in pasur("show").output
     undone = pasur("undo").output
     assert "Took back Sara's 6♦, taking 5♣." in undone and "Now: table 5♣ K♠; Sara to play (hand 1 of 6)." in undone
+
+
+def test_if_the_deal_ended_now_gives_the_table_to_the_last_capturer(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "AH", "KS")
+    pasur("play", "2S")        # Sara takes 9♦
+    pasur("play", "10C")       # Ali takes A♥
+    pasur("play", "6D")        # Sara takes 5♣
+    pasur("play", "3C")        # Ali trails 3♣; Sara captured last, so the table would be hers
+    for command in ("score", "show"):
+        assert "If the deal ended now: Ali 1 · Sara 0." in pasur(command).output  # K♠ 3♣: no points
+    pasur("play", "AD")        # Sara trails A♦
+    for command in ("score", "show"):
+        assert "If the deal ended now: Ali 1 · Sara 1." in pasur(command).output  # A♦ would be Sara's
+    pasur("undo", "5")         # nobody has captured: the table would go to the dealer's side
+    assert "If the deal ended now: Ali 1 · Sara 0." in pasur("show").output  # Ali's A♥ on the table
