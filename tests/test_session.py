@@ -75,6 +75,14 @@ def test_session_answers_a_choice_with_the_cards(pasur, db):
     assert "Sara plays 5♠ and takes 2♦ 4♥" in result.output
 
 
+def test_a_wrong_choice_of_cards_says_why(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    result = pasur("session", input="ac 2d 4h 5c\n5s\n4h\nqh\nac 5c\n")
+    assert "Error: 5♠ + 4♥ = 9, not 11." in result.output
+    assert "Error: Q♥ is not on the table." in result.output
+    assert "Sara plays 5♠ and takes A♣ 5♣" in result.output
+
+
 def test_the_table_says_how_many_cards_were_given(pasur, db):
     pasur("new", "Ali", "Sara")
     result = pasur("session", input="th 4d 5h\ndeal 2c\n")

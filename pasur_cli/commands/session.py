@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli import actions, render
-from pasur_cli.captures import is_legal_capture, legal_captures
+from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import _
@@ -200,8 +200,12 @@ class Session:
                     if tuple(sorted(take)) in found.options or (
                             found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
                         return take
-                    self.echo(_("{card} cannot take {cards}.").format(
-                        card=self.look.card(card), cards=self.look.cards(take)))
+                    problem = capture_problem(card, deal.table, take, match.rules)  # why not, when it can say
+                    if problem is not None:
+                        self.refuse(problem)
+                    else:
+                        self.echo(_("{card} cannot take {cards}.").format(
+                            card=self.look.card(card), cards=self.look.cards(take)))
             self.echo(_("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.").format(
                 n=len(found.options)))
             question = _("Which one? ")
