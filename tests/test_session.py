@@ -350,6 +350,26 @@ def test_ctrl_d_and_ctrl_c_leave(pasur, db):
 
 
 @TTY
+def test_a_long_error_is_broken_between_words_at_a_terminal(pasur, db):
+    pasur("new", "Ali", "Sara")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20,
+                          dimensions=(24, 60))
+    try:
+        child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
+        child.sendline("clear")
+        child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
+        error = child.before[child.before.index("Error:"):].replace("\r", "").rstrip("\n").split("\n")
+        assert len(error) >= 2 and all(len(line) <= 60 for line in error), error
+        assert " ".join(error).startswith("Error: 'clear' is not a card: write a rank (A or 1, 2-10 or T, J, Q, K)")
+        child.sendeof()
+        child.expect_exact("Everything is saved. Bye.")
+    finally:
+        child.close(force=True)
+
+
+@TTY
 def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
     env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")

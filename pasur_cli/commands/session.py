@@ -64,7 +64,14 @@ class Session:
         click.echo(text)
 
     def refuse(self, err: Exception) -> None:
-        self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
+        text = _("Error: {message}").format(message=render.error_text(self.look, err))
+        if self.at_terminal:  # break between words, not wherever the terminal's edge falls
+            import shutil
+            import textwrap
+            width = max(shutil.get_terminal_size().columns, 40)
+            text = "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                             for line in text.splitlines())
+        self.echo(text)
 
     def state(self) -> tuple[Match, int]:
         """The match as stored now, and how many actions its log holds (for ``expect``)."""
