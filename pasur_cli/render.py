@@ -345,7 +345,7 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
-        parts.append("Match\n" + match_table(match))
+        parts.append(_("Match (running totals)") + "\n" + match_table(match))
     else:
         parts.append("No deal has been scored yet.")
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))

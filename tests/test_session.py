@@ -250,7 +250,7 @@ def play_deal(t: Table, rng: random.Random, mistakes: bool) -> None:
         assert typo and raced and undone and asked and cancelled
     result = match.results[-1]
     t.expect(f"Deal {result.number} ({result.dealer} dealt)")
-    t.expect("Match\n".replace("\n", "\r\n"))
+    t.expect("Match (running totals)\n".replace("\n", "\r\n"))
     if not match.finished:
         t.expect(f"{match.dealer} deals deal {match.deal_number}; type the four table cards")
 
