@@ -6,11 +6,21 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pasur_cli
-from pasur_cli import (DECK, PRESETS, AmbiguousPlayError, IllegalPlayError, Match, NotationError, check_action,
-                       check_players, legal_captures)
+from pasur_cli import (
+    DECK,
+    PRESETS,
+    AmbiguousPlayError,
+    IllegalPlayError,
+    Match,
+    NotationError,
+    check_action,
+    check_players,
+    legal_captures,
+)
 
 README = Path(__file__).parent.parent / "README.md"
 
