@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from pasur_cli import i18n
 from pasur_cli.captures import Captures, is_sur
@@ -21,6 +21,7 @@ from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
     from pasur_cli.deal import Deal, Play
     from pasur_cli.match import Match
+    from pasur_cli.scoring import SideScore
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 CARDS_PER_HAND = 4  # as pasur_cli.deal (not imported here: `check` and `rules` do without it)
@@ -143,7 +144,7 @@ def dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-def table(rows: list[list[object]], headers: list[str]) -> str:
+def table(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
     """A plain text table; columns of numbers align right, nothing else is reinterpreted."""
     from tabulate import tabulate
     align = ["right" if rows and all(isinstance(r[i], int) for r in rows) else "left" for i in range(len(headers))]
@@ -154,12 +155,12 @@ def table(rows: list[list[object]], headers: list[str]) -> str:
         headers = [i18n.isolate(h) for h in headers]
         text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
         return "\n".join(i18n.LRM + line for line in text.split("\n"))
-    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
+    return str(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align))
 
 
 # -- pasur check --------------------------------------------------------------------------
 def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
-               legal: bool | None, reason: str | None) -> dict:
+               legal: bool | None, reason: str | None) -> dict[str, object]:
     return {
         "played": card.code,
         "table": [c.code for c in table_cards],
@@ -205,7 +206,7 @@ def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, fo
 
 
 # -- pasur rules --------------------------------------------------------------------------
-def rules_json(names: list[str]) -> dict:
+def rules_json(names: list[str]) -> dict[str, object]:
     return {"presets": {n: PRESETS[n].as_dict() for n in names}, "meanings": dict(MEANINGS)}
 
 
@@ -233,7 +234,7 @@ def _rules_line(rules: Rules) -> str:
     return f"{base} with {', '.join(diffs)}"
 
 
-def new_text(match_id: int, match) -> str:
+def new_text(match_id: int, match: Match) -> str:
     """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
     sides = " against ".join(match.sides)
     goal = f"{match.rules.fixed_deals} deals" if match.rules.fixed_deals else f"first to {match.rules.target}"
@@ -241,8 +242,9 @@ def new_text(match_id: int, match) -> str:
             f"{match.dealer} deals first; {match.leader} leads. Enter the table: pasur deal CARD CARD CARD CARD")
 
 
-def deal_text(look: Look, match) -> str:
+def deal_text(look: Look, match: Match) -> str:
     deal = match.deal
+    assert deal is not None, "a deal has just been entered"
     return (f"Deal {match.deal_number} ({match.dealer} deals). Table: {look.cards(deal.table, sort=False)}\n"
             f"{deal.turn} to play.")
 
@@ -308,7 +310,7 @@ def awaiting_text(match: Match, session: bool = False) -> str | None:
              ).format(dealer=match.dealer, number=match.deal_number)
 
 
-def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[str]]:
+def _score_rows(scores: dict[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
     headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
     if rules.seven_diamonds:
         headers.append("7♦")
@@ -327,7 +329,7 @@ def _ascii_headers(headers: list[str], look: Look) -> list[str]:
     return [h.replace("♣", "C").replace("♦", "D") for h in headers] if look.ascii else headers
 
 
-def match_table(match) -> str:
+def match_table(match: Match) -> str:
     running = {s: 0 for s in match.sides}
     rows = []
     for result in match.results:
@@ -338,7 +340,7 @@ def match_table(match) -> str:
     return table(rows, [_("deal"), _("dealer"), *match.sides])
 
 
-def _standing(match) -> str:
+def _standing(match: Match) -> str:
     totals = match.totals
     if match.winner:
         others = " to ".join(str(t) for s, t in totals.items() if s != match.winner)
@@ -353,7 +355,7 @@ def _standing(match) -> str:
     return f"{lead}; {goal}. Next: deal {match.deal_number}, {match.dealer} deals."
 
 
-def score_text(look: Look, match, only_last: bool = False) -> str:
+def score_text(look: Look, match: Match, only_last: bool = False) -> str:
     parts = []
     results = match.results[-1:] if only_last else match.results
     for result in results:
@@ -366,14 +368,14 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
-        parts.append("Match\n" + match_table(match))
+        parts.append(_("Match (running totals)") + "\n" + match_table(match))
     else:
         parts.append("No deal has been scored yet.")
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
     return "\n\n".join(parts)
 
 
-def score_json(match_id: int, match) -> dict:
+def score_json(match_id: int, match: Match) -> dict[str, Any]:
     deals = [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": r.tallied,
               "scores": {s: score.as_dict() for s, score in r.scores.items()}} for r in match.results]
     if match.deal is not None:
@@ -384,7 +386,7 @@ def score_json(match_id: int, match) -> dict:
             "finished": match.finished, "winner": match.winner}
 
 
-def show_json(match_id: int, match) -> dict:
+def show_json(match_id: int, match: Match) -> dict[str, Any]:
     deal = match.deal
     return {
         "match": match_id,
@@ -513,7 +515,12 @@ def race_text(look: Look, deal: Deal) -> str:
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
     held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
-    now = dot.join(f"{s} {score.total}" for s, score in deal.score().items())
+    # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
+    from pasur_cli.scoring import PileCount, score_deal
+    piles = {side: list(pile) for side, pile in deal.piles.items()}
+    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
+    ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
+    now = dot.join(f"{s} {score.total}" for s, score in ended.items())
     return "\n".join([
         _("Clubs so far: {clubs} ({min} needed for {points} points).").format(
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
@@ -553,14 +560,14 @@ def error_text(look: Look, err: Exception) -> str:
     return message(err, look) if isinstance(err, PasurError) else str(err)
 
 
-def options_text(look: Look, card: Card, options, count) -> str:
+def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], count: int | None) -> str:
     lines = [f"{look.card(card)} can capture in {count if count is not None else 'many'} ways; name one with --take:"]
     for number, option in enumerate(options, 1):
         lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
     return "\n".join(lines)
 
 
-def describe_action(look: Look, action: dict) -> str:
+def describe_action(look: Look, action: dict[str, Any]) -> str:
     """One line for an action in the log (what undo took back)."""
     kind = action.get("type")
     if kind == "deal":
@@ -573,7 +580,7 @@ def describe_action(look: Look, action: dict) -> str:
     return str(kind)
 
 
-def matches_rows(items: list[tuple[int, str, object]]) -> list[dict]:
+def matches_rows(items: list[tuple[int, str, Match]]) -> list[dict[str, object]]:
     """(id, created, replayed match) of each match as the rows of `matches --json`."""
     out = []
     for mid, created, match in items:
@@ -583,13 +590,13 @@ def matches_rows(items: list[tuple[int, str, object]]) -> list[dict]:
     return out
 
 
-def damaged_row(match_id: int, players: list[str], reason: str) -> dict:
+def damaged_row(match_id: int, players: list[str], reason: str) -> dict[str, object]:
     """A `matches` row for a match that cannot be replayed."""
     return {"match": match_id, "created": None, "players": players, "sides": [], "rules": "?", "deals": None,
             "totals": {}, "finished": False, "winner": None, "damaged": reason}
 
 
-def matches_text(rows: list[dict], filtered: bool = False) -> str:
+def matches_text(rows: list[dict[str, Any]], filtered: bool = False) -> str:
     if not rows:
         if filtered:
             return _("No match fits.")
