@@ -31,7 +31,7 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE / "pasur.pot"
 ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError")
 # say, say_count: render.Look's sentences with facts
-KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", *ERRORS)
+KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "Words", *ERRORS)
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:

@@ -61,7 +61,7 @@ def check_name(name: object, seat: int) -> str:
         if kind in ("Cc", "Cf", "Cs", "Zl", "Zp"):
             what = "a lone surrogate" if kind == "Cs" else unicodedata.name(ch, "a control character").lower()
             raise IllegalPlayError("player {seat}'s name holds {code} ({what}): a name cannot hold control,"
-                                   " format or line-breaking characters.", seat=seat, code=f"U+{ord(ch):04X}",
+                                   " format or line-breaking characters.", seat=seat, code="U+%04X" % ord(ch),
                                    what=what)
     name = unicodedata.normalize("NFC", name).strip()
     if not name:

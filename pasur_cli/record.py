@@ -132,7 +132,7 @@ def _text(value: object, where: str, most: int) -> str:
     except UnicodeEncodeError:
         lone = next(c for c in value if "\ud800" <= c <= "\udfff")
         raise NotationError("{where} holds a lone surrogate ({code}), which is not text.",
-                            where=where, code=f"U+{ord(lone):04X}") from None
+                            where=where, code="U+%04X" % ord(lone)) from None
     return value
 
 

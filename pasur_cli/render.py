@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 from pasur_cli import i18n
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.errors import PasurError, Sum
+from pasur_cli.errors import PasurError, Sum, Words
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
@@ -69,8 +69,8 @@ class Look(NamedTuple):
         tuple of cards joined by spaces in the order given, a name or a number as it is. In a
         right-to-left language every fact is a Unicode isolate, so it keeps its own direction
         and its place in the sentence: this is the one place facts are written."""
-        if isinstance(value, PasurError):
-            return message(value, self)
+        if isinstance(value, PasurError | Words):
+            return self.say(value.template, **value.facts)
         return self._isolate(self._plain(value))
 
     def _plain(self, value: object) -> str:
@@ -209,21 +209,29 @@ def _rules_line(rules: Rules) -> str:
     base = min(PRESETS, key=lambda n: sum(getattr(PRESETS[n], o) != getattr(rules, o) for o in OPTION_NAMES))
     diffs = [f"{o}={option_text(getattr(rules, o))}" for o in OPTION_NAMES
              if getattr(PRESETS[base], o) != getattr(rules, o)]
-    return f"{base} with {', '.join(diffs)}"
+    return _("{preset} with {options}").format(preset=base, options=", ".join(diffs))
 
 
 def new_text(match_id: int, match) -> str:
     """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
-    sides = " against ".join(match.sides)
-    goal = f"{match.rules.fixed_deals} deals" if match.rules.fixed_deals else f"first to {match.rules.target}"
-    return (f"Match {match_id}: {sides}. Rules: {_rules_line(match.rules)} ({goal}).\n"
-            f"{match.dealer} deals first; {match.leader} leads. Enter the table: pasur deal CARD CARD CARD CARD")
+    sides = _against(match.sides)
+    goal = (i18n.ngettext("{n} deal", "{n} deals", match.rules.fixed_deals).format(n=match.rules.fixed_deals)
+            if match.rules.fixed_deals else _("first to {target}").format(target=match.rules.target))
+    return (_("Match {id}: {sides}. Rules: {rules} ({goal}).").format(id=match_id, sides=sides,
+                                                                      rules=_rules_line(match.rules), goal=goal)
+            + "\n" + _("{dealer} deals first; {leader} leads. Enter the table: pasur deal CARD CARD CARD CARD"
+                       ).format(dealer=match.dealer, leader=match.leader))
+
+
+def _against(sides: Sequence[str]) -> str:
+    return _(" against ").join(sides)
 
 
 def deal_text(look: Look, match) -> str:
     deal = match.deal
-    return (f"Deal {match.deal_number} ({match.dealer} deals). Table: {look.cards(deal.table, sort=False)}\n"
-            f"{deal.turn} to play.")
+    return (_("Deal {number} ({dealer} deals). Table: {table}").format(
+                number=match.deal_number, dealer=match.dealer, table=look.cards(deal.table, sort=False))
+            + "\n" + _("{player} to play.").format(player=deal.turn))
 
 
 def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False) -> str:
@@ -232,28 +240,34 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     session's words, else as `pasur deal`)."""
     lines = []
     if record.taken:
-        lines.append(f"{record.player} plays {look.card(record.card)} and takes {look.cards(record.taken)}.")
+        lines.append(_("{player} plays {card} and takes {cards}.").format(
+            player=record.player, card=look.card(record.card), cards=look.cards(record.taken)))
     else:
-        lines.append(f"{record.player} plays {look.card(record.card)}: trailed.")
+        lines.append(_("{player} plays {card}: trailed.").format(player=record.player, card=look.card(record.card)))
     if record.sur:
-        held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or "none"
-        cancel = f", cancelling a sur of {record.cancelled}" if record.cancelled else ""
-        lines.append(look.loud(f"*** SUR for {record.side}{cancel}! *** Surs held: {held}."))
+        held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+        if record.cancelled:
+            sur = _("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.").format(
+                side=record.side, other=record.cancelled, held=held)
+        else:
+            sur = _("*** SUR for {side}! *** Surs held: {held}.").format(side=record.side, held=held)
+        lines.append(look.loud(sur))
     elif record.no_sur:
         lines.append(no_sur_text(record))
     if not deal.over:
         cue = hand_cue(deal)
         if cue:
             lines.append(look.loud(cue))
-        lines.append(f"Table: {look.cards(deal.table, sort=False)}")
+        lines.append(_("Table: {table}").format(table=look.cards(deal.table, sort=False)))
         if not session:  # the session's prompt says whose turn it is
-            lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
+            lines.append(_("{player} to play (hand {hand} of {hands}).").format(
+                player=deal.turn, hand=deal.hand, hands=deal.hands))
         return "\n".join(lines)
     if deal.leftover:
-        lines.append(f"Last card played. {deal.leftover_taker} made the last capture and takes the table:"
-                     f" {look.cards(deal.leftover)}.")
+        lines.append(_("Last card played. {player} made the last capture and takes the table: {cards}.").format(
+            player=deal.leftover_taker, cards=look.cards(deal.leftover)))
     else:
-        lines.append("Last card played; the table is empty.")
+        lines.append(_("Last card played; the table is empty."))
     lines.append("")
     lines.append(score_text(look, match, only_last=True))
     awaited = awaiting_text(match, session)
@@ -312,24 +326,28 @@ def match_table(match) -> str:
     for result in match.results:
         for side, score in result.scores.items():
             running[side] += score.total
-        mark = " (tallied)" if result.tallied else ""
-        rows.append([f"{result.number}{mark}", result.dealer, *running.values()])
+        number = _("{number} (tallied)").format(number=result.number) if result.tallied else str(result.number)
+        rows.append([number, result.dealer, *running.values()])
     return table(rows, [_("deal"), _("dealer"), *match.sides])
 
 
 def _standing(match) -> str:
     totals = match.totals
     if match.winner:
-        others = " to ".join(str(t) for s, t in totals.items() if s != match.winner)
-        return f"{match.winner} won the match, {totals[match.winner]} to {others}."
-    goal = (f"{len(match.results)} of {match.rules.fixed_deals} deals played" if match.rules.fixed_deals
-            else f"target {match.rules.target}")
+        others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
+        return _("{winner} won the match, {points} to {others}.").format(
+            winner=match.winner, points=totals[match.winner], others=others)
+    goal = (_("{played} of {total} deals played").format(played=len(match.results), total=match.rules.fixed_deals)
+            if match.rules.fixed_deals else _("target {target}").format(target=match.rules.target))
     top = max(totals.values())
     leaders = [s for s, t in totals.items() if t == top]
-    lead = f"{leaders[0]} leads with {top}" if len(leaders) == 1 else f"Level at {top}"
+    lead = (_("{side} leads with {points}").format(side=leaders[0], points=top) if len(leaders) == 1
+            else _("Level at {points}").format(points=top))
     if match.deal is not None:
-        return f"{lead}; {goal}. Deal {match.deal_number} is being played."
-    return f"{lead}; {goal}. Next: deal {match.deal_number}, {match.dealer} deals."
+        return _("{lead}; {goal}. Deal {number} is being played.").format(lead=lead, goal=goal,
+                                                                          number=match.deal_number)
+    return _("{lead}; {goal}. Next: deal {number}, {dealer} deals.").format(
+        lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
 
 
 def score_text(look: Look, match, only_last: bool = False) -> str:
@@ -337,17 +355,17 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
     results = match.results[-1:] if only_last else match.results
     for result in results:
         rows, headers = _score_rows(result.scores, match.rules)
-        mark = ", tallied" if result.tallied else ""
-        parts.append(f"Deal {result.number} ({result.dealer} dealt{mark})\n"
-                     + table(rows, _ascii_headers(headers, look)))
+        title = (_("Deal {number} ({dealer} dealt, tallied)") if result.tallied
+                 else _("Deal {number} ({dealer} dealt)")).format(number=result.number, dealer=result.dealer)
+        parts.append(title + "\n" + table(rows, _ascii_headers(headers, look)))
     if not only_last and match.deal is not None:
         played = _("Deal {number}: {played} of {total} cards played so far.").format(
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
-        parts.append("Match\n" + match_table(match))
+        parts.append(_("Match") + "\n" + match_table(match))
     else:
-        parts.append("No deal has been scored yet.")
+        parts.append(_("No deal has been scored yet."))
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
     return "\n\n".join(parts)
 
@@ -385,7 +403,8 @@ def show_json(match_id: int, match) -> dict:
 def show_text(look: Look, match_id: int, match: Match, session: bool = False) -> str:
     """Where the match stands: the deal in progress with its race, or the table awaited
     (``session``: in the session's words)."""
-    head = f"Match {match_id}: {' against '.join(match.sides)} ({_rules_line(match.rules)})."
+    head = _("Match {id}: {sides} ({rules}).").format(id=match_id, sides=_against(match.sides),
+                                                      rules=_rules_line(match.rules))
     if match.winner:
         return f"{head}\n" + look.loud(_standing(match))
     deal = match.deal
@@ -393,18 +412,24 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False) ->
         standing = f"\n{_standing(match)}" if match.results else ""
         how = (_("type the four table cards, e.g. 5c 9d 3h ks.") if session
                else _("enter the table with pasur deal CARD CARD CARD CARD."))
-        return f"{head}\nDeal {match.deal_number}: {match.dealer} deals; {how}{standing}"
+        return head + "\n" + _("Deal {number}: {dealer} deals; {how}").format(
+            number=match.deal_number, dealer=match.dealer, how=how) + standing
+
     def pile(side: str) -> str:
         surs = deal.surs[side]
-        return f"{side} {len(deal.piles[side])} cards" + (f", {surs} sur{'s' * (surs > 1)}" if surs else "")
+        n = len(deal.piles[side])
+        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=side, n=n)
+        return text + (i18n.ngettext(", {n} sur", ", {n} surs", surs).format(n=surs) if surs else "")
     piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
     return "\n".join([
         head,
-        f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt.",
+        _("Deal {number}, hand {hand} of {hands}; {dealer} dealt.").format(
+            number=match.deal_number, hand=deal.hand, hands=deal.hands, dealer=match.dealer),
         status_line(look, match, width=10_000),
-        f"Table: {look.cards(deal.table, sort=False)}",
-        f"Piles: {piles}",
-        f"Last capture: {deal.last_capturer or 'nobody yet'}. Cards unseen: {deal.unseen}.",
+        _("Table: {table}").format(table=look.cards(deal.table, sort=False)),
+        _("Piles: {piles}").format(piles=piles),
+        _("Last capture: {player}. Cards unseen: {n}.").format(player=deal.last_capturer or _("nobody yet"),
+                                                              n=deal.unseen),
         race_text(look, deal),
     ])
 
@@ -533,7 +558,8 @@ def error_text(look: Look, err: Exception) -> str:
 
 
 def options_text(look: Look, card: Card, options, count) -> str:
-    lines = [f"{look.card(card)} can capture in {count if count is not None else 'many'} ways; name one with --take:"]
+    lines = [_("{card} can capture in {n} ways; name one with --take:").format(
+        card=look.card(card), n=count if count is not None else _("many"))]
     for number, option in enumerate(options, 1):
         lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
     return "\n".join(lines)
@@ -543,12 +569,15 @@ def describe_action(look: Look, action: dict) -> str:
     """One line for an action in the log (what undo took back)."""
     kind = action.get("type")
     if kind == "deal":
-        return f"the table {look.cards(parse_cards(action['table']), sort=False)}"
+        return _("the table {cards}").format(cards=look.cards(parse_cards(action["table"]), sort=False))
     if kind == "play":
-        took = f", taking {look.cards(parse_cards(action['take']), sort=False)}" if action.get("take") else ", trailed"
-        return f"{action.get('by')}'s {look.card(parse_card(action['card']))}{took}"
+        card = look.card(parse_card(action["card"]))
+        if action.get("take"):
+            return _("{player}'s {card}, taking {cards}").format(
+                player=action.get("by"), card=card, cards=look.cards(parse_cards(action["take"]), sort=False))
+        return _("{player}'s {card}, trailed").format(player=action.get("by"), card=card)
     if kind == "tally":
-        return "a tallied deal"
+        return _("a tallied deal")
     return str(kind)
 
 
