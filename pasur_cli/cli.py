@@ -108,7 +108,8 @@ def _help_text(text: str | None) -> str | None:
     if not text or i18n.language() == "en":
         return text
     import inspect
-    return _(inspect.cleandoc(text))
+    cleaned = inspect.cleandoc(text)  # extracted as such by i18n_tools.extract
+    return _(cleaned)
 
 
 class PasurCommand(Translated):
