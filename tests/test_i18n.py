@@ -325,8 +325,16 @@ MATCH = [
     ["tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count", "Sara: clubs=4"],
     ["tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
      "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Reza=1"],
-    ["score"], ["show"],
+    ["score"], ["show"], ["log", "--match", "1"], ["stats"], ["matches"], ["score", "--match", "1"],
+    # refusals
+    ["play", "QS", "--by", "Ali"], ["undo", "99"], ["check", "5S", "--table", "AC AC"], ["deal", "2C"],
+    ["--match", "7", "show"], ["stats", "--player", "Zohreh"],
 ]
+
+SESSION = "\n".join([
+    "5c 9d 3h ks", "2s", "6h", "5s", "3c", "kh", "ac", "jd", "9d", "4d", "4d", "3s", "ah", "7c", "2",  # a choice
+    "help", "show", "score", "undo", "matches", "zz", "undo x", "2s 3s", "tally",
+])
 
 
 @pytest.mark.parametrize("code", OTHERS)
@@ -340,3 +348,13 @@ def test_digits_int_cannot_read_are_refused_not_a_traceback(pasur, bad):
     pasur("new", "Ali", "Sara")
     assert pasur("tally", "--count", f"Ali: clubs={bad}", "--count", "Sara: clubs=5").exit_code == 2
     assert pasur("tally", "--count", "Ali: clubs=8", "--count", "Sara: clubs=5", "--surs", f"Ali={bad}").exit_code == 2
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_a_session_speaks_each_language(pasur, code):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    result = pasur("--lang", code, "session", input=SESSION + "\n")
+    assert result.exit_code == 0, result.output
+    english = pasur("session", input="show\n").output
+    assert result.output.splitlines()[0] != english.splitlines()[0]
+    assert_no_english(result.output, code)
