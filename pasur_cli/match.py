@@ -60,8 +60,9 @@ def check_name(name: object, seat: int) -> str:
         kind = unicodedata.category(ch)
         if kind in ("Cc", "Cf", "Cs", "Zl", "Zp"):
             what = "a lone surrogate" if kind == "Cs" else unicodedata.name(ch, "a control character").lower()
+            code = f"U+{ord(ch):04X}"
             raise IllegalPlayError("player {seat}'s name holds {code} ({what}): a name cannot hold control,"
-                                   " format or line-breaking characters.", seat=seat, code="U+%04X" % ord(ch),
+                                   " format or line-breaking characters.", seat=seat, code=code,
                                    what=what)
     name = unicodedata.normalize("NFC", name).strip()
     if not name:

@@ -131,8 +131,9 @@ def _text(value: object, where: str, most: int) -> str:
         value.encode("utf-8")
     except UnicodeEncodeError:
         lone = next(c for c in value if "\ud800" <= c <= "\udfff")
+        code = f"U+{ord(lone):04X}"
         raise NotationError("{where} holds a lone surrogate ({code}), which is not text.",
-                            where=where, code="U+%04X" % ord(lone)) from None
+                            where=where, code=code) from None
     return value
 
 

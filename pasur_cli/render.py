@@ -224,11 +224,13 @@ def _rules_line(rules: Rules) -> str:
 def new_text(match_id: int, match) -> str:
     """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
     sides = _against(match.sides)
-    goal = (i18n.ngettext("{n} deal", "{n} deals", match.rules.fixed_deals).format(n=i18n.isolate(str(match.rules.fixed_deals)))
-            if match.rules.fixed_deals else say("first to {target}", target=match.rules.target))
+    deals = match.rules.fixed_deals
+    goal = (i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals))) if deals
+            else say("first to {target}", target=match.rules.target))
     return (say("Match {id}: {sides}. Rules: {rules} ({goal}).", id=match_id, sides=sides,
-                                                                      rules=_rules_line(match.rules), goal=goal)
-            + "\n" + say("{dealer} deals first; {leader} leads. Enter the table: pasur deal CARD CARD CARD CARD", dealer=match.dealer, leader=match.leader))
+                rules=_rules_line(match.rules), goal=goal)
+            + "\n" + say("{dealer} deals first; {leader} leads. Enter the table: pasur deal CARD CARD CARD CARD",
+                         dealer=match.dealer, leader=match.leader))
 
 
 def _against(sides: Sequence[str]) -> str:
@@ -237,7 +239,7 @@ def _against(sides: Sequence[str]) -> str:
 
 def deal_text(look: Look, match) -> str:
     deal = match.deal
-    return (say("Deal {number} ({dealer} deals). Table: {table}", 
+    return (say("Deal {number} ({dealer} deals). Table: {table}",
                 number=match.deal_number, dealer=match.dealer, table=look.cards(deal.table, sort=False))
             + "\n" + say("{player} to play.", player=deal.turn))
 
@@ -248,14 +250,14 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     session's words, else as `pasur deal`)."""
     lines = []
     if record.taken:
-        lines.append(say("{player} plays {card} and takes {cards}.", 
+        lines.append(say("{player} plays {card} and takes {cards}.",
             player=record.player, card=look.card(record.card), cards=look.cards(record.taken)))
     else:
         lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
     if record.sur:
         held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
         if record.cancelled:
-            sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.", 
+            sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
                 side=record.side, other=record.cancelled, held=held)
         else:
             sur = say("*** SUR for {side}! *** Surs held: {held}.", side=record.side, held=held)
@@ -268,11 +270,11 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
             lines.append(look.loud(cue))
         lines.append(say("Table: {table}", table=look.cards(deal.table, sort=False)))
         if not session:  # the session's prompt says whose turn it is
-            lines.append(say("{player} to play (hand {hand} of {hands}).", 
+            lines.append(say("{player} to play (hand {hand} of {hands}).",
                 player=deal.turn, hand=deal.hand, hands=deal.hands))
         return "\n".join(lines)
     if deal.leftover:
-        lines.append(say("Last card played. {player} made the last capture and takes the table: {cards}.", 
+        lines.append(say("Last card played. {player} made the last capture and takes the table: {cards}.",
             player=deal.leftover_taker, cards=look.cards(deal.leftover)))
     else:
         lines.append(_("Last card played; the table is empty."))
@@ -292,8 +294,9 @@ def hand_cue(deal: Deal) -> str | None:
         return None
     stock = 52 - 4 - per_hand * deal.hand
     if stock:
-        return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).", hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND, stock=stock)
-    return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.", 
+        return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).",
+                   hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND, stock=stock)
+    return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.",
         hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND)
 
 
@@ -302,8 +305,10 @@ def awaiting_text(match: Match, session: bool = False) -> str | None:
     if match.finished or match.deal is not None:
         return None
     if session:
-        return say("{dealer} deals deal {number}; type the four table cards when they are down.", dealer=match.dealer, number=match.deal_number)
-    return say("{dealer} deals deal {number}; then enter its table: pasur deal CARD CARD CARD CARD", dealer=match.dealer, number=match.deal_number)
+        return say("{dealer} deals deal {number}; type the four table cards when they are down.",
+                   dealer=match.dealer, number=match.deal_number)
+    return say("{dealer} deals deal {number}; then enter its table: pasur deal CARD CARD CARD CARD",
+               dealer=match.dealer, number=match.deal_number)
 
 
 def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[str]]:
@@ -340,7 +345,7 @@ def _standing(match) -> str:
     totals = match.totals
     if match.winner:
         others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
-        return say("{winner} won the match, {points} to {others}.", 
+        return say("{winner} won the match, {points} to {others}.",
             winner=match.winner, points=totals[match.winner], others=others)
     goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
             if match.rules.fixed_deals else say("target {target}", target=match.rules.target))
@@ -351,7 +356,7 @@ def _standing(match) -> str:
     if match.deal is not None:
         return say("{lead}; {goal}. Deal {number} is being played.", lead=lead, goal=goal,
                                                                           number=match.deal_number)
-    return say("{lead}; {goal}. Next: deal {number}, {dealer} deals.", 
+    return say("{lead}; {goal}. Next: deal {number}, {dealer} deals.",
         lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
 
 
@@ -361,10 +366,11 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
     for result in results:
         rows, headers = _score_rows(result.scores, match.rules)
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
-                 if result.tallied else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
+                 if result.tallied
+                 else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
         parts.append(title + "\n" + table(rows, _ascii_headers(headers, look)))
     if not only_last and match.deal is not None:
-        played = say("Deal {number}: {played} of {total} cards played so far.", 
+        played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
@@ -417,18 +423,19 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False) ->
         standing = f"\n{_standing(match)}" if match.results else ""
         how = (_("type the four table cards, e.g. 5c 9d 3h ks.") if session
                else _("enter the table with pasur deal CARD CARD CARD CARD."))
-        return head + "\n" + say("Deal {number}: {dealer} deals; {how}", 
+        return head + "\n" + say("Deal {number}: {dealer} deals; {how}",
             number=match.deal_number, dealer=match.dealer, how=how) + standing
 
     def pile(side: str) -> str:
         surs = deal.surs[side]
         n = len(deal.piles[side])
-        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(side), n=i18n.isolate(str(n)))
+        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(side),
+                                                                              n=i18n.isolate(str(n)))
         return text + (i18n.ngettext(", {n} sur", ", {n} surs", surs).format(n=i18n.isolate(str(surs))) if surs else "")
     piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
     return "\n".join([
         head,
-        say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.", 
+        say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.",
             number=match.deal_number, hand=deal.hand, hands=deal.hands, dealer=match.dealer),
         status_line(look, match, width=10_000),
         say("Table: {table}", table=look.cards(deal.table, sort=False)),
@@ -524,7 +531,7 @@ def race_text(look: Look, deal: Deal) -> str:
     held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
     now = dot.join(f"{s} {score.total}" for s, score in deal.score().items())
     return "\n".join([
-        say("Clubs so far: {clubs} ({min} needed for {points} points).", 
+        say("Clubs so far: {clubs} ({min} needed for {points} points).",
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
         ". ".join(f"{look.card(c)}: {holder(c)}" for c in specials) + ". " + say("Surs: {held}.", held=held),
         say("If the deal ended now: {points}.", points=now),
@@ -537,9 +544,9 @@ def position_text(look: Look, match: Match) -> str:
     if match.winner:
         return _standing(match)
     if deal is None:
-        return say("Now: deal {number} waits for its table ({dealer} deals).", 
+        return say("Now: deal {number} waits for its table ({dealer} deals).",
             number=match.deal_number, dealer=match.dealer)
-    return say("Now: table {table}; {player} to play (hand {hand} of {hands}).", 
+    return say("Now: table {table}; {player} to play (hand {hand} of {hands}).",
         table=look.cards(deal.table, sort=False), player=deal.turn, hand=deal.hand, hands=deal.hands)
 
 
@@ -552,7 +559,7 @@ def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count
         return one
     lines = [say("{card} can take:", card=look.card(card)), *(f"  {i}" for i in items)]
     if truncated:
-        lines.append(say("  ... {shown} of {count} shown; or type the cards it takes.", 
+        lines.append(say("  ... {shown} of {count} shown; or type the cards it takes.",
             shown=len(options), count=count if count is not None else _("many")))
     return "\n".join([*lines, _("Which one? ")])
 
@@ -563,7 +570,7 @@ def error_text(look: Look, err: Exception) -> str:
 
 
 def options_text(look: Look, card: Card, options, count) -> str:
-    lines = [say("{card} can capture in {n} ways; name one with --take:", 
+    lines = [say("{card} can capture in {n} ways; name one with --take:",
         card=look.card(card), n=count if count is not None else _("many"))]
     for number, option in enumerate(options, 1):
         lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
@@ -578,7 +585,7 @@ def describe_action(look: Look, action: dict) -> str:
     if kind == "play":
         card = look.card(parse_card(action["card"]))
         if action.get("take"):
-            return say("{player}'s {card}, taking {cards}", 
+            return say("{player}'s {card}, taking {cards}",
                 player=action.get("by"), card=card, cards=look.cards(parse_cards(action["take"]), sort=False))
         return say("{player}'s {card}, trailed", player=action.get("by"), card=card)
     if kind == "tally":

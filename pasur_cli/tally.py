@@ -142,7 +142,8 @@ def tally_action(match: Match, action: dict[str, Any]) -> dict[str, Any]:
     """The canonical form of a checked tally action for this match: every side named as the
     match names it, piles as canonically ordered card codes, counts with every key, surs as
     given. Raises IllegalPlayError for a side that is not the match's or given twice."""
-    piles = {s: sorted(parse_cards(c, Words("pile of {side}", side=s)), key=ORDER) for s, c in action.get("piles", {}).items()}
+    piles = {s: sorted(parse_cards(c, Words("pile of {side}", side=s)), key=ORDER)
+             for s, c in action.get("piles", {}).items()}
     counts = action.get("counts", {})
     for side in [*piles, *counts, *action.get("surs", {})]:
         if side not in match.sides:
