@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from simulate import random_match  # noqa: E402  (the tests' random legal deals)
+from simulate import random_match
 
-from pasur_cli.match import Match  # noqa: E402
-from pasur_cli.rules import parse_rules  # noqa: E402
-from pasur_cli.store import Store  # noqa: E402
+from pasur_cli.match import Match
+from pasur_cli.rules import parse_rules
+from pasur_cli.store import Store
 
 PASUR = str(Path(sys.executable).with_name("pasur"))
 PLAYERS = ["Ali", "Sara"]
@@ -99,8 +99,8 @@ def main() -> None:
         for number in range(rounds + 2):
             for name, mid in ids.items():
                 match = next_card[name]
-                card = next(c for c in ("2C 3C 4C 5C 6C 7C 8C 9C 10C 2D 3D 4D 5D 6D 7D 8D 9D 10D".split())
-                            if all(c != x.code for x in match.deal.where))
+                numerals = [f"{rank}{suit}" for suit in "CD" for rank in range(2, 11)]
+                card = next(c for c in numerals if all(c != x.code for x in match.deal.where))
                 score = run([PASUR, "--match", str(mid), "score"], env)
                 play = run([PASUR, "--match", str(mid), "play", card], env)
                 run([PASUR, "--match", str(mid), "undo"], env)

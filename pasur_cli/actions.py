@@ -27,7 +27,7 @@ def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | No
     with store.changing(match_id, expect) as change:
         match: Match = change.match
         match.start_deal(cards)
-        change.append(match.last_action)  # the canonical form, as it replays
+        change.append(_last(match))  # the canonical form, as it replays
     return match
 
 
@@ -43,7 +43,7 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
             match.play(card, take, by)  # raises: no deal is waiting for a card
             raise AssertionError("unreachable")
         record = match.play(card, take, by)
-        change.append(match.last_action)  # the canonical form: the capture made, whose turn it was
+        change.append(_last(match))  # the canonical form: the capture made, whose turn it was
     return record, deal, match
 
 
@@ -76,6 +76,13 @@ def enter_tally(store: Store, match_id: int, piles: list[str], counts: list[str]
         match: Match = change.match
         action = build_action(match, piles, counts, surs, partial)
         result = match.apply(action)
-        change.append(match.last_action)  # the canonical form, as it replays
+        change.append(_last(match))  # the canonical form, as it replays
     assert isinstance(result, DealResult)
     return result, match
+
+
+def _last(match: Match) -> dict[str, object]:
+    """The canonical form of the action the match just applied (what the store keeps)."""
+    action = match.last_action
+    assert action is not None, "an action has just been applied"
+    return action

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from pasur_cli import i18n
 from pasur_cli.captures import Captures, is_sur
@@ -21,6 +21,7 @@ from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
     from pasur_cli.deal import Deal, Play
     from pasur_cli.match import Match
+    from pasur_cli.scoring import SideScore
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 CARDS_PER_HAND = 4  # as pasur_cli.deal (not imported here: `check` and `rules` do without it)
@@ -131,7 +132,7 @@ def dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-def table(rows: list[list[object]], headers: list[str]) -> str:
+def table(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
     """A plain text table; columns of numbers align right, nothing else is reinterpreted."""
     from tabulate import tabulate
     align = ["right" if rows and all(isinstance(r[i], int) for r in rows) else "left" for i in range(len(headers))]
@@ -142,12 +143,12 @@ def table(rows: list[list[object]], headers: list[str]) -> str:
         headers = [i18n.isolate(h) for h in headers]
         text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
         return "\n".join(i18n.LRM + line for line in text.split("\n"))
-    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
+    return str(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align))
 
 
 # -- pasur check --------------------------------------------------------------------------
 def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
-               legal: bool | None, reason: str | None) -> dict:
+               legal: bool | None, reason: str | None) -> dict[str, object]:
     return {
         "played": card.code,
         "table": [c.code for c in table_cards],
@@ -193,7 +194,7 @@ def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, fo
 
 
 # -- pasur rules --------------------------------------------------------------------------
-def rules_json(names: list[str]) -> dict:
+def rules_json(names: list[str]) -> dict[str, object]:
     return {"presets": {n: PRESETS[n].as_dict() for n in names}, "meanings": dict(MEANINGS)}
 
 
@@ -221,7 +222,7 @@ def _rules_line(rules: Rules) -> str:
     return say("{preset} with {options}", preset=base, options=", ".join(diffs))
 
 
-def new_text(match_id: int, match) -> str:
+def new_text(match_id: int, match: Match) -> str:
     """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
     sides = _against(match.sides)
     deals = match.rules.fixed_deals
@@ -237,8 +238,9 @@ def _against(sides: Sequence[str]) -> str:
     return _(" against ").join(sides)
 
 
-def deal_text(look: Look, match) -> str:
+def deal_text(look: Look, match: Match) -> str:
     deal = match.deal
+    assert deal is not None, "a deal has just been entered"
     return (say("Deal {number} ({dealer} deals). Table: {table}",
                 number=match.deal_number, dealer=match.dealer, table=look.cards(deal.table, sort=False))
             + "\n" + say("{player} to play.", player=deal.turn))
@@ -311,7 +313,7 @@ def awaiting_text(match: Match, session: bool = False) -> str | None:
                dealer=match.dealer, number=match.deal_number)
 
 
-def _score_rows(scores: dict, rules: Rules) -> tuple[list[list[object]], list[str]]:
+def _score_rows(scores: dict[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
     headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
     if rules.seven_diamonds:
         headers.append("7♦")
@@ -330,7 +332,7 @@ def _ascii_headers(headers: list[str], look: Look) -> list[str]:
     return [h.replace("♣", "C").replace("♦", "D") for h in headers] if look.ascii else headers
 
 
-def match_table(match) -> str:
+def match_table(match: Match) -> str:
     running = {s: 0 for s in match.sides}
     rows = []
     for result in match.results:
@@ -341,12 +343,12 @@ def match_table(match) -> str:
     return table(rows, [_("deal"), _("dealer"), *match.sides])
 
 
-def _standing(match) -> str:
+def _standing(match: Match) -> str:
     totals = match.totals
     if match.winner:
         others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
         return say("{winner} won the match, {points} to {others}.",
-            winner=match.winner, points=totals[match.winner], others=others)
+                   winner=match.winner, points=totals[match.winner], others=others)
     goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
             if match.rules.fixed_deals else say("target {target}", target=match.rules.target))
     top = max(totals.values())
@@ -355,12 +357,12 @@ def _standing(match) -> str:
             else say("Level at {points}", points=top))
     if match.deal is not None:
         return say("{lead}; {goal}. Deal {number} is being played.", lead=lead, goal=goal,
-                                                                          number=match.deal_number)
+                   number=match.deal_number)
     return say("{lead}; {goal}. Next: deal {number}, {dealer} deals.",
-        lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
+               lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
 
 
-def score_text(look: Look, match, only_last: bool = False) -> str:
+def score_text(look: Look, match: Match, only_last: bool = False) -> str:
     parts = []
     results = match.results[-1:] if only_last else match.results
     for result in results:
@@ -381,7 +383,7 @@ def score_text(look: Look, match, only_last: bool = False) -> str:
     return "\n\n".join(parts)
 
 
-def score_json(match_id: int, match) -> dict:
+def score_json(match_id: int, match: Match) -> dict[str, Any]:
     deals = [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": r.tallied,
               "scores": {s: score.as_dict() for s, score in r.scores.items()}} for r in match.results]
     if match.deal is not None:
@@ -392,7 +394,7 @@ def score_json(match_id: int, match) -> dict:
             "finished": match.finished, "winner": match.winner}
 
 
-def show_json(match_id: int, match) -> dict:
+def show_json(match_id: int, match: Match) -> dict[str, Any]:
     deal = match.deal
     return {
         "match": match_id,
@@ -569,15 +571,15 @@ def error_text(look: Look, err: Exception) -> str:
     return message(err, look) if isinstance(err, PasurError) else str(err)
 
 
-def options_text(look: Look, card: Card, options, count) -> str:
+def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], count: int | None) -> str:
     lines = [say("{card} can capture in {n} ways; name one with --take:",
-        card=look.card(card), n=count if count is not None else _("many"))]
+                 card=look.card(card), n=count if count is not None else _("many"))]
     for number, option in enumerate(options, 1):
         lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
     return "\n".join(lines)
 
 
-def describe_action(look: Look, action: dict) -> str:
+def describe_action(look: Look, action: dict[str, Any]) -> str:
     """One line for an action in the log (what undo took back)."""
     kind = action.get("type")
     if kind == "deal":
@@ -593,7 +595,7 @@ def describe_action(look: Look, action: dict) -> str:
     return str(kind)
 
 
-def matches_rows(items: list[tuple[int, str, object]]) -> list[dict]:
+def matches_rows(items: list[tuple[int, str, Match]]) -> list[dict[str, object]]:
     """(id, created, replayed match) of each match as the rows of `matches --json`."""
     out = []
     for mid, created, match in items:
@@ -603,13 +605,13 @@ def matches_rows(items: list[tuple[int, str, object]]) -> list[dict]:
     return out
 
 
-def damaged_row(match_id: int, players: list[str], reason: str) -> dict:
+def damaged_row(match_id: int, players: list[str], reason: str) -> dict[str, object]:
     """A `matches` row for a match that cannot be replayed."""
     return {"match": match_id, "created": None, "players": players, "sides": [], "rules": "?", "deals": None,
             "totals": {}, "finished": False, "winner": None, "damaged": reason}
 
 
-def matches_text(rows: list[dict], filtered: bool = False) -> str:
+def matches_text(rows: list[dict[str, Any]], filtered: bool = False) -> str:
     if not rows:
         if filtered:
             return _("No match fits.")

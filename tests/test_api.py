@@ -1,16 +1,27 @@
 """The engine as a library: the public names, the README's Python example, undo, strict actions."""
 
 import doctest
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pasur_cli
-from pasur_cli import (DECK, PRESETS, AmbiguousPlayError, IllegalPlayError, Match, NotationError, check_action,
-                       check_players, legal_captures)
+from pasur_cli import (
+    DECK,
+    PRESETS,
+    AmbiguousPlayError,
+    IllegalPlayError,
+    Match,
+    NotationError,
+    check_action,
+    check_players,
+    legal_captures,
+)
 
 README = Path(__file__).parent.parent / "README.md"
 
@@ -170,3 +181,48 @@ def test_names_are_stored_in_nfc_and_every_script_works():
         check_players(["\ud800x", "Bob"])
     match = Match(names, PRESETS["standard"])
     assert match.player_named("JOSE\u0301") == "José"
+
+
+# A script that knows only the public names (every one it uses is in __all__) replays whole
+# matches, played and tallied, and gets the scores the CLI prints for them.
+SCRIPT = '''
+import json, sys
+from pasur_cli import Match, Rules
+names = {"Match", "Rules"}
+import pasur_cli
+assert names <= set(pasur_cli.__all__)
+doc = json.load(sys.stdin)
+match = Match(doc["players"], Rules.from_dict(doc["rules"]), doc["players"].index(doc["dealer"]))
+for entry in doc["actions"]:
+    match.apply(entry["action"])
+print(json.dumps({"deals": [{side: score.as_dict() for side, score in result.scores.items()}
+                            for result in match.results],
+                  "totals": match.totals, "winner": match.winner, "finished": match.finished}))
+'''
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10**6))
+def test_a_script_of_public_names_replays_matches_to_the_cli_scores(seed):
+    import random
+    import subprocess
+    import sys
+    import tempfile
+
+    from click.testing import CliRunner
+    from matchbook import random_match as whole_match
+    from matchbook import stored
+
+    from pasur_cli.cli import main
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "pasur.db"
+        mid = stored(path, [whole_match(random.Random(seed))])[0]
+        runner = CliRunner()
+        score = json.loads(runner.invoke(main, ["--db", str(path), "score", "--json", "--match", str(mid)]).output)
+        record = runner.invoke(main, ["--db", str(path), "export", "--match", str(mid)]).output
+    script = subprocess.run([sys.executable, "-c", SCRIPT], input=record, capture_output=True, text=True, check=True)
+    replayed = json.loads(script.stdout)
+    assert replayed["deals"] == [deal["scores"] for deal in score["deals"]]
+    assert (replayed["totals"], replayed["winner"], replayed["finished"]) == (
+        score["totals"], score["winner"], score["finished"])

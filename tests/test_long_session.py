@@ -10,9 +10,9 @@ import sys
 import threading
 
 import pytest
+from simulate import new_match, random_match
 
 from pasur_cli.match import Match
-from simulate import new_match, random_match
 
 DEALS = 500
 pytestmark = pytest.mark.soak

@@ -4,10 +4,10 @@ import json
 import random
 
 import pytest
+from simulate import enter, new_match, random_match
 
 from pasur_cli.match import Match
 from pasur_cli.rules import parse_rules
-from simulate import enter, new_match, random_match
 
 NAMES = ["Ali", "Sara", "Reza", "Mina"]
 CASES = [

@@ -4,7 +4,6 @@ import json
 import random
 
 import pytest
-
 from simulate import enter, new_match, random_match
 
 

@@ -4,11 +4,11 @@ import json
 import random
 
 import pytest
+from simulate import random_plays, random_table
 
 from pasur_cli.deal import Deal
 from pasur_cli.rules import PRESETS
 from pasur_cli.scoring import PileCount
-from simulate import random_plays, random_table
 
 
 def refereed_deal(seed, players=("Ali", "Sara")):

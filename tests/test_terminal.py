@@ -64,7 +64,7 @@ def test_names_in_any_script_keep_tables_aligned(pasur):
         blocks = [b for b in text.split("\n\n") if "---" in b]
         assert blocks
         for block in blocks:
-            lines = [l for l in block.splitlines() if l.strip() and not l.startswith(("Deal", "Match"))]
+            lines = [row for row in block.splitlines() if row.strip() and not row.startswith(("Deal", "Match"))]
             rule = lines[1]
             # every column starts where its dashes start
             starts = [i for i, ch in enumerate(rule) if ch == "-" and (i == 0 or rule[i - 1] == " ")]

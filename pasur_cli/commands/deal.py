@@ -15,7 +15,7 @@ from pasur_cli.typos import read_cards
 @store_options
 @look_options
 @click.pass_context
-def deal(ctx, cards, expect):
+def deal(ctx: click.Context, cards: tuple[str, ...], expect: int | None) -> None:
     """Enter the face-up table of the next deal: four CARDS (checked for misdeals)."""
     table_cards = read_cards(cards)
     store = open_store(ctx, write=True)

@@ -19,7 +19,8 @@ from pasur_cli.rules import parse_rules
 @store_options
 @look_options
 @click.pass_context
-def new(ctx, players, preset, overrides, dealer, solo):
+def new(ctx: click.Context, players: tuple[str, ...], preset: str, overrides: tuple[str, ...],
+        dealer: str | None, solo: bool) -> None:
     """Start a match: PLAYERS in playing order (2-4; 4 play as teams 1+3 against 2+4)."""
     names = [p.strip() for p in players]
     rules = parse_rules(preset, [*overrides, *(["teams=false"] if solo else [])])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from pasur_cli import actions, render
@@ -10,8 +12,12 @@ from pasur_cli.cli import PasurCommand, Refused, current, expect_option, look, l
 from pasur_cli.errors import AmbiguousPlayError, NotationError, Words
 from pasur_cli.store import Store
 
+if TYPE_CHECKING:
+    from pasur_cli.cards import Card
+    from pasur_cli.match import Match
 
-def _current_match(ctx):
+
+def _current_match(ctx: click.Context) -> Match:
     store = Store(ctx.meta.get("pasur.db"))
     try:
         return current(ctx, store)[1]
@@ -19,7 +25,7 @@ def _current_match(ctx):
         store.close()
 
 
-def complete_cards(ctx, param, incomplete: str) -> list[str]:
+def complete_cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """For a played card: the cards still unseen in the current deal; for --take: the table's cards."""
     try:
         match = _current_match(ctx)
@@ -32,7 +38,7 @@ def complete_cards(ctx, param, incomplete: str) -> list[str]:
     return [c.code for c in cards if c.code.startswith(incomplete.upper())]
 
 
-def complete_players(ctx, param, incomplete: str) -> list[str]:
+def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     try:
         players = _current_match(ctx).players
     except Exception:  # as above
@@ -49,7 +55,8 @@ def complete_players(ctx, param, incomplete: str) -> list[str]:
 @store_options
 @look_options
 @click.pass_context
-def play(ctx, card, take_text, by, expect):
+def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None,
+         expect: int | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes."""
     played = _one_card(card)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
@@ -61,7 +68,7 @@ def play(ctx, card, take_text, by, expect):
     click.echo(render.play_text(look(ctx), record, deal_played, match))
 
 
-def _one_card(words: tuple[str, ...]):
+def _one_card(words: tuple[str, ...]) -> Card:
     """The played card from the words typed after `pasur play`: one card; several words are
     refused saying what they probably mean (``1O D`` is 10♦, ``7C 4D`` wants --take)."""
     tokens = split_tokens(list(words))

@@ -13,7 +13,7 @@ from pasur_cli.rules import PRESETS
 @click.command(cls=PasurCommand)
 @click.argument("preset", required=False, shell_complete=complete_presets)
 @json_option
-def rules(preset, as_json):
+def rules(preset: str | None, as_json: bool) -> None:
     """Every rule option with its value in each preset (or in PRESET) and what it means."""
     if preset is not None and preset.lower() not in PRESETS:
         raise NotationError("{preset!r} is not a preset; choose one of {presets}.", preset=preset,

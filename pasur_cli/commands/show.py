@@ -13,7 +13,7 @@ from pasur_cli.cli import PasurCommand, current, json_option, look, look_options
 @store_options
 @look_options
 @click.pass_context
-def show(ctx, as_json):
+def show(ctx: click.Context, as_json: bool) -> None:
     """The deal in progress: table, whose turn, piles, surs, last capture, unseen cards."""
     store = open_store(ctx)
     mid, match = current(ctx, store)
