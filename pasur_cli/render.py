@@ -88,7 +88,16 @@ class Look(NamedTuple):
         ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
         if not facts:  # as errors.fill: a sentence without facts is not formatted
             return _(template)
-        return _(template).format_map({name: self.fact(value) for name, value in facts.items()})
+        text = _(template)
+        shown = {}
+        for name, value in facts.items():
+            quoted = "{" + name + "!r}"
+            if self.rtl and quoted in text:  # quote the fact itself, then isolate it (not repr of the marks)
+                text = text.replace(quoted, "{" + name + "}")
+                shown[name] = self._isolate(repr(self._plain(value)))
+            else:
+                shown[name] = self.fact(value)
+        return text.format_map(shown)
 
     def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
         """``say`` with the singular or plural template for ``n`` (the language's plural rule):

@@ -358,3 +358,10 @@ def test_a_session_speaks_each_language(pasur, code):
     english = pasur("session", input="show\n").output
     assert result.output.splitlines()[0] != english.splitlines()[0]
     assert_no_english(result.output, code)
+
+
+def test_a_quoted_fact_is_quoted_then_isolated(pasur):
+    """{text!r} in Persian: the typed text in quotes, inside one isolate (not the repr of the marks)."""
+    line = pasur("--lang", "fa", "check", "zz", "--table", "AC").output
+    assert f"{FSI}'zz'{PDI}" in line and "\\u2068" not in line
+    assert "'zz'" in pasur("--lang", "de", "check", "zz", "--table", "AC").output
