@@ -186,6 +186,8 @@ def fill(path: str) -> None:
                 message.string = tuple(text) if isinstance(text, list) else text
                 message.flags.discard("fuzzy")
                 message.previous_id = []
+            # a hint's old msgid, read back as a comment ("# | msgid ..."), goes with the hint
+            message.user_comments = [c for c in message.user_comments if not c.startswith("| ")]
         with open(_po(code), "wb") as fp:
             write_po(fp, catalog, width=0, include_lineno=False, include_previous=True)
     compile_all()
