@@ -385,7 +385,7 @@ def score_text(look: Look, match: Match, only_last: bool = False) -> str:
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
-        parts.append(_("Match") + "\n" + match_table(match))
+        parts.append(_("Match (running totals)") + "\n" + match_table(match))
     else:
         parts.append(_("No deal has been scored yet."))
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
@@ -540,7 +540,12 @@ def race_text(look: Look, deal: Deal) -> str:
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
     held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
-    now = dot.join(f"{s} {score.total}" for s, score in deal.score().items())
+    # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
+    from pasur_cli.scoring import PileCount, score_deal
+    piles = {side: list(pile) for side, pile in deal.piles.items()}
+    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
+    ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
+    now = dot.join(f"{s} {score.total}" for s, score in ended.items())
     return "\n".join([
         say("Clubs so far: {clubs} ({min} needed for {points} points).",
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),

@@ -131,8 +131,10 @@ def stats_text(look: Look, book: RecordBook) -> str:
         parts.append(_("Head to head (finished matches the row's player won against the column's):") + "\n"
                      + _grid(rows, [_("won by"), *names]))
     two, ten = ("2C", "10D") if look.ascii else ("2♣", "10♦")
-    parts.append(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}: in how"
-                   " many of their deals they took them. Surs: held at a deal's end.").format(two=two, ten=ten))
+    import textwrap  # the footnote is prose: keep it within an 80-column terminal
+    parts.append(textwrap.fill(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}:"
+                                 " in how many of their deals they took them. Surs: held at a deal's end.").format(
+                                     two=two, ten=ten), width=80, break_long_words=False, break_on_hyphens=False))
     parts[-1] += left_out
     return "\n\n".join(parts)
 

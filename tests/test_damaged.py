@@ -5,6 +5,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -103,17 +104,24 @@ def as_nobody():
 
 
 @pytest.fixture
-def shared(tmp_path):
-    folder = tmp_path / "shared"
+def shared():
+    """A folder another user can reach: made directly in the system's temporary folder, not under
+    pytest's pytest-of-root, which any pytest starting meanwhile sets back to mode 0700 (that made
+    this test fail when two test runs overlapped)."""
+    import tempfile
+    base = Path(tempfile.mkdtemp(prefix="pasur-shared-"))
+    base.chmod(0o755)
+    folder = base / "shared"
     folder.mkdir()
-    for path in (tmp_path, folder):
-        path.chmod(0o755)
-    parent = tmp_path
+    folder.chmod(0o755)
+    parent = base.parent
     while parent != parent.parent:  # nobody must be able to reach the folder
         if parent.stat().st_mode & 0o001 == 0 and os.geteuid() == 0:
             parent.chmod(parent.stat().st_mode | 0o001)
         parent = parent.parent
-    return folder
+    yield folder
+    folder.chmod(0o755)
+    shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.mark.parametrize("what", ["file", "folder"])

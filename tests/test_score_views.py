@@ -159,3 +159,15 @@ def test_nothing_to_draw_before_a_deal_is_scored(pasur):
     pasur("new", "Ali", "Sara")
     assert pasur("score", "--chart").output == "No deal has been scored yet: nothing to draw.\n"
     assert pasur("score", "--chart", "--csv").exit_code == 2
+
+
+def test_the_match_table_says_its_figures_are_running_totals(pasur):
+    pasur("new", "Ali", "Sara")
+    for _deal in range(2):
+        pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+              "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    text = pasur("score").output
+    rows = re.findall(r"^Ali +(?:\S+ +){7}(\S+)$", text, re.M)
+    assert rows == ["12", "12"], text  # each deal: Ali 12 (7 for clubs, 2 for 2♣, 2 aces, 1 jack)
+    table = text[text.index("Match (running totals)\n"):]
+    assert re.search(r"^2 \(tallied\) +Sara +24 +16$", table, re.M), table  # the second row: the sums

@@ -75,6 +75,14 @@ def test_session_answers_a_choice_with_the_cards(pasur, db):
     assert "Sara plays 5♠ and takes 2♦ 4♥" in result.output
 
 
+def test_a_wrong_choice_of_cards_says_why(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    result = pasur("session", input="ac 2d 4h 5c\n5s\n4h\nqh\nac 5c\n")
+    assert "Error: 5♠ + 4♥ = 9, not 11." in result.output
+    assert "Error: Q♥ is not on the table." in result.output
+    assert "Sara plays 5♠ and takes A♣ 5♣" in result.output
+
+
 def test_the_table_says_how_many_cards_were_given(pasur, db):
     pasur("new", "Ali", "Sara")
     result = pasur("session", input="th 4d 5h\ndeal 2c\n")
@@ -107,6 +115,15 @@ def test_a_rank_alone_asks_which_suit(pasur, db):
     result = pasur("session", input="K\n7c 3\n")
     assert "'K' needs a suit: which one? K♣ K♦ K♥\n" in result.output  # K♠ is on the table
     assert "'3' needs a suit: which one? 3♥\n" in result.output  # in a take: the table's
+
+
+def test_a_queen_typed_alone_asks_its_suit_and_does_not_quit(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    result = pasur("session", input="Q\nq\n2s\n")
+    assert result.output.count("'Q' needs a suit: which one? Q♣ Q♦ Q♥ Q♠\n") == 1
+    assert "'q' needs a suit: which one? Q♣ Q♦ Q♥ Q♠\n" in result.output
+    assert "Sara plays 2♠ and takes 9♦." in result.output  # the session went on after both
 
 
 def test_one_shot_play_of_two_cards_suggests_take(pasur, db):
@@ -233,7 +250,7 @@ def play_deal(t: Table, rng: random.Random, mistakes: bool) -> None:
         assert typo and raced and undone and asked and cancelled
     result = match.results[-1]
     t.expect(f"Deal {result.number} ({result.dealer} dealt)")
-    t.expect("Match\n".replace("\n", "\r\n"))
+    t.expect("Match (running totals)\n".replace("\n", "\r\n"))
     if not match.finished:
         t.expect(f"{match.dealer} deals deal {match.deal_number}; type the four table cards")
 
@@ -333,6 +350,26 @@ def test_ctrl_d_and_ctrl_c_leave(pasur, db):
 
 
 @TTY
+def test_a_long_error_is_broken_between_words_at_a_terminal(pasur, db):
+    pasur("new", "Ali", "Sara")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20,
+                          dimensions=(24, 60))
+    try:
+        child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
+        child.sendline("clear")
+        child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
+        error = child.before[child.before.index("Error:"):].replace("\r", "").rstrip("\n").split("\n")
+        assert len(error) >= 2 and all(len(line) <= 60 for line in error), error
+        assert " ".join(error).startswith("Error: 'clear' is not a card: write a rank (A or 1, 2-10 or T, J, Q, K)")
+        child.sendeof()
+        child.expect_exact("Everything is saved. Bye.")
+    finally:
+        child.close(force=True)
+
+
+@TTY
 def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
     env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
@@ -391,3 +428,19 @@ def test_score_and_show_during_a_deal_show_the_race(pasur, db):
     assert "Ali to play (3 left; Sara 2) · Ali 0 – Sara 0" in pasur("show").output
     undone = pasur("undo").output
     assert "Took back Sara's 6♦, taking 5♣." in undone and "Now: table 5♣ K♠; Sara to play (hand 1 of 6)." in undone
+
+
+def test_if_the_deal_ended_now_gives_the_table_to_the_last_capturer(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "AH", "KS")
+    pasur("play", "2S")        # Sara takes 9♦
+    pasur("play", "10C")       # Ali takes A♥
+    pasur("play", "6D")        # Sara takes 5♣
+    pasur("play", "3C")        # Ali trails 3♣; Sara captured last, so the table would be hers
+    for command in ("score", "show"):
+        assert "If the deal ended now: Ali 1 · Sara 0." in pasur(command).output  # K♠ 3♣: no points
+    pasur("play", "AD")        # Sara trails A♦
+    for command in ("score", "show"):
+        assert "If the deal ended now: Ali 1 · Sara 1." in pasur(command).output  # A♦ would be Sara's
+    pasur("undo", "5")         # nobody has captured: the table would go to the dealer's side
+    assert "If the deal ended now: Ali 1 · Sara 0." in pasur("show").output  # Ali's A♥ on the table

@@ -147,6 +147,17 @@ def test_stats_text_shows_every_player_and_partnership(pasur):
     assert row.split()[-6:-3] == ["17.0", "1.00", "100%"]
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fa"])
+def test_stats_footnote_fits_an_80_column_terminal(pasur, lang):
+    pasur("new", "Ali", "Sara")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    footnote = pasur("--lang", lang, "stats").output.rstrip("\n").split("\n\n")[-1]
+    lines = [line.translate({0x2068: None, 0x2069: None, 0x200E: None}) for line in footnote.splitlines()]
+    assert len(lines) >= 2 and all(len(line) <= 80 for line in lines), lines
+    assert "2♣" in footnote and "10♦" in footnote
+
+
 def test_stats_refuses_an_unknown_player_and_has_nothing_without_a_database(pasur, db):
     assert "No matches yet" in pasur("stats").output
     pasur("new", "Ali", "Sara")

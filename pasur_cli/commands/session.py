@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli import actions, render
-from pasur_cli.captures import is_legal_capture, legal_captures
+from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import N_, _
@@ -64,7 +64,14 @@ class Session:
         click.echo(text)
 
     def refuse(self, err: Exception) -> None:
-        self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
+        text = _("Error: {message}").format(message=render.error_text(self.look, err))
+        if self.at_terminal:  # break between words, not wherever the terminal's edge falls
+            import shutil
+            import textwrap
+            width = max(shutil.get_terminal_size().columns, 40)
+            text = "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                             for line in text.splitlines())
+        self.echo(text)
 
     def state(self) -> tuple[Match, int]:
         """The match as stored now, and how many actions its log holds (for ``expect``)."""
@@ -101,7 +108,7 @@ class Session:
     def do(self, words: list[str], match: Match, seen: int) -> bool:
         """Carry out one typed line; False to leave."""
         word = words[0].lower()
-        if word in ("quit", "exit", "q"):
+        if word in ("quit", "exit"):  # not "q": a queen typed without its suit must not end the evening
             return False
         if word in ("help", "?", "h"):
             self.echo(_(HELP))
@@ -200,8 +207,12 @@ class Session:
                     if tuple(sorted(take)) in found.options or (
                             found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
                         return take
-                    self.echo(_("{card} cannot take {cards}.").format(
-                        card=self.look.card(card), cards=self.look.cards(take)))
+                    problem = capture_problem(card, deal.table, take, match.rules)  # why not, when it can say
+                    if problem is not None:
+                        self.refuse(problem)
+                    else:
+                        self.echo(_("{card} cannot take {cards}.").format(
+                            card=self.look.card(card), cards=self.look.cards(take)))
             self.echo(_("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.").format(
                 n=len(found.options)))
             question = _("Which one? ")
