@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pasur_cli.errors import IllegalPlayError, NotationError
-from pasur_cli.i18n import ngettext
 
 if TYPE_CHECKING:
     from pasur_cli.cards import Card
@@ -57,8 +56,10 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = 
     with store.changing(match_id, expect) as change:
         have = change.count
         if count > have:
-            raise IllegalPlayError(ngettext("match {match} has {have} recorded action; cannot undo {count}.",
-                                            "match {match} has {have} recorded actions; cannot undo {count}.", have),
+            if have == 1:  # the template stays English (str(err) goes into JSON); each is its own message
+                raise IllegalPlayError("match {match} has 1 recorded action; cannot undo {count}.",
+                                       match=match_id, count=count)
+            raise IllegalPlayError("match {match} has {have} recorded actions; cannot undo {count}.",
                                    match=match_id, have=have, count=count)
         dropped: list[dict[str, object]] = change.drop(count)
         words = [describe(action) for action in reversed(dropped)] if describe else []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli.errors import NotationError
+from pasur_cli.errors import NotationError, Words
 from pasur_cli.i18n import ascii_digits
 from pasur_cli.values import Value
 
@@ -173,7 +173,7 @@ def split_tokens(texts: str | list[str] | tuple[str, ...]) -> list[str]:
     return [t for text in texts for t in text.replace(",", " ").split()]
 
 
-def parse_cards(texts: str | list[str] | tuple[str, ...], what: str = "list") -> list[Card]:
+def parse_cards(texts: str | list[str] | tuple[str, ...], what: object = Words("list")) -> list[Card]:
     """Parse a card list separated by spaces and/or commas, given as one string or several.
 
     Raises NotationError for a bad token or a card named twice in the list.

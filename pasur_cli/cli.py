@@ -108,7 +108,8 @@ def _help_text(text: str | None) -> str | None:
     if not text or i18n.language() == "en":
         return text
     import inspect
-    return _(inspect.cleandoc(text))
+    cleaned = inspect.cleandoc(text)  # extracted as such by i18n_tools.extract
+    return _(cleaned)
 
 
 class PasurCommand(Translated):
@@ -169,8 +170,8 @@ class PasurGroup(Translated, click.Group):
         for number, arg in enumerate(args, 1):
             if any("\udc80" <= ch <= "\udcff" or "\ud800" <= ch <= "\udfff" for ch in arg):
                 shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
-                raise Refused(f"argument {number} ({shown}) is not valid text in this system's encoding"
-                              " (UTF-8); nothing was changed.", 2)
+                raise Refused(_("argument {number} ({shown}) is not valid text in this system's encoding"
+                                " (UTF-8); nothing was changed.").format(number=number, shown=shown), 2)
         return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

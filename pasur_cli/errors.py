@@ -41,6 +41,20 @@ def fill(template: str, facts: dict[str, object], show: Callable[[object], str] 
     return template.format_map({name: show(value) for name, value in facts.items()})
 
 
+class Words:
+    """English words given as a fact (``Words("pile of {side}", side=s)``), shown in the reader's
+    language: a template and its facts, as an error's; ``str`` is the English."""
+
+    def __init__(self, template: str, /, **facts: object) -> None:
+        self.template, self.facts = template, facts
+
+    def __str__(self) -> str:
+        return fill(self.template, self.facts)
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
 class PasurError(ValueError):
     """Any error the engine reports to a player: a sentence template and the facts that fill it."""
 

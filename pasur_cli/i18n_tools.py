@@ -31,7 +31,7 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE / "pasur.pot"
 ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError")
 # say, say_count: render.Look's sentences with facts
-KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", *ERRORS)
+KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "Words", *ERRORS)
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:
@@ -186,6 +186,8 @@ def fill(path: str) -> None:
                 message.string = tuple(text) if isinstance(text, list) else text
                 message.flags.discard("fuzzy")
                 message.previous_id = []
+            # a hint's old msgid, read back as a comment ("# | msgid ..."), goes with the hint
+            message.user_comments = [c for c in message.user_comments if not c.startswith("| ")]
         with open(_po(code), "wb") as fp:
             write_po(fp, catalog, width=0, include_lineno=False, include_previous=True)
     compile_all()

@@ -19,7 +19,7 @@ from typing import Any
 
 from pasur_cli.cards import Card, parse_card, parse_cards
 from pasur_cli.deal import Deal, Play
-from pasur_cli.errors import IllegalPlayError, NotationError, PasurError
+from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
 from pasur_cli.values import Value
@@ -60,8 +60,9 @@ def check_name(name: object, seat: int) -> str:
         kind = unicodedata.category(ch)
         if kind in ("Cc", "Cf", "Cs", "Zl", "Zp"):
             what = "a lone surrogate" if kind == "Cs" else unicodedata.name(ch, "a control character").lower()
+            code = f"U+{ord(ch):04X}"
             raise IllegalPlayError("player {seat}'s name holds {code} ({what}): a name cannot hold control,"
-                                   " format or line-breaking characters.", seat=seat, code=f"U+{ord(ch):04X}",
+                                   " format or line-breaking characters.", seat=seat, code=code,
                                    what=what)
     name = unicodedata.normalize("NFC", name).strip()
     if not name:
@@ -208,7 +209,7 @@ class Match:
         """Begin the next deal with its initial table (Cards or card codes). Raises
         IllegalPlayError when not allowed (a deal in progress, the match over, a table the
         rules' check refuses: the error says what the dealer must do)."""
-        cards = _cards(table, "table")
+        cards = _cards(table, Words("table"))
         self._ready()
         if self.deal is not None:
             raise IllegalPlayError("deal {number} is still being played; finish it first.", number=self.deal_number)
@@ -221,7 +222,7 @@ class Match:
                     by: str | None = None) -> tuple[Card, ...]:
         """Raise the reason ``play`` would refuse this play; return the cards it would capture."""
         played = _card(card)
-        took = None if take is None else _cards(take, "capture")
+        took = None if take is None else _cards(take, Words("capture"))
         self._ready()
         if self.deal is None:
             raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
@@ -243,7 +244,7 @@ class Match:
         playing. Returns what the play did; closes the deal after its last card. Raises
         IllegalPlayError or AmbiguousPlayError (nothing changes then)."""
         played = _card(card)
-        took = None if take is None else _cards(take, "capture")
+        took = None if take is None else _cards(take, Words("capture"))
         self._ready()
         if self.deal is None:
             raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
@@ -387,7 +388,7 @@ def _card(card: Card | str) -> Card:
     raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
 
 
-def _cards(cards: Iterable[Card | str] | str, what: str) -> list[Card]:
+def _cards(cards: Iterable[Card | str] | str, what: object) -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards, what)
     out: list[Card] = []

@@ -20,7 +20,7 @@ import unicodedata
 from typing import Any, NamedTuple
 
 from pasur_cli.cards import parse_card
-from pasur_cli.errors import IllegalPlayError, NotationError, PasurError
+from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words
 from pasur_cli.match import Match, action_text, check_players, parse_action
 from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules, option_text, parse_rules
 
@@ -115,53 +115,54 @@ def load_json(text: str) -> Any:
 
 
 # -- checking each field ------------------------------------------------------------------
-def _bad(where: str, what: str, value: object) -> NotationError:
+def _bad(where: object, what: object, value: object) -> NotationError:
     shown = json.dumps(value, ensure_ascii=True)
     if len(shown) > 60:
         shown = shown[:57] + "..."
     return NotationError("{where} must be {what}, not {value}.", where=where, what=what, value=shown)
 
 
-def _text(value: object, where: str, most: int) -> str:
+def _text(value: object, where: object, most: int) -> str:
     if not isinstance(value, str):
-        raise _bad(where, "text", value)
+        raise _bad(where, Words("text"), value)
     if len(value) > most:
         raise NotationError("{where} is longer than {most} characters.", where=where, most=most)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         lone = next(c for c in value if "\ud800" <= c <= "\udfff")
+        code = f"U+{ord(lone):04X}"
         raise NotationError("{where} holds a lone surrogate ({code}), which is not text.",
-                            where=where, code=f"U+{ord(lone):04X}") from None
+                            where=where, code=code) from None
     return value
 
 
-def _plain(value: object, where: str, most: int) -> str:
+def _plain(value: object, where: object, most: int) -> str:
     """Text without control characters (a time)."""
     text = _text(value, where, most)
     if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
-        raise _bad(where, "text without control characters", value)
+        raise _bad(where, Words("text without control characters"), value)
     return text
 
 
-def _whole(value: object, where: str, least: int, most: int) -> int:
+def _whole(value: object, where: object, least: int, most: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise _bad(where, "a whole number", value)
+        raise _bad(where, Words("a whole number"), value)
     if not least <= value <= most:
         raise NotationError("{where} is {value}; it must be between {least} and {most}.",
                             where=where, value=value, least=least, most=most)
     return value
 
 
-def _flag(value: object, where: str) -> bool:
+def _flag(value: object, where: object) -> bool:
     if not isinstance(value, bool):
-        raise _bad(where, "true or false", value)
+        raise _bad(where, Words("true or false"), value)
     return value
 
 
-def _object(value: object, where: str, fields: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Any]:
+def _object(value: object, where: object, fields: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise _bad(where, "an object", value)
+        raise _bad(where, Words("an object"), value)
     unknown = [k for k in value if k not in fields]
     if unknown:
         raise NotationError("{where} has unknown fields: {fields}.", where=where,
@@ -172,24 +173,25 @@ def _object(value: object, where: str, fields: tuple[str, ...], required: tuple[
     return value
 
 
-def _list(value: object, where: str, most: int) -> list[Any]:
+def _list(value: object, where: object, most: int) -> list[Any]:
     if not isinstance(value, list):
-        raise _bad(where, "a list", value)
+        raise _bad(where, Words("a list"), value)
     if len(value) > most:
         raise NotationError("{where} holds more than {most} items.", where=where, most=most)
     return value
 
 
-def _card(value: object, where: str) -> str:
+def _card(value: object, where: object) -> str:
     """A card's canonical code from one card written alone (``10D``, ``qh``, ``7♣``)."""
     text = _text(value, where, 4)
     if text != text.strip() or not text:
-        raise _bad(where, "one card", value)
+        raise _bad(where, Words("one card"), value)
     return parse_card(text).code
 
 
-def _cards(value: object, where: str) -> list[str]:
-    codes = [_card(v, f"{where}, item {i}") for i, v in enumerate(_list(value, where, 52), 1)]
+def _cards(value: object, where: object) -> list[str]:
+    codes = [_card(v, Words("{where}, item {number}", where=where, number=i))
+             for i, v in enumerate(_list(value, where, 52), 1)]
     if len(set(codes)) != len(codes):
         raise NotationError("{where} names a card twice.", where=where)
     return codes
@@ -199,19 +201,19 @@ def _rules(value: object) -> Rules:
     doc = _object(value, 'the record\'s "rules"', OPTION_NAMES)
     lines = []
     for name, v in doc.items():
-        where = f"the rule {name}"
+        where = Words("the rule {name}", name=name)
         if name in BOOLS:
             _flag(v, where)
         elif name in CHOICES:
             if v not in CHOICES[name]:
-                raise _bad(where, "one of " + ", ".join(CHOICES[name]), v)
+                raise _bad(where, Words("one of {choices}", choices=", ".join(CHOICES[name])), v)
         elif not (v is None and name in OPTIONAL_INTS):
             _whole(v, where, 0, MAX_NUMBER)
         lines.append(f"{name}={option_text(v)}")
     return parse_rules("standard", lines)
 
 
-def _sides(value: object, where: str, sides: list[str]) -> dict[str, Any]:
+def _sides(value: object, where: object, sides: list[str]) -> dict[str, Any]:
     if isinstance(value, dict):  # a side spelt decomposed (as macOS writes José) is the side, as its players are
         same = {unicodedata.normalize("NFC", k).strip() if isinstance(k, str) else k: v for k, v in value.items()}
         if len(same) != len(value):
@@ -223,35 +225,38 @@ def _sides(value: object, where: str, sides: list[str]) -> dict[str, Any]:
 
 def check_action(value: object, number: int, sides: list[str]) -> dict[str, Any]:
     """Action ``number`` checked field by field; returns it with cards as codes (not yet replayed)."""
-    where = f"action {number}"
+    where = Words("action {number}", number=number)
     if not isinstance(value, dict):
-        raise _bad(where, "an object", value)
+        raise _bad(where, Words("an object"), value)
     kind = value.get("type")
     if not isinstance(kind, str) or kind not in ACTION_FIELDS:
-        raise _bad(f"the type of {where}", "deal, play or tally", kind)
+        raise _bad(Words("the type of {where}", where=where), Words("deal, play or tally"), kind)
     fields = ACTION_FIELDS[kind]
     if kind == "deal":
         action = _object(value, where, fields, fields)
-        return {"type": "deal", "table": _cards(action["table"], f"the table of {where}")}
+        return {"type": "deal", "table": _cards(action["table"], Words("the table of {where}", where=where))}
     if kind == "play":
         action = _object(value, where, fields, ("type", "card", "take"))
         by = action.get("by")
-        return {"type": "play", "card": _card(action["card"], f"the card of {where}"),
-                "take": _cards(action["take"], f"the capture of {where}"),
-                "by": None if by is None else _text(by, f"the player of {where}", MAX_NAME)}
+        return {"type": "play", "card": _card(action["card"], Words("the card of {where}", where=where)),
+                "take": _cards(action["take"], Words("the capture of {where}", where=where)),
+                "by": None if by is None else _text(by, Words("the player of {where}", where=where), MAX_NAME)}
     action = _object(value, where, fields, ("type",))
-    piles = {side: _cards(cards, f"the pile of {side} in {where}")
-             for side, cards in _sides(action.get("piles", {}), f"the piles of {where}", sides).items()}
+    given_piles = _sides(action.get("piles", {}), Words("the piles of {where}", where=where), sides)
+    piles = {side: _cards(cards, Words("the pile of {side} in {where}", side=side, where=where))
+             for side, cards in given_piles.items()}
     counts: dict[str, dict[str, Any]] = {}
-    for side, given in _sides(action.get("counts", {}), f"the counts of {where}", sides).items():
-        here = f"the counts of {side} in {where}"
+    for side, given in _sides(action.get("counts", {}), Words("the counts of {where}", where=where), sides).items():
+        here = Words("the counts of {side} in {where}", side=side, where=where)
         doc = _object(given, here, COUNT_FIELDS)
-        counts[side] = {k: (_whole(doc.get(k, 0), f"{k} in {here}", 0, COUNT_LIMITS[k]) if k in COUNT_LIMITS
-                            else _flag(doc.get(k, False), f"{k} in {here}")) for k in COUNT_FIELDS}
-    surs = {side: _whole(n, f"the surs of {side} in {where}", 0, 99)
-            for side, n in _sides(action.get("surs", {}), f"the surs of {where}", sides).items()}
+        counts[side] = {k: (_whole(doc.get(k, 0), Words("{key} in {where}", key=k, where=here), 0, COUNT_LIMITS[k])
+                            if k in COUNT_LIMITS
+                            else _flag(doc.get(k, False), Words("{key} in {where}", key=k, where=here)))
+                        for k in COUNT_FIELDS}
+    surs = {side: _whole(n, Words("the surs of {side} in {where}", side=side, where=where), 0, 99)
+            for side, n in _sides(action.get("surs", {}), Words("the surs of {where}", where=where), sides).items()}
     return {"type": "tally", "piles": piles, "counts": counts, "surs": surs,
-            "partial": _flag(action.get("partial", False), f"partial in {where}")}
+            "partial": _flag(action.get("partial", False), Words("partial in {where}", where=where))}
 
 
 def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dict[str, Any]]) -> str:
@@ -270,17 +275,17 @@ def read_record(text: str) -> Record:
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
         raise NotationError("record version {version} is not one this pasur reads ({known}).",
                             version=json.dumps(doc.get("version"))[:20], known=VERSION)
-    _object(doc, "the record", TOP_FIELDS, ("players", "rules", "actions"))
-    names = _list(doc["players"], 'the record\'s "players"', 4)
-    players = [_text(p, f"player {i}", MAX_NAME) for i, p in enumerate(names, 1)]
+    _object(doc, Words("the record"), TOP_FIELDS, ("players", "rules", "actions"))
+    names = _list(doc["players"], Words('the record\'s "players"'), 4)
+    players = [_text(p, Words("player {number}", number=i), MAX_NAME) for i, p in enumerate(names, 1)]
     dealer_name = doc.get("dealer")
     if dealer_name is not None:
-        _text(dealer_name, "the dealer", MAX_NAME)
+        _text(dealer_name, Words("the dealer"), MAX_NAME)
     players = check_players(players, dealer_name)  # the names as stored (NFC)
     rules = _rules(doc["rules"])
     if "created" in doc:
-        _plain(doc["created"], "the record's \"created\"", MAX_TIME)
-    entries = _list(doc["actions"], 'the record\'s "actions"', MAX_ACTIONS)
+        _plain(doc["created"], Words("the record's \"created\""), MAX_TIME)
+    entries = _list(doc["actions"], Words('the record\'s "actions"'), MAX_ACTIONS)
     same = [unicodedata.normalize("NFC", p).strip() for p in players]
     seat = same.index(unicodedata.normalize("NFC", dealer_name).strip()) if dealer_name else 0
     match = Match(players, rules, seat)
@@ -290,8 +295,8 @@ def read_record(text: str) -> Record:
         if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
             raise NotationError("action {number} of the record is malformed: {entry}", number=number,
                                 entry=json.dumps(entry, ensure_ascii=True)[:80])
-        _object(entry, f"action {number} of the record", ("at", "action"))
-        times.append(_plain(entry.get("at", ""), f"the time of action {number}", MAX_TIME))
+        _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
+        times.append(_plain(entry.get("at", ""), Words("the time of action {number}", number=number), MAX_TIME))
         action = check_action(entry["action"], number, sides)
         try:
             match.apply(action)

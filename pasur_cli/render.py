@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 from pasur_cli import i18n
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.errors import PasurError, Sum
+from pasur_cli.errors import PasurError, Sum, Words
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 
@@ -70,8 +70,8 @@ class Look(NamedTuple):
         tuple of cards joined by spaces in the order given, a name or a number as it is. In a
         right-to-left language every fact is a Unicode isolate, so it keeps its own direction
         and its place in the sentence: this is the one place facts are written."""
-        if isinstance(value, PasurError):
-            return message(value, self)
+        if isinstance(value, PasurError | Words):
+            return self.say(value.template, **value.facts)
         return self._isolate(self._plain(value))
 
     def _plain(self, value: object) -> str:
@@ -89,7 +89,16 @@ class Look(NamedTuple):
         ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
         if not facts:  # as errors.fill: a sentence without facts is not formatted
             return _(template)
-        return _(template).format_map({name: self.fact(value) for name, value in facts.items()})
+        text = _(template)
+        shown = {}
+        for name, value in facts.items():
+            quoted = "{" + name + "!r}"
+            if self.rtl and quoted in text:  # quote the fact itself, then isolate it (not repr of the marks)
+                text = text.replace(quoted, "{" + name + "}")
+                shown[name] = self._isolate(repr(self._plain(value)))
+            else:
+                shown[name] = self.fact(value)
+        return text.format_map(shown)
 
     def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
         """``say`` with the singular or plural template for ``n`` (the language's plural rule):
@@ -127,6 +136,15 @@ def message(err: PasurError, look: Look) -> str:
     return look.say(err.template, **err.facts)
 
 
+def say(template: str, /, **facts: object) -> str:
+    """One of render's own sentences in the chosen language, its facts (names, numbers, cards
+    already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does."""
+    if i18n.is_rtl():
+        facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
+                 else i18n.isolate(str(v)) for k, v in facts.items()}
+    return _(template).format_map(facts)
+
+
 def no_sur_text(record: Play) -> str:
     """Why a play that cleared the table was no sur, as a sentence."""
     reason = record.no_sur
@@ -135,8 +153,8 @@ def no_sur_text(record: Play) -> str:
         return _("The table is cleared, but no sur: a J that clears the table is no sur under these rules.")
     if reason.rule == "last_hand_sur":
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
-    return _("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
-             " the sur limit {limit}.").format(side=record.side, total=reason.total, limit=reason.limit)
+    return say("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
+             " the sur limit {limit}.", side=record.side, total=reason.total, limit=reason.limit)
 
 
 def dumps(data: object) -> str:
@@ -231,22 +249,31 @@ def _rules_line(rules: Rules) -> str:
     base = min(PRESETS, key=lambda n: sum(getattr(PRESETS[n], o) != getattr(rules, o) for o in OPTION_NAMES))
     diffs = [f"{o}={option_text(getattr(rules, o))}" for o in OPTION_NAMES
              if getattr(PRESETS[base], o) != getattr(rules, o)]
-    return f"{base} with {', '.join(diffs)}"
+    return say("{preset} with {options}", preset=base, options=", ".join(diffs))
 
 
 def new_text(match_id: int, match: Match) -> str:
     """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
-    sides = " against ".join(match.sides)
-    goal = f"{match.rules.fixed_deals} deals" if match.rules.fixed_deals else f"first to {match.rules.target}"
-    return (f"Match {match_id}: {sides}. Rules: {_rules_line(match.rules)} ({goal}).\n"
-            f"{match.dealer} deals first; {match.leader} leads. Enter the table: pasur deal CARD CARD CARD CARD")
+    sides = _against(match.sides)
+    deals = match.rules.fixed_deals
+    goal = (i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals))) if deals
+            else say("first to {target}", target=match.rules.target))
+    return (say("Match {id}: {sides}. Rules: {rules} ({goal}).", id=match_id, sides=sides,
+                rules=_rules_line(match.rules), goal=goal)
+            + "\n" + say("{dealer} deals first; {leader} leads. Enter the table: pasur deal CARD CARD CARD CARD",
+                         dealer=match.dealer, leader=match.leader))
+
+
+def _against(sides: Sequence[str]) -> str:
+    return _(" against ").join(sides)
 
 
 def deal_text(look: Look, match: Match) -> str:
     deal = match.deal
     assert deal is not None, "a deal has just been entered"
-    return (f"Deal {match.deal_number} ({match.dealer} deals). Table: {look.cards(deal.table, sort=False)}\n"
-            f"{deal.turn} to play.")
+    return (say("Deal {number} ({dealer} deals). Table: {table}",
+                number=match.deal_number, dealer=match.dealer, table=look.cards(deal.table, sort=False))
+            + "\n" + say("{player} to play.", player=deal.turn))
 
 
 def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False) -> str:
@@ -255,28 +282,34 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     session's words, else as `pasur deal`)."""
     lines = []
     if record.taken:
-        lines.append(f"{record.player} plays {look.card(record.card)} and takes {look.cards(record.taken)}.")
+        lines.append(say("{player} plays {card} and takes {cards}.",
+            player=record.player, card=look.card(record.card), cards=look.cards(record.taken)))
     else:
-        lines.append(f"{record.player} plays {look.card(record.card)}: trailed.")
+        lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
     if record.sur:
-        held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or "none"
-        cancel = f", cancelling a sur of {record.cancelled}" if record.cancelled else ""
-        lines.append(look.loud(f"*** SUR for {record.side}{cancel}! *** Surs held: {held}."))
+        held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+        if record.cancelled:
+            sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
+                side=record.side, other=record.cancelled, held=held)
+        else:
+            sur = say("*** SUR for {side}! *** Surs held: {held}.", side=record.side, held=held)
+        lines.append(look.loud(sur))
     elif record.no_sur:
         lines.append(no_sur_text(record))
     if not deal.over:
         cue = hand_cue(deal)
         if cue:
             lines.append(look.loud(cue))
-        lines.append(f"Table: {look.cards(deal.table, sort=False)}")
+        lines.append(say("Table: {table}", table=look.cards(deal.table, sort=False)))
         if not session:  # the session's prompt says whose turn it is
-            lines.append(f"{deal.turn} to play (hand {deal.hand} of {deal.hands}).")
+            lines.append(say("{player} to play (hand {hand} of {hands}).",
+                player=deal.turn, hand=deal.hand, hands=deal.hands))
         return "\n".join(lines)
     if deal.leftover:
-        lines.append(f"Last card played. {deal.leftover_taker} made the last capture and takes the table:"
-                     f" {look.cards(deal.leftover)}.")
+        lines.append(say("Last card played. {player} made the last capture and takes the table: {cards}.",
+            player=deal.leftover_taker, cards=look.cards(deal.leftover)))
     else:
-        lines.append("Last card played; the table is empty.")
+        lines.append(_("Last card played; the table is empty."))
     lines.append("")
     lines.append(score_text(look, match, only_last=True))
     awaited = awaiting_text(match, session)
@@ -293,9 +326,9 @@ def hand_cue(deal: Deal) -> str | None:
         return None
     stock = 52 - 4 - per_hand * deal.hand
     if stock:
-        return _("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock)."
-                 ).format(hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND, stock=stock)
-    return _("Hand {hand} of {hands} is played. Deal each player the last {n} cards.").format(
+        return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).",
+                   hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND, stock=stock)
+    return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.",
         hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND)
 
 
@@ -304,10 +337,10 @@ def awaiting_text(match: Match, session: bool = False) -> str | None:
     if match.finished or match.deal is not None:
         return None
     if session:
-        return _("{dealer} deals deal {number}; type the four table cards when they are down."
-                 ).format(dealer=match.dealer, number=match.deal_number)
-    return _("{dealer} deals deal {number}; then enter its table: pasur deal CARD CARD CARD CARD"
-             ).format(dealer=match.dealer, number=match.deal_number)
+        return say("{dealer} deals deal {number}; type the four table cards when they are down.",
+                   dealer=match.dealer, number=match.deal_number)
+    return say("{dealer} deals deal {number}; then enter its table: pasur deal CARD CARD CARD CARD",
+               dealer=match.dealer, number=match.deal_number)
 
 
 def _score_rows(scores: dict[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
@@ -335,24 +368,28 @@ def match_table(match: Match) -> str:
     for result in match.results:
         for side, score in result.scores.items():
             running[side] += score.total
-        mark = " (tallied)" if result.tallied else ""
-        rows.append([f"{result.number}{mark}", result.dealer, *running.values()])
+        number = say("{number} (tallied)", number=result.number) if result.tallied else str(result.number)
+        rows.append([number, result.dealer, *running.values()])
     return table(rows, [_("deal"), _("dealer"), *match.sides])
 
 
 def _standing(match: Match) -> str:
     totals = match.totals
     if match.winner:
-        others = " to ".join(str(t) for s, t in totals.items() if s != match.winner)
-        return f"{match.winner} won the match, {totals[match.winner]} to {others}."
-    goal = (f"{len(match.results)} of {match.rules.fixed_deals} deals played" if match.rules.fixed_deals
-            else f"target {match.rules.target}")
+        others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
+        return say("{winner} won the match, {points} to {others}.",
+                   winner=match.winner, points=totals[match.winner], others=others)
+    goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
+            if match.rules.fixed_deals else say("target {target}", target=match.rules.target))
     top = max(totals.values())
     leaders = [s for s, t in totals.items() if t == top]
-    lead = f"{leaders[0]} leads with {top}" if len(leaders) == 1 else f"Level at {top}"
+    lead = (say("{side} leads with {points}", side=leaders[0], points=top) if len(leaders) == 1
+            else say("Level at {points}", points=top))
     if match.deal is not None:
-        return f"{lead}; {goal}. Deal {match.deal_number} is being played."
-    return f"{lead}; {goal}. Next: deal {match.deal_number}, {match.dealer} deals."
+        return say("{lead}; {goal}. Deal {number} is being played.", lead=lead, goal=goal,
+                   number=match.deal_number)
+    return say("{lead}; {goal}. Next: deal {number}, {dealer} deals.",
+               lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
 
 
 def score_text(look: Look, match: Match, only_last: bool = False) -> str:
@@ -360,17 +397,18 @@ def score_text(look: Look, match: Match, only_last: bool = False) -> str:
     results = match.results[-1:] if only_last else match.results
     for result in results:
         rows, headers = _score_rows(result.scores, match.rules)
-        mark = ", tallied" if result.tallied else ""
-        parts.append(f"Deal {result.number} ({result.dealer} dealt{mark})\n"
-                     + table(rows, _ascii_headers(headers, look)))
+        title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
+                 if result.tallied
+                 else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
+        parts.append(title + "\n" + table(rows, _ascii_headers(headers, look)))
     if not only_last and match.deal is not None:
-        played = _("Deal {number}: {played} of {total} cards played so far.").format(
+        played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
         parts.append(_("Match (running totals)") + "\n" + match_table(match))
     else:
-        parts.append("No deal has been scored yet.")
+        parts.append(_("No deal has been scored yet."))
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
     return "\n\n".join(parts)
 
@@ -408,7 +446,8 @@ def show_json(match_id: int, match: Match) -> dict[str, Any]:
 def show_text(look: Look, match_id: int, match: Match, session: bool = False) -> str:
     """Where the match stands: the deal in progress with its race, or the table awaited
     (``session``: in the session's words)."""
-    head = f"Match {match_id}: {' against '.join(match.sides)} ({_rules_line(match.rules)})."
+    head = say("Match {id}: {sides} ({rules}).", id=match_id, sides=_against(match.sides),
+                                                      rules=_rules_line(match.rules))
     if match.winner:
         return f"{head}\n" + look.loud(_standing(match))
     deal = match.deal
@@ -416,18 +455,25 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False) ->
         standing = f"\n{_standing(match)}" if match.results else ""
         how = (_("type the four table cards, e.g. 5c 9d 3h ks.") if session
                else _("enter the table with pasur deal CARD CARD CARD CARD."))
-        return f"{head}\nDeal {match.deal_number}: {match.dealer} deals; {how}{standing}"
+        return head + "\n" + say("Deal {number}: {dealer} deals; {how}",
+            number=match.deal_number, dealer=match.dealer, how=how) + standing
+
     def pile(side: str) -> str:
         surs = deal.surs[side]
-        return f"{side} {len(deal.piles[side])} cards" + (f", {surs} sur{'s' * (surs > 1)}" if surs else "")
+        n = len(deal.piles[side])
+        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(side),
+                                                                              n=i18n.isolate(str(n)))
+        return text + (i18n.ngettext(", {n} sur", ", {n} surs", surs).format(n=i18n.isolate(str(surs))) if surs else "")
     piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
     return "\n".join([
         head,
-        f"Deal {match.deal_number}, hand {deal.hand} of {deal.hands}; {match.dealer} dealt.",
+        say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.",
+            number=match.deal_number, hand=deal.hand, hands=deal.hands, dealer=match.dealer),
         status_line(look, match, width=10_000),
-        f"Table: {look.cards(deal.table, sort=False)}",
-        f"Piles: {piles}",
-        f"Last capture: {deal.last_capturer or 'nobody yet'}. Cards unseen: {deal.unseen}.",
+        say("Table: {table}", table=look.cards(deal.table, sort=False)),
+        say("Piles: {piles}", piles=piles),
+        say("Last capture: {player}. Cards unseen: {n}.", player=deal.last_capturer or _("nobody yet"),
+                                                              n=deal.unseen),
         race_text(look, deal),
     ])
 
@@ -479,16 +525,16 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
         def name(p: str) -> str:
             return p if cut is None or len(p) <= cut else p[: cut - 1] + "."
         if match.winner:
-            return _("Match over, {winner} won").format(winner=match.winner)
+            return say("Match over, {winner} won", winner=match.winner)
         if deal is None:
-            return _("Deal {number} table ({dealer} deals)").format(number=match.deal_number,
+            return say("Deal {number} table ({dealer} deals)", number=match.deal_number,
                                                                    dealer=name(match.dealer))
         left = cards_left(deal)
         first, *others = left
         rest = ", ".join(f"{name(p)} {left[p]}" for p in others)
         if verb:
-            return _("{player} to play ({n} left; {others})").format(player=name(first), n=left[first], others=rest)
-        return _("{player} ({n} left; {others})").format(player=name(first), n=left[first], others=rest)
+            return say("{player} to play ({n} left; {others})", player=name(first), n=left[first], others=rest)
+        return say("{player} ({n} left; {others})", player=name(first), n=left[first], others=rest)
 
     for verb, cut, short in ((True, None, False), (False, None, False), (False, None, True), (False, 8, True),
                              (False, 5, True), (False, 3, True)):
@@ -522,10 +568,10 @@ def race_text(look: Look, deal: Deal) -> str:
     ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
     now = dot.join(f"{s} {score.total}" for s, score in ended.items())
     return "\n".join([
-        _("Clubs so far: {clubs} ({min} needed for {points} points).").format(
+        say("Clubs so far: {clubs} ({min} needed for {points} points).",
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
-        ". ".join(f"{look.card(c)}: {holder(c)}" for c in specials) + ". " + _("Surs: {held}.").format(held=held),
-        _("If the deal ended now: {points}.").format(points=now),
+        ". ".join(f"{look.card(c)}: {holder(c)}" for c in specials) + ". " + say("Surs: {held}.", held=held),
+        say("If the deal ended now: {points}.", points=now),
     ])
 
 
@@ -535,9 +581,9 @@ def position_text(look: Look, match: Match) -> str:
     if match.winner:
         return _standing(match)
     if deal is None:
-        return _("Now: deal {number} waits for its table ({dealer} deals).").format(
+        return say("Now: deal {number} waits for its table ({dealer} deals).",
             number=match.deal_number, dealer=match.dealer)
-    return _("Now: table {table}; {player} to play (hand {hand} of {hands}).").format(
+    return say("Now: table {table}; {player} to play (hand {hand} of {hands}).",
         table=look.cards(deal.table, sort=False), player=deal.turn, hand=deal.hand, hands=deal.hands)
 
 
@@ -545,12 +591,12 @@ def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count
                 width: int = 80) -> str:
     """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
     items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
-    one = _("{card} can take: {choices}. Which one? ").format(card=look.card(card), choices="  ".join(items))
+    one = say("{card} can take: {choices}. Which one? ", card=look.card(card), choices="  ".join(items))
     if not truncated and len(items) <= 6 and _width(one) <= width:
         return one
-    lines = [_("{card} can take:").format(card=look.card(card)), *(f"  {i}" for i in items)]
+    lines = [say("{card} can take:", card=look.card(card)), *(f"  {i}" for i in items)]
     if truncated:
-        lines.append(_("  ... {shown} of {count} shown; or type the cards it takes.").format(
+        lines.append(say("  ... {shown} of {count} shown; or type the cards it takes.",
             shown=len(options), count=count if count is not None else _("many")))
     return "\n".join([*lines, _("Which one? ")])
 
@@ -561,7 +607,8 @@ def error_text(look: Look, err: Exception) -> str:
 
 
 def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], count: int | None) -> str:
-    lines = [f"{look.card(card)} can capture in {count if count is not None else 'many'} ways; name one with --take:"]
+    lines = [say("{card} can capture in {n} ways; name one with --take:",
+                 card=look.card(card), n=count if count is not None else _("many"))]
     for number, option in enumerate(options, 1):
         lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
     return "\n".join(lines)
@@ -571,12 +618,15 @@ def describe_action(look: Look, action: dict[str, Any]) -> str:
     """One line for an action in the log (what undo took back)."""
     kind = action.get("type")
     if kind == "deal":
-        return f"the table {look.cards(parse_cards(action['table']), sort=False)}"
+        return say("the table {cards}", cards=look.cards(parse_cards(action["table"]), sort=False))
     if kind == "play":
-        took = f", taking {look.cards(parse_cards(action['take']), sort=False)}" if action.get("take") else ", trailed"
-        return f"{action.get('by')}'s {look.card(parse_card(action['card']))}{took}"
+        card = look.card(parse_card(action["card"]))
+        if action.get("take"):
+            return say("{player}'s {card}, taking {cards}",
+                player=action.get("by"), card=card, cards=look.cards(parse_cards(action["take"]), sort=False))
+        return say("{player}'s {card}, trailed", player=action.get("by"), card=card)
     if kind == "tally":
-        return "a tallied deal"
+        return _("a tallied deal")
     return str(kind)
 
 
@@ -604,6 +654,6 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False) -> str:
     body = [[r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), r["rules"],
              "?" if r["deals"] is None else r["deals"],
              " / ".join(f"{s} {t}" for s, t in r["totals"].items()),
-             _("damaged: {reason}").format(reason=r["damaged"]) if r.get("damaged") else
-             _("won by {side}").format(side=r["winner"]) if r["finished"] else _("playing")] for r in rows]
+             say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
+             say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")] for r in rows]
     return table(body, [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")])

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from pasur_cli.errors import NotationError, PasurError
+from pasur_cli.i18n import N_
 from pasur_cli.match import DealResult, Match, action_text, parse_action
 from pasur_cli.rules import Rules, option_text, parse_rules
 from pasur_cli.scoring import SideScore
@@ -382,7 +383,7 @@ class Store:
             db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=busy_timeout(),
                                  isolation_level=None)
         except sqlite3.Error as err:
-            raise _failure(err, where, "{path} cannot be opened ({reason}); it was left untouched.") from None
+            raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:
             db.execute("PRAGMA foreign_keys = ON")
             self._check_schema(db)
@@ -390,8 +391,8 @@ class Store:
             db.close()
             if isinstance(err, PasurError):
                 raise
-            raise _failure(err, where, "{path} cannot be read as a pasur database ({reason});"
-                                       " it was left untouched.") from None
+            raise _failure(err, where, N_("{path} cannot be read as a pasur database ({reason});"
+                                       " it was left untouched.")) from None
         except BaseException:
             db.close()
             raise
@@ -458,7 +459,7 @@ class Store:
         except sqlite3.OperationalError as err:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise _failure(err, self.path, "cannot write to {path}: {reason}.") from None
+            raise _failure(err, self.path, N_("cannot write to {path}: {reason}.")) from None
 
     def close(self) -> None:
         self.db.close()
@@ -470,7 +471,7 @@ class Store:
         try:
             return self._load(match_id, full)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def _load(self, match_id: int, full: bool) -> MatchRecord:
         row = self.db.execute("SELECT id, created, players, rules, dealer, touched FROM matches WHERE id = ?",
@@ -563,7 +564,7 @@ class Store:
         try:
             return int(self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def every_match(self) -> tuple[list[tuple[MatchRecord, Match]], list[int]]:
         """Every match replayed (from its snapshots), most recently changed first (each record holds
@@ -581,7 +582,7 @@ class Store:
         try:
             return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY touched DESC, id DESC")]
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def summary(self, match_id: int) -> tuple[list[str], int]:
         """(players, log length) of a match read without replaying it (for a damaged one)."""
@@ -589,7 +590,7 @@ class Store:
             row = self.db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
             count, = self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         if row is None:
             return [], 0
         return (row[0].split("\n") if isinstance(row[0], str) else ["?"]), int(count)
@@ -602,7 +603,7 @@ class Store:
             row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
                                   (fingerprint,)).fetchone()
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, "{path} is damaged ({reason}); it was left untouched.") from None
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         return None if row is None else int(row[0])
 
     # -- writing ---------------------------------------------------------------------------
@@ -615,7 +616,7 @@ class Store:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise _failure(err, self.path, "cannot write to {path}: {reason}; nothing was changed.") from None
+            raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
         try:
             yield self.db
             self.db.execute("COMMIT")
@@ -624,7 +625,7 @@ class Store:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             if isinstance(err, (sqlite3.Error, UnicodeError)):
-                raise _failure(err, self.path, "cannot write to {path}: {reason}; nothing was changed.") from None
+                raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
             raise
 
     def _touch(self, db: sqlite3.Connection, match_id: int) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pasur_cli.cards import DECK, ORDER, Card, parse_card, parse_cards
-from pasur_cli.errors import IllegalPlayError, NotationError
+from pasur_cli.errors import IllegalPlayError, NotationError, Words
 
 if TYPE_CHECKING:
     from pasur_cli.match import Match
@@ -23,6 +23,7 @@ from pasur_cli.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount
 
 COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
 LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
+KEY_WORDS = {"clubs": Words("clubs"), "aces": Words("aces"), "jacks": Words("jacks")}  # in a sentence
 YES, NO = ("yes", "y", "true", "1"), ("no", "n", "false", "0")
 
 
@@ -87,7 +88,7 @@ def build_action(match: Match, piles: list[str], counts: list[str], surs: list[s
         side = _side(match, name)
         if side in action["piles"]:
             raise NotationError("{side}'s pile is given twice.", side=side)
-        action["piles"][side] = [c.code for c in parse_cards(cards, f"pile of {side}")]
+        action["piles"][side] = [c.code for c in parse_cards(cards, Words("pile of {side}", side=side))]
     for text in counts:
         name, rest = split_side(text, ":")
         side = _side(match, name)
@@ -142,7 +143,8 @@ def tally_action(match: Match, action: dict[str, Any]) -> dict[str, Any]:
     """The canonical form of a checked tally action for this match: every side named as the
     match names it, piles as canonically ordered card codes, counts with every key, surs as
     given. Raises IllegalPlayError for a side that is not the match's or given twice."""
-    piles = {s: sorted(parse_cards(c, f"pile of {s}"), key=ORDER) for s, c in action.get("piles", {}).items()}
+    piles = {s: sorted(parse_cards(c, Words("pile of {side}", side=s)), key=ORDER)
+             for s, c in action.get("piles", {}).items()}
     counts = action.get("counts", {})
     for side in [*piles, *counts, *action.get("surs", {})]:
         if side not in match.sides:
@@ -161,7 +163,7 @@ def tally_action(match: Match, action: dict[str, Any]) -> dict[str, Any]:
 def tally_scores(match: Match, action: dict[str, Any]) -> dict[str, SideScore]:
     """Check a tally action against the match and score it. Raises IllegalPlayError naming the numbers."""
     partial = bool(action.get("partial"))
-    piles = {s: parse_cards(c, f"pile of {s}") for s, c in action.get("piles", {}).items()}
+    piles = {s: parse_cards(c, Words("pile of {side}", side=s)) for s, c in action.get("piles", {}).items()}
     counts = action.get("counts", {})
     surs = {s: int(n) for s, n in action.get("surs", {}).items()}
     for side in [*piles, *counts, *surs]:
@@ -204,7 +206,7 @@ def _check_counts(summary: dict[str, PileCount], partial: bool, rules: Rules) ->
         for key, most in LIMITS.items():
             if getattr(p, key) > most:
                 raise IllegalPlayError("{side} cannot hold {count} {key}: there are {most}.", side=side,
-                                       count=getattr(p, key), key=key, most=most)
+                                       count=getattr(p, key), key=KEY_WORDS[key], most=most)
         if p.two_clubs and not p.clubs:
             raise IllegalPlayError("{side} holds the {card} but 0 clubs: the {card} counts as a club.", side=side,
                                    card=TWO_CLUBS)
@@ -212,7 +214,7 @@ def _check_counts(summary: dict[str, PileCount], partial: bool, rules: Rules) ->
         total = sum(getattr(p, key) for p in summary.values())
         if total > most or (not partial and total != most):
             parts = " + ".join(f"{s} {getattr(p, key)}" for s, p in summary.items())
-            raise IllegalPlayError("{key} add up to {total} ({parts}), not {most}.", key=key, total=total,
+            raise IllegalPlayError("{key} add up to {total} ({parts}), not {most}.", key=KEY_WORDS[key], total=total,
                                    parts=parts, most=most)
     specials = [("two_clubs", TWO_CLUBS), ("ten_diamonds", TEN_DIAMONDS)]
     if rules.seven_diamonds:

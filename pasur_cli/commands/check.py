@@ -8,7 +8,7 @@ from pasur_cli import render
 from pasur_cli.captures import capture_problem, legal_captures
 from pasur_cli.cards import parse_card, parse_cards
 from pasur_cli.cli import PasurCommand, json_option, look, look_options, rule_options
-from pasur_cli.errors import NotationError
+from pasur_cli.errors import NotationError, Words
 from pasur_cli.i18n import english
 from pasur_cli.rules import parse_rules
 
@@ -31,10 +31,10 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
     """
     rules = parse_rules(preset, overrides)
     played = parse_card(card)
-    table_cards = parse_cards(table_text, "table")
+    table_cards = parse_cards(table_text, Words("table"))
     if played in table_cards:
         raise NotationError("{card} is both the played card and on the table: a card exists once.", card=played)
-    take = None if take_text is None else parse_cards(take_text, "--take list")
+    take = None if take_text is None else parse_cards(take_text, Words("--take list"))
     stray = [c for c in take or () if c not in table_cards]
     if stray and table_cards:
         raise NotationError("--take names {cards}, not on the table ({table}).", cards=stray, table=table_cards)

@@ -9,7 +9,7 @@ import click
 from pasur_cli import actions, render
 from pasur_cli.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.cli import PasurCommand, Refused, current, expect_option, look, look_options, open_store, store_options
-from pasur_cli.errors import AmbiguousPlayError, NotationError
+from pasur_cli.errors import AmbiguousPlayError, NotationError, Words
 from pasur_cli.store import Store
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
          expect: int | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes."""
     played = _one_card(card)
-    take = None if take_text is None else parse_cards(take_text, "--take list")
+    take = None if take_text is None else parse_cards(take_text, Words("--take list"))
     store = open_store(ctx, write=True)
     try:
         record, deal_played, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)

@@ -16,7 +16,8 @@ from pasur_cli.rules import PRESETS
 def rules(preset: str | None, as_json: bool) -> None:
     """Every rule option with its value in each preset (or in PRESET) and what it means."""
     if preset is not None and preset.lower() not in PRESETS:
-        raise NotationError(f"{preset!r} is not a preset; choose one of {', '.join(PRESETS)}.")
+        raise NotationError("{preset!r} is not a preset; choose one of {presets}.", preset=preset,
+                            presets=", ".join(PRESETS))
     names = [preset.lower()] if preset else list(PRESETS)
     if as_json:
         click.echo(render.dumps(render.rules_json(names)))

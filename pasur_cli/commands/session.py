@@ -22,7 +22,7 @@ from pasur_cli import actions, render
 from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError, PasurError
-from pasur_cli.i18n import _
+from pasur_cli.i18n import N_, _
 from pasur_cli.store import BusyError
 from pasur_cli.terminal import Reader
 from pasur_cli.terminal import lines as terminal_lines
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from pasur_cli.render import Look
     from pasur_cli.store import Store
 
-HELP = _("""Type each card as it is played:
+HELP = N_("""Type each card as it is played:
   7c            play 7♣; its capture is worked out (you are asked when there is a choice:
                 answer with its number or the cards; Ctrl-C there cancels the play)
   7c 4d         play 7♣ taking 4♦
@@ -118,7 +118,7 @@ class Session:
         if word in ("quit", "exit"):  # not "q": a queen typed without its suit must not end the evening
             return False
         if word in ("help", "?", "h"):
-            self.echo(HELP)
+            self.echo(_(HELP))
         elif word == "show":
             self.echo(render.show_text(self.look, self.mid, match, session=True))
         elif word == "score":
