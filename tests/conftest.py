@@ -14,8 +14,10 @@ if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/
 
 # Property tests run as many examples as the loaded profile says (a test that is slow per example
 # asks for a fraction of it). The README's quick command uses hypothesis' default, 100; .ci/run
-# runs every property test again with `--hypothesis-profile=ci`, ten times as many.
-settings.register_profile("ci", max_examples=1000)
+# runs every property test again with `--hypothesis-profile=thorough`, ten times as many.
+# Not named "ci": hypothesis loads its own "ci" profile by itself whenever CI=true, and under that
+# name this one made the README's quick command in CI run ten times the examples (134 s, not 45 s).
+settings.register_profile("thorough", max_examples=1000)
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from matchbook import random_match, stored
 
 from pasur_cli.cli import main
 
-# each example runs several commands: a quarter of the profile's examples (25 quick, 250 under ci)
+# each example runs several commands: a quarter of the profile's examples (25 quick, 250 under the thorough profile)
 SETTINGS = settings(deadline=None, max_examples=max(10, settings.default.max_examples // 4),
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
