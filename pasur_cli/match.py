@@ -221,13 +221,19 @@ class Match:
     def verify_play(self, card: Card | str, take: Iterable[Card | str] | str | None = None,
                     by: str | None = None) -> tuple[Card, ...]:
         """Raise the reason ``play`` would refuse this play; return the cards it would capture."""
+        deal, played, took, player = self._play_in_deal(card, take, by)
+        return deal.verify_play(played, took, player)
+
+    def _play_in_deal(self, card: Card | str, take: Iterable[Card | str] | str | None,
+                      by: str | None) -> tuple[Deal, Card, list[Card] | None, str | None]:
+        """The deal in progress and the play read from its notation; raises when no deal is."""
         played = _card(card)
         took = None if take is None else _cards(take, Words("capture"))
         self._ready()
         if self.deal is None:
             raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
                                    number=self.deal_number)
-        return self.deal.verify_play(played, took, None if by is None else self.player_named(by))
+        return self.deal, played, took, None if by is None else self.player_named(by)
 
     def can_play(self, card: Card | str, take: Iterable[Card | str] | str | None = None,
                  by: str | None = None) -> bool:
@@ -243,17 +249,12 @@ class Match:
         captures (None: the only legal capture, or a trail; ``[]``: a trail), ``by`` who must be
         playing. Returns what the play did; closes the deal after its last card. Raises
         IllegalPlayError or AmbiguousPlayError (nothing changes then)."""
-        played = _card(card)
-        took = None if take is None else _cards(take, Words("capture"))
-        self._ready()
-        if self.deal is None:
-            raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
-                                   number=self.deal_number)
-        record = self.deal.play(played, took, None if by is None else self.player_named(by))
+        deal, played, took, player = self._play_in_deal(card, take, by)
+        record = deal.play(played, took, player)
         self.log.append({"type": "play", "card": record.card.code, "take": [c.code for c in record.taken],
                          "by": record.player})
-        if self.deal.over:
-            self._finish(DealResult(self.deal_number, self.dealer, self.deal.score()), at=self.length)
+        if deal.over:
+            self._finish(DealResult(self.deal_number, self.dealer, deal.score()), at=self.length)
             self.deal = None
         return record
 
