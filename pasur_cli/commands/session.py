@@ -154,7 +154,7 @@ class Session:
         """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
         from pasur_cli.commands.tally import ask_tally
         try:
-            piles, counts, surs = ask_tally(match, self.read)
+            piles, counts, surs = ask_tally(match, self.read, self.look)
         except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
             self.handled()
             self.echo("")

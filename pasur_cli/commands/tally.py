@@ -28,6 +28,7 @@ from pasur_cli.typos import read_cards
 
 if TYPE_CHECKING:
     from pasur_cli.match import Match
+    from pasur_cli.render import Look
 
 T = TypeVar("T")
 
@@ -59,7 +60,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         with Terminal() as terminal:
-            given = ask_tally(match, terminal, partial)
+            given = ask_tally(match, terminal, look(ctx), partial)
     result, match = actions.enter_tally(store, mid, *given, partial=partial, expect=expect)
     if as_json:
         data = render.score_json(mid, match)
@@ -69,7 +70,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         click.echo(render.score_text(look(ctx), match, only_last=True))
 
 
-def _ask(read: Reader, question: str, parse: Callable[[str], T], default: str | None = None) -> T:
+def _ask(read: Reader, look: Look, question: str, parse: Callable[[str], T], default: str | None = None) -> T:
     """Ask until ``parse`` accepts the answer; each refusal is shown and the question asked again."""
     shown = f"{question} [{default}]: " if default else f"{question}: "
     while True:
@@ -79,7 +80,7 @@ def _ask(read: Reader, question: str, parse: Callable[[str], T], default: str | 
         try:
             return parse(text)
         except PasurError as err:
-            click.echo(_("Error: {message}").format(message=render.error_text(render.Look.detect(), err)))
+            click.echo(_("Error: {message}").format(message=render.error_text(look, err)))
 
 
 def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
@@ -100,7 +101,8 @@ def _surs(text: str) -> int:
     return int(text)
 
 
-def ask_tally(match: Match, read: Reader, partial: bool = False) -> tuple[list[str], list[str], list[str]]:
+def ask_tally(match: Match, read: Reader, look: Look,
+              partial: bool = False) -> tuple[list[str], list[str], list[str]]:
     """Ask side by side, checking each answer as it is given (a wrong one is asked again); when
     the answers together do not add up, ask which side to correct, keeping the rest. Returns the
     same texts the options would hold. Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError."""
@@ -110,8 +112,8 @@ def ask_tally(match: Match, read: Reader, partial: bool = False) -> tuple[list[s
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
-        given = _ask(read, _("{side}: pile or counts").format(side=side), _pile_or_counts(side))
-        held = _ask(read, _("{side}: surs held").format(side=side), _surs, default="0")
+        given = _ask(read, look, _("{side}: pile or counts").format(side=side), _pile_or_counts(side))
+        held = _ask(read, look, _("{side}: surs held").format(side=side), _surs, default="0")
         answers[side] = (given, held)
 
     for side in match.sides:
@@ -126,8 +128,8 @@ def ask_tally(match: Match, read: Reader, partial: bool = False) -> tuple[list[s
             tally_scores(match, build_action(match, piles, counts, surs, partial))
             return piles, counts, surs
         except PasurError as err:
-            click.echo(_("Error: {message}").format(message=render.error_text(render.Look.detect(), err)))
-        choice = _ask(read, _("Which side's answer to correct? ({sides}; Enter gives up)").format(
+            click.echo(_("Error: {message}").format(message=render.error_text(look, err)))
+        choice = _ask(read, look, _("Which side's answer to correct? ({sides}; Enter gives up)").format(
             sides=", ".join(match.sides)), functools.partial(_known, names=names), default="")
         if not choice:
             raise NotationError("tally given up; nothing was recorded.")
