@@ -140,6 +140,7 @@ class Deal:
         self.leftover_taker: str | None = None  # who took it (the dealer if nobody captured)
         self._whole = True  # played from its first card: every one of the 52 cards is accounted for
         self.hands = HANDS[len(self.players)]  # hands in this deal
+        self.cards_per_hand = CARDS_PER_HAND
         self.total_plays = self.hands * CARDS_PER_HAND * len(self.players)
 
     @classmethod
@@ -193,6 +194,29 @@ class Deal:
     @property
     def over(self) -> bool:
         return self.played >= self.total_plays
+
+    @property
+    def hand_played_out(self) -> bool:
+        """Whether the last play ended a hand that is not the deal's last (the next hand is dealt now)."""
+        return bool(self.played) and not self.played % (CARDS_PER_HAND * len(self.players)) and not self.over
+
+    @property
+    def stock(self) -> int:
+        """How many cards are left in the stock once the hand being played has been dealt."""
+        return 52 - 4 - CARDS_PER_HAND * len(self.players) * self.hand
+
+    def cards_left(self) -> dict[str, int]:
+        """How many cards each player still holds in the hand being played, in playing order from
+        whose turn it is."""
+        n = len(self.players)
+        in_hand = self.played % (CARDS_PER_HAND * n)
+        leader = (self.dealer + 1) % n
+        left = {}
+        for j in range(n):
+            seat = (leader + j) % n
+            left[self.players[seat]] = CARDS_PER_HAND - max(0, (in_hand - j + n - 1) // n)
+        turn = self.players.index(self.turn) if self.turn else 0
+        return {self.players[(turn + k) % n]: left[self.players[(turn + k) % n]] for k in range(n)}
 
     @property
     def unseen(self) -> int:

@@ -24,7 +24,6 @@ if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machine
     from pasur_cli.scoring import SideScore
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
-CARDS_PER_HAND = 4  # as pasur_cli.deal (not imported here: `check` and `rules` do without it)
 
 
 class Look(NamedTuple):
@@ -320,16 +319,13 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
 
 def hand_cue(deal: Deal) -> str | None:
     """After the last card of a hand that is not the deal's last: say to deal the next one."""
-    per_hand = CARDS_PER_HAND * len(deal.players)
-    played = deal.played
-    if not played or played % per_hand or deal.over:
+    if not deal.hand_played_out:
         return None
-    stock = 52 - 4 - per_hand * deal.hand
-    if stock:
+    if deal.stock:
         return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).",
-                   hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND, stock=stock)
+                   hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand, stock=deal.stock)
     return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.",
-        hand=deal.hand - 1, hands=deal.hands, n=CARDS_PER_HAND)
+        hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand)
 
 
 def awaiting_text(match: Match, session: bool = False) -> str | None:
@@ -490,20 +486,6 @@ def _width(text: str) -> int:
     return sum(0 if combining(ch) else 2 if east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def cards_left(deal: Deal) -> dict[str, int]:
-    """How many cards each player still holds in the hand being played, in playing order from
-    whose turn it is."""
-    n = len(deal.players)
-    in_hand = deal.played % (CARDS_PER_HAND * n)
-    leader = (deal.dealer + 1) % n
-    left = {}
-    for j in range(n):
-        seat = (leader + j) % n
-        left[deal.players[seat]] = CARDS_PER_HAND - max(0, (in_hand - j + n - 1) // n)
-    turn = deal.players.index(deal.turn) if deal.turn else 0
-    return {deal.players[(turn + k) % n]: left[deal.players[(turn + k) % n]] for k in range(n)}
-
-
 def _initials(side: str) -> str:
     return "&".join(p.strip()[:1] for p in side.split(" & "))
 
@@ -529,7 +511,7 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
         if deal is None:
             return say("Deal {number} table ({dealer} deals)", number=match.deal_number,
                                                                    dealer=name(match.dealer))
-        left = cards_left(deal)
+        left = deal.cards_left()
         first, *others = left
         rest = ", ".join(f"{name(p)} {left[p]}" for p in others)
         if verb:
