@@ -233,9 +233,10 @@ def rules_text(names: list[str], width: int = 80) -> str:
     headers = [_("option"), *names, _("meaning")]
     # tabulate's simple format: a column is as wide as its widest cell or its header plus 2, and
     # columns are 2 apart; the meanings get what is left of the width (one column spare)
-    used = sum(max(_width(headers[i]) + 2, *(_width(str(r[i])) for r in rows)) + 2 for i in range(len(headers) - 1))
+    used = sum(max(text_width(headers[i]) + 2, *(text_width(str(r[i])) for r in rows)) + 2
+               for i in range(len(headers) - 1))
     room = max(10, width - 1 - used)
-    if max(_width(str(r[-1])) for r in rows) > room:
+    if max(text_width(str(r[-1])) for r in rows) > room:
         import textwrap
         rows = [[*r[:-1], "\n".join(textwrap.wrap(str(r[-1]), room, break_on_hyphens=False))] for r in rows]
     return table(rows, headers)
@@ -475,7 +476,7 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False) ->
 
 
 # -- the table's view: where the match stands, the race within the deal --------------------
-def _width(text: str) -> int:
+def text_width(text: str) -> int:
     """Columns ``text`` takes at a terminal (wide scripts count 2, combining marks 0, colour codes 0)."""
     if "\x1b" in text:
         import re
@@ -521,7 +522,7 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
     for verb, cut, short in ((True, None, False), (False, None, False), (False, None, True), (False, 8, True),
                              (False, 5, True), (False, 3, True)):
         line = f"{turn(cut, verb)}{dot}{score(short)}"
-        if 2 * len(line) <= width or _width(line) <= width:
+        if 2 * len(line) <= width or text_width(line) <= width:
             return line
     return line
 
@@ -574,7 +575,7 @@ def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count
     """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
     items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
     one = say("{card} can take: {choices}. Which one? ", card=look.card(card), choices="  ".join(items))
-    if not truncated and len(items) <= 6 and _width(one) <= width:
+    if not truncated and len(items) <= 6 and text_width(one) <= width:
         return one
     lines = [say("{card} can take:", card=look.card(card)), *(f"  {i}" for i in items)]
     if truncated:

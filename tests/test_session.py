@@ -350,6 +350,30 @@ def test_ctrl_d_and_ctrl_c_leave(pasur, db):
 
 
 @TTY
+def test_a_long_play_line_is_broken_between_words_at_a_terminal(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20,
+                          dimensions=(24, 60))
+    try:
+        child.expect_exact("› ")
+        for line in ["5c 9d 3h ks", "2s", "6h", "5s", "3c", "kh", "ac"]:
+            child.sendline(line)
+            child.expect_exact("› ")
+        child.sendline("jd")
+        child.expect_exact("› ")
+        said = child.before[child.before.index("Sara plays"):].replace("\r", "").split("\n")
+        cleared = [line for line in said if "cleared" in line or "rules." in line]
+        assert len(cleared) == 2 and all(len(line) <= 60 for line in said), said
+        assert " ".join(cleared) == ("The table is cleared, but no sur: a J that clears the table is no sur"
+                                     " under these rules.")
+        child.sendeof()
+        child.expect_exact("Everything is saved. Bye.")
+    finally:
+        child.close(force=True)
+
+
 def test_a_long_error_is_broken_between_words_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara")
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}

@@ -62,17 +62,20 @@ class Session:
             handled()
 
     def echo(self, text: str) -> None:
+        """Write ``text``; at a terminal a line wider than it breaks between words, not wherever
+        the terminal's edge falls."""
+        if self.at_terminal:
+            import shutil
+            width = max(shutil.get_terminal_size().columns, 40)
+            if any(render.text_width(line) > width for line in text.splitlines()):
+                import textwrap
+                text = "\n".join(
+                    textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                    if render.text_width(line) > width else line for line in text.splitlines())
         click.echo(text)
 
     def refuse(self, err: Exception) -> None:
-        text = _("Error: {message}").format(message=render.error_text(self.look, err))
-        if self.at_terminal:  # break between words, not wherever the terminal's edge falls
-            import shutil
-            import textwrap
-            width = max(shutil.get_terminal_size().columns, 40)
-            text = "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
-                             for line in text.splitlines())
-        self.echo(text)
+        self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
 
     def state(self) -> tuple[Match, int]:
         """The match as stored now, and how many actions its log holds (for ``expect``)."""
