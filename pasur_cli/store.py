@@ -21,19 +21,21 @@ reason, and the other matches are unaffected; ``delete`` removes it.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any
 
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import N_
 from pasur_cli.match import DealResult, Match, action_text, parse_action
 from pasur_cli.rules import Rules, option_text, parse_rules
 from pasur_cli.scoring import SideScore
+from pasur_cli.values import Value
 
 APP = "pasur"
 SCHEMA_VERSION = 2
@@ -263,7 +265,7 @@ class Lazy(list):  # type: ignore[type-arg]
         return repr(list(self))
 
 
-class MatchRecord(NamedTuple):
+class MatchRecord(Value):
     """A stored match: who plays, the rules, the first dealer, the ``touched`` counter it was read
     at, the results of its first ``start`` actions (from snapshots) with the totals and action
     counts at each, and the actions after them (lines and times). A full load has start 0: every
@@ -333,8 +335,24 @@ def _reason(err: Exception) -> str:
 
 
 def crc(texts: list[str]) -> int:
-    import zlib  # only when a snapshot is checked or written
-    return zlib.crc32("\n".join(texts).encode())
+    """The CRC-32 (as zlib computes it) of the texts joined by newlines. Written out here: a deal's
+    log is a few hundred bytes, and loading zlib's shared library would cost every command that
+    reads a snapshot more memory (about 0.2 MiB) than the rest of this module."""
+    table = _crc_table()
+    c = 0xFFFFFFFF
+    for byte in "\n".join(texts).encode():
+        c = table[(c ^ byte) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+@functools.cache
+def _crc_table() -> list[int]:
+    table = []
+    for n in range(256):
+        for _ in range(8):
+            n = (n >> 1) ^ 0xEDB88320 if n & 1 else n >> 1
+        table.append(n)
+    return table
 
 
 class Store:

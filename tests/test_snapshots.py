@@ -3,13 +3,16 @@ that does not match its log is ignored."""
 
 import random
 import sqlite3
+import zlib
 
+from hypothesis import given
+from hypothesis import strategies as st
 from simulate import enter, new_match, random_match
 
 from pasur_cli.captures import legal_captures
 from pasur_cli.cards import DECK
 from pasur_cli.match import Match
-from pasur_cli.store import Store
+from pasur_cli.store import Store, crc
 
 
 def state(match: Match) -> tuple:
@@ -148,3 +151,9 @@ def test_a_long_match_parses_only_its_newest_snapshot(pasur, db, monkeypatch):
     parsed.clear()
     assert pasur("score").exit_code == 0
     assert len(parsed) == 41  # the newest one checked, then every deal's table
+
+
+@given(st.lists(st.text(), max_size=8))
+def test_the_snapshot_checksum_is_zlibs_crc32(texts):
+    # stored checksums were written by zlib.crc32 before it was written out; both must agree
+    assert crc(texts) == zlib.crc32("\n".join(texts).encode())
