@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
 from pasur_cli import i18n
 from pasur_cli.captures import Captures, is_sur
@@ -17,6 +17,7 @@ from pasur_cli.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.errors import PasurError, Sum, Words
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
+from pasur_cli.values import Value
 
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
     from pasur_cli.deal import Deal, Play
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machine
 RED = (Suit.DIAMONDS, Suit.HEARTS)
 
 
-class Look(NamedTuple):
+class Look(Value):
     """How to draw: ``ascii`` suits (10D) instead of symbols (10♦), ``color`` with ANSI codes,
     ``rtl`` a right-to-left language (each fact a Unicode isolate, see ``fact``)."""
 
