@@ -5,6 +5,7 @@ import random
 import sqlite3
 import zlib
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from simulate import enter, new_match, random_match
@@ -139,18 +140,62 @@ def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypat
     assert json.loads(pasur("score", "--json").output)["deals"][:2] == json.loads(score)["deals"][:2]
 
 
-def test_a_long_match_parses_only_its_newest_snapshot(pasur, db, monkeypatch):
-    """show and play read one snapshot, however long the match (score reads them all)."""
+def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
+    """show and play read the newest snapshot's totals, however long the match, and parse no
+    deal's result (score parses them all)."""
     from pasur_cli import store as module
     stored(db, 40, 16, extra_plays=1)
     parsed = []
     real = module.parse_result
     monkeypatch.setattr(module, "parse_result", lambda text: parsed.append(text) or real(text))
     assert pasur("show").exit_code == 0
-    assert len(parsed) == 1
-    parsed.clear()
+    assert parsed == []
     assert pasur("score").exit_code == 0
-    assert len(parsed) == 41  # the newest one checked, then every deal's table
+    assert len(parsed) == 40  # every deal's table
+
+
+@pytest.mark.parametrize("totals", ['{"Ali": 3, "Sara": 1.5}', '{"Ali": 3, "Sara": true}', '[3, 4]', '7',
+                                    '{"Ali": 3, "Sara": ', "", "null"])
+def test_totals_that_are_not_whole_numbers_by_name_are_not_trusted(pasur, db, totals):
+    engine = stored(db, 2, 17, extra_plays=1)
+    score = pasur("score", "--json").output
+    con = sqlite3.connect(db)
+    con.execute("UPDATE snapshots SET totals = ? WHERE seq = (SELECT max(seq) FROM snapshots)", (totals,))
+    con.commit()
+    con.close()
+    store = Store(db)
+    assert store.load(1).start == 0  # replayed from the whole log
+    store.close()
+    assert pasur("score", "--json").output == score
+    assert engine.results
+
+
+class NoJsonFunctions:
+    """A connection as an SQLite built without its JSON functions answers."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def execute(self, sql, *args):
+        if "json_" in sql:
+            raise sqlite3.OperationalError("no such function: json_type")
+        return self.db.execute(sql, *args)
+
+
+@pytest.mark.parametrize("totals", [None, '{"Ali": 3, "Sara": true}', "{", "[1]"])
+def test_totals_are_read_without_sqlites_json_functions_too(db, totals):
+    stored(db, 2, 18, extra_plays=1)
+    if totals is not None:
+        con = sqlite3.connect(db)
+        con.execute("UPDATE snapshots SET totals = ?", (totals,))
+        con.commit()
+        con.close()
+    store = Store(db)
+    with_functions = store.load(1)
+    store.db = NoJsonFunctions(store.db)
+    without = store.load(1)
+    assert (without.start, without.totals) == (with_functions.start, with_functions.totals)
+    assert (without.start > 0) == (totals is None)
 
 
 @given(st.lists(st.text(), max_size=8))

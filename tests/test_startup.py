@@ -46,6 +46,20 @@ def test_a_command_loads_only_what_it_uses(pasur, args, expected):
     assert loaded(*args) == expected
 
 
+@pytest.mark.parametrize("args,expected", [
+    (["show"], MATCH | {"pasur_cli.commands.show"}),
+    (["play", "2S"], MATCH | {"pasur_cli.commands.play", "pasur_cli.actions"}),
+])
+def test_reading_a_snapshot_loads_no_more(pasur, args, expected):
+    """After a finished deal show and play start from its snapshot: its checksum and totals are
+    read without zlib or json."""
+    pasur("new", "Ali", "Sara")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    assert loaded(*args) == expected
+
+
 @pytest.mark.parametrize("env", ENGLISH)
 def test_english_loads_no_translation_machinery(pasur, env):
     assert loaded("check", "5S", "--table", "AC 2D 4H 5C", env=env) == COMMON | {"pasur_cli.commands.check"}
