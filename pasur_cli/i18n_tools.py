@@ -29,7 +29,8 @@ from pasur_cli.i18n import LANGUAGES, N_
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE / "pasur.pot"
-ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError")
+ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError", "PathError",
+          "BusyError", "DamagedError", "StaleError")
 # say, say_count: render.Look's sentences with facts
 KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "Words", *ERRORS)
 

@@ -138,7 +138,9 @@ def message(err: PasurError, look: Look) -> str:
 
 def say(template: str, /, **facts: object) -> str:
     """One of render's own sentences in the chosen language, its facts (names, numbers, cards
-    already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does."""
+    already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
+    fact that is itself a sentence (``Words``, an error) is written in the language too."""
+    facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else v for k, v in facts.items()}
     if i18n.is_rtl():
         facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
                  else i18n.isolate(str(v)) for k, v in facts.items()}
@@ -624,10 +626,16 @@ def matches_rows(items: list[tuple[int, str, Match]]) -> list[dict[str, object]]
     return out
 
 
-def damaged_row(match_id: int, players: list[str], reason: str) -> dict[str, object]:
-    """A `matches` row for a match that cannot be replayed."""
+def damaged_row(match_id: int, players: list[str], reason: object) -> dict[str, object]:
+    """A `matches` row for a match that cannot be replayed; ``reason`` a fact (``Words``, an error),
+    written in the reader's language by ``matches_text`` and in English by ``matches_json``."""
     return {"match": match_id, "created": None, "players": players, "sides": [], "rules": "?", "deals": None,
             "totals": {}, "finished": False, "winner": None, "damaged": reason}
+
+
+def matches_json(rows: list[dict[str, Any]]) -> str:
+    """The rows of `matches --json`: a damaged match's reason as English text."""
+    return dumps([{**r, "damaged": None if r["damaged"] is None else str(r["damaged"])} for r in rows])
 
 
 def matches_text(rows: list[dict[str, Any]], filtered: bool = False) -> str:

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from pasur_cli.errors import NotationError, PasurError
+from pasur_cli.errors import NotationError, PasurError, Words
 from pasur_cli.i18n import N_
 from pasur_cli.match import DealResult, Match, action_text, parse_action
 from pasur_cli.rules import Rules, option_text, parse_rules
@@ -92,12 +92,12 @@ class BusyError(StoreError):
 
 
 class DamagedError(StoreError):
-    """One match cannot be read or replayed; ``match_id`` and ``reason`` say which and why."""
+    """One match cannot be read or replayed: ``match_id`` says which, ``reason`` why (``Words``, the
+    engine's error, or a system's text: a fact each language writes; ``str`` gives the English)."""
 
-    def __init__(self, template: str, /, **facts: Any) -> None:
-        super().__init__(template, **facts)
-        self.match_id = facts.get("match")
-        self.reason = str(facts.get("reason", ""))
+    def __init__(self, match_id: int, reason: Words | PasurError | str) -> None:
+        super().__init__(N_("match {match} is damaged: {reason}"), match=match_id, reason=reason)
+        self.match_id, self.reason = match_id, reason
 
 
 class StaleError(PasurError):
@@ -134,6 +134,15 @@ def check_path(path: str) -> str:
                         path=ascii(path)) from None
     if "\x00" in path:
         raise PathError("the database path holds a NUL character.")
+    return path
+
+
+def check_file(path: str) -> str:
+    """``path`` when a file may have that name (a record to import or write); raises PathError
+    (exit 2) for a NUL character, which no file name holds (the system would refuse it with a
+    ValueError rather than an OSError)."""
+    if "\x00" in path:
+        raise PathError("{file}: a file name cannot hold a NUL character.", file=path)
     return path
 
 
@@ -214,11 +223,11 @@ class Lazy(list):  # type: ignore[type-arg]
             try:
                 items = self._fill()
             except sqlite3.Error as err:
-                raise DamagedError("match {match}: its finished deals cannot be read ({reason}).",
-                                   match=self.match_id, reason=err) from None
+                raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
+                                                        reason=str(err))) from None
             if len(items) != self._count:
-                raise DamagedError("match {match} is damaged: {found} deal snapshots, not {count}.",
-                                   match=self.match_id, found=len(items), count=self._count)
+                raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
+                                                        found=len(items), count=self._count))
             list.extend(self, items)
 
     def _at(self, index: int) -> Any:
@@ -227,9 +236,9 @@ class Lazy(list):  # type: ignore[type-arg]
         if isinstance(item, str):
             try:
                 item = parse_result(item)
-            except (ValueError, TypeError, KeyError, AttributeError) as err:
-                raise DamagedError("match {match} is damaged: a snapshot cannot be read ({reason}).",
-                                   match=self.match_id, reason=err) from None
+            except (ValueError, TypeError, KeyError, AttributeError):
+                raise DamagedError(self.match_id, Words("deal {number}'s snapshot cannot be read",
+                                                        number=index + 1)) from None
             list.__setitem__(self, index, item)
         return item
 
@@ -298,9 +307,8 @@ class MatchRecord(Value):
         for number, text in enumerate(self.texts, self.start + 1):
             try:
                 out.append(parse_action(text))
-            except (ValueError, TypeError, KeyError) as err:
-                raise DamagedError("match {match} is damaged: action {number} cannot be read ({reason}).",
-                                   match=self.id, number=number, reason=err) from None
+            except (ValueError, TypeError, KeyError):
+                raise _unreadable(self.id, number, text) from None
         return out
 
     def replay(self) -> Match:
@@ -318,21 +326,29 @@ class MatchRecord(Value):
                 try:
                     match.apply(action)
                 except Exception as err:  # whatever the engine says about a stored log: damaged
-                    raise DamagedError("match {match} is damaged: action {number} cannot be replayed ({reason}).",
-                                       match=self.id, number=number, reason=_reason(err)) from None
+                    raise DamagedError(self.id, Words("action {number} cannot be replayed ({reason})",
+                                                      number=number, reason=_reason(err))) from None
             return match
         except DamagedError:
             raise
         except Exception as err:  # a stored log the engine cannot replay, for whatever reason, is damaged
-            raise DamagedError("match {match} is damaged: {reason}", match=self.id, reason=_reason(err)) from None
+            raise DamagedError(self.id, _reason(err)) from None
 
 
-def _reason(err: Exception) -> str:
-    """An exception as the reason a match is damaged: its sentence, or its kind when it has none."""
-    text = str(err)
+def _reason(err: Exception) -> PasurError | str:
+    """An exception as the reason a match is damaged: the engine's error itself (a fact the reader's
+    language writes), or the kind and text of any other."""
     if isinstance(err, PasurError):
-        return text
+        return err
+    text = str(err)
     return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _unreadable(match_id: int, number: int, line: str) -> DamagedError:
+    """The error for a stored line that is no action: the line itself (shortened) is the reason."""
+    shown = line if len(line) <= 60 else line[:57] + "..."
+    return DamagedError(match_id, Words("action {number} is not a line pasur writes ({line!r})",
+                                        number=number, line=shown))
 
 
 def crc(texts: list[str]) -> int:
@@ -498,14 +514,14 @@ class Store:
         if row is None:
             raise StoreError("there is no match {match}; `pasur matches` lists them.", match=match_id)
         mid, created, players, rules, dealer, touched = row
+        if not isinstance(players, str) or not isinstance(rules, str):
+            raise DamagedError(mid, Words("its players or rules are not text"))
         try:
-            if not isinstance(players, str) or not isinstance(rules, str):
-                raise ValueError("its players or rules are not text")
             players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
-            if not isinstance(dealer, int) or not 0 <= dealer < len(players):
-                raise ValueError(f"its first dealer is seat {dealer!r}")
-        except (PasurError, ValueError) as err:
-            raise DamagedError("match {match} is damaged: {reason}", match=mid, reason=err) from None
+        except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
+            raise DamagedError(mid, _reason(err)) from None
+        if not isinstance(dealer, int) or not 0 <= dealer < len(players):
+            raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
         snap = None if full or self.legacy else self._newest_snapshot(mid, players)
         if snap is None:
             log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
@@ -729,7 +745,7 @@ def _check_rows(mid: int, log: list[Any]) -> None:
     """Raise DamagedError for a log row whose time or action is not text."""
     for seq, at, action in log:
         if not isinstance(at, str) or not isinstance(action, str):
-            raise DamagedError("match {match} is damaged: action {number} is not text.", match=mid, number=seq)
+            raise DamagedError(mid, Words("action {number} is not text", number=seq))
 
 
 def _check_expect(expect: int | None, count: int) -> None:
@@ -778,9 +794,8 @@ class Change:
         for seq, text in rows:
             try:
                 dropped.append(parse_action(text))
-            except (ValueError, TypeError, KeyError) as err:
-                raise DamagedError("match {match} is damaged: action {number} cannot be read ({reason}).",
-                                   match=self.record.id, number=seq, reason=err) from None
+            except (ValueError, TypeError, KeyError):
+                raise _unreadable(self.record.id, seq, text) from None
         self.db.execute("DELETE FROM actions WHERE match_id = ? AND seq > ?", (self.record.id, keep))
         self.db.execute("DELETE FROM snapshots WHERE match_id = ? AND seq > ?", (self.record.id, keep))
         self.count = keep

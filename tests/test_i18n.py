@@ -365,3 +365,57 @@ def test_a_quoted_fact_is_quoted_then_isolated(pasur):
     line = pasur("--lang", "fa", "check", "zz", "--table", "AC").output
     assert f"{FSI}'zz'{PDI}" in line and "\\u2068" not in line
     assert "'zz'" in pasur("--lang", "de", "check", "zz", "--table", "AC").output
+
+
+def test_every_error_class_is_extracted():
+    """The templates of every PasurError subclass are messages: the extractor knows each class by
+    name (the store's PathError, BusyError, DamagedError and StaleError were once left out, and
+    their refusals stayed English in every language)."""
+    import importlib
+    import pkgutil
+
+    import pasur_cli
+    from pasur_cli.errors import PasurError
+    for module in pkgutil.walk_packages(pasur_cli.__path__, "pasur_cli."):
+        if module.name != "pasur_cli.__main__":
+            importlib.import_module(module.name)
+    classes, todo = set(), [PasurError]
+    while todo:
+        cls = todo.pop()
+        classes.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    assert classes <= set(i18n_tools.ERRORS)
+
+
+STORE_REFUSALS = [
+    ["--db", "", "show"], ["--db", ":memory:", "show"], ["--db", "a\x00b", "show"],
+    ["play", "2S", "--expect", "99"], ["import", "p\x00.json"], ["export", "-o", "x\x00y"],
+]
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_store_refusals_speak_each_language(pasur, db, code):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    pasur("play", "2S")
+    for args in STORE_REFUSALS:
+        english, result = pasur(*args), pasur("--lang", code, *args)
+        assert result.exit_code == english.exit_code != 0
+        assert result.output != english.output
+        assert_no_english(result.output, code)
+    import json
+    import sqlite3
+    for line, why in [("play\tSara\tZZ", "is not a line pasur writes"),  # no card
+                      ("play\tSara\t9D\t", "(play Sara 9D ) cannot be replayed")]:  # the engine refuses it
+        con = sqlite3.connect(db)
+        con.execute("UPDATE actions SET action = ? WHERE seq = 2", (line,))
+        con.commit()
+        con.close()
+        english, result = pasur("show"), pasur("--lang", code, "show")
+        assert result.exit_code == english.exit_code == 1 and f"match 1 is damaged: action 2 {why}" in english.output
+        assert_no_english(result.output, code)
+        listed = pasur("--lang", code, "matches").output
+        assert "1" in listed and pasur("matches").output != listed
+        assert_no_english(listed, code)
+        assert json.loads(pasur("--lang", code, "matches", "--json").output)[0]["damaged"].startswith(
+            f"action 2 {why}")  # JSON stays English

@@ -42,6 +42,9 @@ REFUSALS = [
     (["new", "Ali", "Sara", "--dealer", "Reza"], 1, "'Reza' is not playing"),
     (["new", "Ali", "Sara", "--rule", "target=lots"], 2, "whole number"),
     (["new", "Ali", "Sara", "--solo"], 2, "--solo is for 4 players"),
+    # a NUL cannot come from a shell, but can from a program calling pasur's commands
+    (["import", "match\x00.json"], 2, "a file name cannot hold a NUL character"),
+    (["export", "-o", "match\x00.json"], 2, "a file name cannot hold a NUL character"),
 ]
 
 

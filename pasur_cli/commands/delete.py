@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pasur_cli.cli import PasurCommand, expect_option, open_store, store_options
+from pasur_cli.cli import PasurCommand, expect_option, look, open_store, store_options
 from pasur_cli.errors import NotationError
 from pasur_cli.i18n import _, ngettext
 from pasur_cli.store import DamagedError, StoreError
@@ -42,7 +42,7 @@ def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
             store.match(mid)
             state = ""
         except DamagedError as err:
-            state = _(" (damaged: {reason})").format(reason=err.reason)
+            state = look(ctx).say(" (damaged: {reason})", reason=err.reason)
         question = ngettext("Delete match {match} ({players}, {count} action){state} for good?",
                             "Delete match {match} ({players}, {count} actions){state} for good?", count)
         if not click.confirm(question.format(match=mid, players=", ".join(players), count=count, state=state),

@@ -12,13 +12,13 @@ from pasur_cli import render
 from pasur_cli.cli import PasurCommand, current, open_store, store_options
 from pasur_cli.errors import NotationError
 from pasur_cli.record import write_record
-from pasur_cli.store import StoreError
+from pasur_cli.store import StoreError, check_file
 
 
 def write_atomically(path: str, text: str, force: bool) -> None:
     """Write ``text`` to ``path`` whole or not at all: a temporary file in the same folder, synced,
     then renamed over the target. An existing file is replaced only with ``force``."""
-    if os.path.isdir(path):
+    if os.path.isdir(check_file(path)):
         raise NotationError("{file} is a folder; name a file to write the record to.", file=path)
     if os.path.lexists(path) and not force:
         raise StoreError("{file} already exists; nothing was written (give --force to replace it).", file=path)

@@ -11,7 +11,7 @@ from pasur_cli.cli import PasurCommand, look, look_options, open_store, store_op
 from pasur_cli.errors import NotationError
 from pasur_cli.i18n import _
 from pasur_cli.record import MAX_BYTES, read_record
-from pasur_cli.store import StoreError, check_path, default_path
+from pasur_cli.store import StoreError, check_file, check_path, default_path
 
 
 def at_terminal() -> bool:
@@ -26,7 +26,7 @@ def read_text(path: str) -> str:
         if path == "-":
             data = sys.stdin.buffer.read(MAX_BYTES + 1) if sys.stdin is not None else b""  # closed: empty
         else:
-            with open(path, "rb") as f:
+            with open(check_file(path), "rb") as f:
                 data = f.read(MAX_BYTES + 1)
     except OSError as err:
         raise NotationError("cannot read {file} ({reason}).", file=path, reason=err.strerror or err) from None

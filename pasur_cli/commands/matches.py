@@ -24,7 +24,7 @@ def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: b
     given = ctx.meta.get("pasur.db")
     if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
         rows = listing(open_store(ctx), player, unfinished)
-    click.echo(render.dumps(rows) if as_json else render.matches_text(rows, filtered=bool(player or unfinished)))
+    click.echo(render.matches_json(rows) if as_json else render.matches_text(rows, filtered=bool(player or unfinished)))
 
 
 def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:
