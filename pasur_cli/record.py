@@ -42,7 +42,8 @@ COUNT_LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
 
 class Record(NamedTuple):
     """A record that passed every check: its players, rules, dealer seat, canonical actions, their
-    times, the match they replay to, and the fingerprint of its content."""
+    times, the match they replay to, the fingerprint of its content, and when the match was
+    created (None when the record does not say)."""
 
     players: list[str]
     rules: Rules
@@ -51,6 +52,7 @@ class Record(NamedTuple):
     times: list[str]
     match: Match
     fingerprint: str
+    created: str | None = None
 
 
 def write_record(record: Any) -> dict[str, Any]:
@@ -283,8 +285,7 @@ def read_record(text: str) -> Record:
         _text(dealer_name, Words("the dealer"), MAX_NAME)
     players = check_players(players, dealer_name)  # the names as stored (NFC)
     rules = _rules(doc["rules"])
-    if "created" in doc:
-        _plain(doc["created"], Words("the record's \"created\""), MAX_TIME)
+    created = _plain(doc.get("created", ""), Words("the record's \"created\""), MAX_TIME) or None
     entries = _list(doc["actions"], Words('the record\'s "actions"'), MAX_ACTIONS)
     same = [unicodedata.normalize("NFC", p).strip() for p in players]
     seat = same.index(unicodedata.normalize("NFC", dealer_name).strip()) if dealer_name else 0
@@ -314,4 +315,5 @@ def read_record(text: str) -> Record:
         again.apply(action)
     if again.results != match.results or again.totals != match.totals:
         raise IllegalPlayError("the record replays differently from its own canonical form; it was not imported.")
-    return Record(players, rules, dealer, actions, times, match, fingerprint(players, dealer, rules, actions))
+    return Record(players, rules, dealer, actions, times, match, fingerprint(players, dealer, rules, actions),
+                  created)

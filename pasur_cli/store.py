@@ -682,15 +682,17 @@ class Store:
                    (match_id,))
 
     def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]] = (),
-               times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None) -> int:
+               times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None,
+               created: str | None = None) -> int:
         """Store a new match and return its id. An import passes its (canonical) log, the times,
-        the match it replays to (for the snapshots of its finished deals) and its fingerprint."""
+        the match it replays to (for the snapshots of its finished deals), its fingerprint and
+        when it was created (else now)."""
         rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
         texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
             cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched, fingerprint)"
                              " VALUES (?, ?, ?, ?, 0, ?)",
-                             (now(), "\n".join(players), rules_lines, dealer, fingerprint))
+                             (created or now(), "\n".join(players), rules_lines, dealer, fingerprint))
             mid = int(cur.lastrowid or 0)
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                            [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])

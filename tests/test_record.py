@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import pytest
 from simulate import enter, new_match, random_match
@@ -36,6 +37,25 @@ def test_export_import_round_trip(pasur, tmp_path, seed, players, preset, stop):
         assert copy[cmd].pop("match") == 2 and original[cmd].pop("match") == 1
     assert copy == original
     assert json.loads(pasur("export", "--match", 2).output)["actions"] == doc["actions"]
+
+
+@pytest.mark.parametrize("created,kept", [("2019-03-21T18:30:00+00:00", True), ("", False), (None, False)])
+def test_an_imported_match_keeps_the_day_it_was_created(pasur, tmp_path, created, kept):
+    """A record book moved to another computer keeps its dates; a record without one gets today's."""
+    play_random(pasur, 6, ("Ali", "Sara"), "pagat", 20)
+    doc = json.loads(pasur("export").output)
+    if created is None:
+        del doc["created"]
+    else:
+        doc["created"] = created
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    assert pasur("import", tmp_path / "old.json").exit_code == 0
+    listed = {row["match"]: row["created"] for row in json.loads(pasur("matches", "--json").output)}
+    assert (listed[2] == created) == kept
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", listed[2])
+    assert json.loads(pasur("export", "--match", 2).output)["created"] == listed[2]
+    if kept:
+        assert "2019-03-21" in pasur("matches").output
 
 
 def bad_records(doc):

@@ -61,6 +61,6 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
             raise StoreError("this record was already imported as match {match}; nothing was changed"
                              " (give --again to import it once more).", match=earlier)
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
-                       record.fingerprint)
+                       record.fingerprint, record.created)
     click.echo(_("Imported as match {match}: {count} actions replayed.").format(match=mid, count=len(record.actions)))
     click.echo(render.show_text(look(ctx), mid, record.match))
