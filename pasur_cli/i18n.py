@@ -182,6 +182,14 @@ def _lend_to_click(on: bool) -> None:
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
 
 
+def whole_number(text: str, digits: int = 3) -> int | None:
+    """The whole number ``text`` is, in decimal digits of any script as ``int`` and click read them
+    (0-9, Persian ۰-۹, Arabic-Indic ٠-٩), at most ``digits`` of them; None for anything else
+    (``²``, ``-1``, ``1.5``, a 5,000-digit number): the one reading of a number a person types."""
+    text = text.strip()
+    return int(text) if text.isdecimal() and len(text) <= digits else None
+
+
 def ascii_digits(text: str) -> str:
     """``text`` with Persian (۰-۹) and Arabic-Indic (٠-٩) digits written as 0-9: the one place
     input typed on a Persian keyboard is normalized."""

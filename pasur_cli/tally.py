@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pasur_cli.cards import DECK, ORDER, Card, parse_card, parse_cards
 from pasur_cli.errors import IllegalPlayError, NotationError, Words
+from pasur_cli.i18n import whole_number
 
 if TYPE_CHECKING:
     from pasur_cli.match import Match
@@ -25,14 +26,6 @@ COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diam
 LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
 KEY_WORDS = {"clubs": Words("clubs"), "aces": Words("aces"), "jacks": Words("jacks")}  # in a sentence
 YES, NO = ("yes", "y", "true", "1"), ("no", "n", "false", "0")
-
-
-def small_number(text: str) -> bool:
-    """Whether ``text`` is a whole number of at most three digits, ASCII or Persian/Arabic-Indic
-    (``²`` or a 5,000-digit number is not: int() would refuse or choke on it)."""
-    from pasur_cli.i18n import ascii_digits
-    text = ascii_digits(text.strip())
-    return text.isascii() and text.isdigit() and len(text) <= 3
 
 
 def split_side(text: str, sep: str) -> tuple[str, str]:
@@ -55,9 +48,10 @@ def parse_counts(text: str) -> dict[str, object]:
             raise NotationError("{item!r} is not a count: write {keys}.", item=item,
                                 keys=" ".join(k + "=..." for k in COUNT_KEYS))
         if key in LIMITS:
-            if not small_number(value):
+            number = whole_number(value)
+            if number is None:
                 raise NotationError("{item!r}: {key} is a whole number.", item=item, key=key)
-            counts[key] = int(value)
+            counts[key] = number
         elif value.lower() in YES or value.lower() in NO:
             counts[key] = value.lower() in YES
         else:
@@ -67,9 +61,10 @@ def parse_counts(text: str) -> dict[str, object]:
 
 def parse_surs(text: str) -> tuple[str, int]:
     name, value = split_side(text, "=")
-    if not small_number(value):
+    number = whole_number(value)
+    if number is None:
         raise NotationError("{text!r}: the surs held are a whole number, e.g. \"{name}=2\".", text=text, name=name)
-    return name, int(value)
+    return name, number
 
 
 def _side(match: Match, name: str) -> str:

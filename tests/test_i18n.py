@@ -281,6 +281,24 @@ def test_digits_map_one_to_one(n):
     assert i18n.ascii_digits(persian) == i18n.ascii_digits(arabic) == str(n)
 
 
+@given(st.text(max_size=8), st.integers(1, 6))
+def test_a_typed_number_is_read_as_int_reads_it_or_not_at_all(text, digits):
+    """One reading of a typed number (tally's counts and surs, the session's undo N and capture
+    answers): click's int options read the same digits, so every place agrees."""
+    number = i18n.whole_number(text, digits)
+    stripped = text.strip()
+    if stripped.isdecimal() and len(stripped) <= digits:
+        assert number == int(stripped) >= 0
+    else:
+        assert number is None
+
+
+@pytest.mark.parametrize("typed,value", [("۱۲", 12), ("٨", 8), (" 7 ", 7), ("007", 7)])
+def test_persian_and_arabic_numbers_are_read(typed, value):
+    assert i18n.whole_number(typed) == value
+    assert all(i18n.whole_number(bad) is None for bad in ("²", "-1", "1.5", "1e3", "", "1234", "٨٨٨٨"))
+
+
 def test_persian_isolates_every_fact_and_nothing_else(pasur):
     output = pasur("--lang", "fa", "check", "5S", "--table", "AC 2D 4H 5C", "--rules", "pagat").output
     first = output.splitlines()[0]

@@ -22,7 +22,7 @@ from pasur_cli import actions, render
 from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError, PasurError
-from pasur_cli.i18n import N_, _
+from pasur_cli.i18n import N_, _, whole_number
 from pasur_cli.store import BusyError
 from pasur_cli.terminal import Reader
 from pasur_cli.terminal import lines as terminal_lines
@@ -144,10 +144,11 @@ class Session:
         return True
 
     def undo(self, args: list[str], seen: int) -> None:
-        if len(args) > 1 or (args and not (args[0].isdecimal() and len(args[0]) <= 6 and int(args[0]) >= 1)):
+        count = whole_number(args[0], 6) if len(args) == 1 else 1 if not args else None
+        if not count:
             raise NotationError("undo takes a number of actions, e.g. undo 2; not {text!r}.", text=" ".join(args))
         _dropped, words, match = actions.take_back(
-            self.store, self.mid, int(args[0]) if args else 1, expect=seen,
+            self.store, self.mid, count, expect=seen,
             describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)))
         for line in words:
             self.echo(line)
@@ -206,8 +207,9 @@ class Session:
                 raise Cancelled from None
             except EOFError:
                 raise Cancelled from None
-            if answer.isdecimal() and len(answer) <= 3 and 1 <= int(answer) <= len(found.options):  # Persian digits too
-                return list(found.options[int(answer) - 1])
+            number = whole_number(answer)
+            if number is not None and 1 <= number <= len(found.options):
+                return list(found.options[number - 1])
             if answer and not answer.isdecimal():
                 try:
                     take = read_cards(answer.replace(",", " ").split(), deal.table)

@@ -21,8 +21,8 @@ from pasur_cli.cli import (
     store_options,
 )
 from pasur_cli.errors import NotationError, PasurError
-from pasur_cli.i18n import _
-from pasur_cli.tally import build_action, parse_counts, small_number, tally_scores
+from pasur_cli.i18n import _, whole_number
+from pasur_cli.tally import build_action, parse_counts, tally_scores
 from pasur_cli.terminal import Reader, Terminal
 from pasur_cli.typos import read_cards
 
@@ -96,9 +96,10 @@ def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
 
 
 def _surs(text: str) -> int:
-    if not small_number(text):
+    number = whole_number(text)
+    if number is None:
         raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
-    return int(text)
+    return number
 
 
 def ask_tally(match: Match, read: Reader, look: Look,
