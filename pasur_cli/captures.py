@@ -46,7 +46,16 @@ class Captures(Value):
 
     @property
     def trail(self) -> bool:
+        """The card captures nothing: it stays on the table."""
         return not self.options
+
+    @property
+    def forced(self) -> tuple[Card, ...] | None:
+        """The capture the card must make when there is no choice (``()`` for a trail), or None
+        when the player must say which: several are legal, or too many to list."""
+        if self.trail:
+            return ()
+        return self.options[0] if len(self.options) == 1 and not self.truncated else None
 
 
 def capture_sum(card: Card, rules: Rules) -> int | None:

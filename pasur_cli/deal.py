@@ -262,10 +262,8 @@ class Deal:
             verify_capture(card, self.table, take, self.rules)
             return tuple(sorted(take, key=ORDER))
         found = legal_captures(card, self.table, self.rules)
-        if found.trail:
-            return ()
-        if len(found.options) == 1 and not found.truncated:
-            return found.options[0]
+        if found.forced is not None:
+            return found.forced
         if found.count is None:
             raise AmbiguousPlayError("{card} can capture in many ways; say which cards it takes.",
                                      list(found.options), None, card=card)

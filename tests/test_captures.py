@@ -33,6 +33,8 @@ def test_list_equals_brute_force(position):
     assert not found.truncated or len(expected) > CAP
     assert set(found.options) == expected
     assert found.count == len(expected)
+    # no choice exactly when at most one capture is legal: the engine plays it, nobody is asked
+    assert found.forced == (next(iter(expected)) if len(expected) == 1 else () if not expected else None)
 
 
 @settings(deadline=None)

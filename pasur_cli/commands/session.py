@@ -193,7 +193,7 @@ class Session:
         deal = match.deal
         assert deal is not None
         found = legal_captures(card, deal.table, match.rules)
-        if found.trail or (len(found.options) == 1 and not found.truncated):
+        if found.forced is not None:  # the engine's answer, as Deal.resolve gives it
             return None
         question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
         if not self.at_terminal:
