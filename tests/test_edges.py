@@ -287,6 +287,22 @@ def test_delete_asks_at_a_terminal(pasur, db, monkeypatch):
     assert pasur("matches", "--json").output.strip() == "[]"
 
 
+def test_delete_says_why_a_match_is_damaged_in_the_readers_language(pasur, db, monkeypatch):
+    import sqlite3
+
+    from pasur_cli.commands import delete as module
+    played(pasur, 3)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE actions SET action = 'play\tSara' WHERE seq = 2")
+    con.commit()
+    con.close()
+    monkeypatch.setattr(module, "at_terminal", lambda: True)
+    english = pasur("delete", "--match", 1, input="n\n").output
+    assert "(damaged: action 2 is not a line pasur writes ('play\\tSara')) for good?" in english
+    german = pasur("--lang", "de", "delete", "--match", 1, input="n\n").output
+    assert "Aktion 2 ist keine Zeile, wie pasur sie schreibt ('play\\tSara')" in german
+
+
 # -- 1. undo never deletes and then fails ----------------------------------------------------
 def test_undo_whose_words_fail_takes_nothing_back(pasur, db, monkeypatch):
     from pasur_cli import render
