@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from pasur_cli import i18n
 from pasur_cli.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.i18n import _
 from pasur_cli.render import Look
@@ -83,15 +84,22 @@ def _ratio(value: float | None, places: int) -> str:
 
 
 def _grid(rows: list[list[object]], headers: list[str]) -> str:
-    """A table whose first column is text and every other column figures (aligned right)."""
+    """A table whose first column is text and every other column figures (aligned right). In a
+    right-to-left language every cell (each line of a two-line header) is an isolate and every
+    line runs left to right, as render.table draws its tables."""
     import tabulate
     align = ["left", *["right"] * (len(headers) - 1)]
+    rtl = i18n.is_rtl()
+    if rtl:
+        rows = [[i18n.isolate(str(cell)) for cell in row] for row in rows]
+        headers = ["\n".join(i18n.isolate(part) for part in h.split("\n")) for h in headers]
     padding, tabulate.MIN_PADDING = tabulate.MIN_PADDING, 0  # two-line headers make columns narrow enough
     try:
-        return str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
+        text = str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
                                      colalign=align))
     finally:
         tabulate.MIN_PADDING = padding
+    return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
 
 
 def _record_rows(records: Iterable[Record]) -> list[list[object]]:
@@ -114,12 +122,12 @@ def stats_text(look: Look, book: RecordBook) -> str:
     """The record book as tables: players, partnerships, head to head."""
     left_out = ""
     if book.damaged:
-        left_out = "\n" + _("Left out, damaged (see pasur matches): {matches}.").format(
-            matches=", ".join(str(m) for m in book.damaged))
+        left_out = "\n" + look.say("Left out, damaged (see pasur matches): {matches}.",
+                                    matches=", ".join(str(m) for m in book.damaged))
     if not book.players:
         return _("No matches yet: start one with pasur new NAME NAME.") + left_out
-    parts = [_("Matches: {finished} finished, {playing} still being played.").format(
-        finished=book.matches, playing=book.unfinished),
+    parts = [look.say("Matches: {finished} finished, {playing} still being played.",
+                      finished=book.matches, playing=book.unfinished),
              _grid(_record_rows(book.players), _record_headers(look, _("player")))]
     if book.partnerships:
         parts.append(_("Partnerships (their side's figures):") + "\n"

@@ -316,6 +316,21 @@ def test_persian_tables_run_left_to_right_cell_by_cell(pasur):
     assert header.index("standard") == row.index("standard") == rule.index(" -") + 1
 
 
+def test_persian_stats_tables_run_left_to_right_cell_by_cell(pasur):
+    pasur("new", "Ali", "Sara", "--rule", "target=20")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Sara=1")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count", "Sara: clubs=5")
+    output = pasur("--lang", "fa", "stats").output
+    first, _blank, *lines = output.splitlines()
+    assert first.count(FSI) == first.count(PDI) == 2  # Matches: {finished} finished, {playing} still playing
+    grid = lines[:lines.index("")]
+    assert grid and all(line.startswith(LRM) for line in grid)
+    for name in ("Ali", "Sara"):
+        cells = next(line for line in grid if name in line)[1:].split()
+        assert len(cells) == 11 and all(c.startswith(FSI) and c.endswith(PDI) for c in cells), cells
+
+
 def test_a_refusal_is_translated_from_its_template_and_facts(monkeypatch):
     from pasur_cli.cards import parse_card
     from pasur_cli.errors import IllegalPlayError
