@@ -343,6 +343,17 @@ ACTION_KEYS = {"deal": {"type", "table"}, "play": {"type", "card", "take", "by"}
 TAKE_MOST = 48  # cards a capture can name (the table can never hold more)
 
 
+def _json_fact(value: object) -> str:
+    """A stored or imported value as the JSON it was, at most 60 characters: a fact every language
+    shows as it is (not Python's name for its type)."""
+    import json
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def check_action(action: object) -> None:
     """Raise NotationError naming the field when ``action`` is not exactly an action: a dict with
     a known ``type`` and only its keys; a deal's ``table`` a list of 4 strings; a play's ``card``
@@ -350,10 +361,10 @@ def check_action(action: object) -> None:
     fields as ``pasur_cli.tally.check_tally`` says. Each card string must name exactly one card.
     """
     if not isinstance(action, dict):
-        raise NotationError("an action is an object, not {kind}.", kind=type(action).__name__)
+        raise NotationError("an action is an object, not {value}.", value=_json_fact(action))
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in ACTION_KEYS:
-        raise NotationError("unknown action type {kind!r}: write deal, play or tally.", kind=str(kind)[:40])
+        raise NotationError("unknown action type {kind}: write deal, play or tally.", kind=_json_fact(kind))
     unknown = sorted(str(k)[:40] for k in action if k not in ACTION_KEYS[kind])
     if unknown:
         raise NotationError("a {kind} action has no field {names}.", kind=kind, names=", ".join(unknown))

@@ -136,7 +136,10 @@ def test_an_action_apply_accepts_replays_from_its_canonical_form(mutation):
     ({"type": "tally", "surs": {"Ali": float("inf")}}, "surs of Ali"),
     ({"type": "tally", "counts": {"Ali": {"clubs": 10**100}}}, "clubs of Ali"),
     ({"type": "tally", "partial": 1}, "\"partial\""),
-    ({"type": "bet"}, "unknown action type"),
+    ({"type": "bet"}, "unknown action type \"bet\""),
+    ({"type": None}, "unknown action type null"),
+    ([], "an action is an object, not []"),  # the value as JSON, never Python's name for its type
+    ("play 2S", "an action is an object, not \"play 2S\""),
 ])
 def test_check_action_names_the_field(action, words):
     with pytest.raises(NotationError) as caught:
