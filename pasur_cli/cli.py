@@ -290,6 +290,33 @@ def look(ctx: click.Context) -> Look:
     return Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=ctx.meta.get("pasur.no_color", False))
 
 
+def terminal_width() -> int:
+    """The width text is fitted to: the terminal's columns (COLUMNS when set), 80 when output
+    is not a terminal (piped into a file or a pager), never under 40. As shutil.get_terminal_size,
+    without importing shutil (and the compression modules it loads) at every start."""
+    import os
+    import sys
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return max(columns or 80, 40)
+
+
+def fit(text: str, width: int | None) -> str:
+    """``text`` with every line wider than ``width`` broken between words (render.wrap); as it is
+    when ``width`` is None."""
+    if width is None:
+        return text
+    from pasur_cli.render import wrap
+    return wrap(text, width)
+
+
 def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
         from pasur_cli import __version__

@@ -152,7 +152,7 @@ def no_sur_text(record: Play) -> str:
     reason = record.no_sur
     assert reason is not None
     if reason.rule == "jack_sur":
-        return _("The table is cleared, but no sur: a J that clears the table is no sur under these rules.")
+        return _("The table is cleared, but no sur: a J makes no sur under these rules.")
     if reason.rule == "last_hand_sur":
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
     return say("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
@@ -164,18 +164,44 @@ def dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
+class Figure(str):
+    """A table cell that is text but reads as a number (``1 (5)``: one sur, five points): its
+    column aligns right, as a column of numbers does."""
+
+    __slots__ = ()
+
+
 def table(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
-    """A plain text table; columns of numbers align right, nothing else is reinterpreted."""
+    """A plain text table; columns of numbers (ints, ``Figure``s) align right, nothing else is
+    reinterpreted."""
     from tabulate import tabulate
-    align = ["right" if rows and all(isinstance(r[i], int) for r in rows) else "left" for i in range(len(headers))]
+    align = ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
+             for i in range(len(headers))]
     if i18n.is_rtl():
         # every cell an isolate and every line left to right, so that a terminal applying bidi
         # neither reverses the columns nor runs two Persian cells together
-        rows = [[i18n.isolate(str(cell)) for cell in row] for row in rows]
+        rows = [["\n".join(i18n.isolate(line) for line in str(cell).split("\n")) for cell in row] for row in rows]
         headers = [i18n.isolate(h) for h in headers]
         text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
         return "\n".join(i18n.LRM + line for line in text.split("\n"))
     return str(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align))
+
+
+def help_text(text: str, width: int) -> str:
+    """A help text that fits ``width`` columns: an indented line with two columns (``  7c   play
+    7♣ ...``) and the lines that continue its second column are one item, wrapped with the
+    second column's indent; any other line wraps with a two-column hanging indent."""
+    import re
+    items: list[tuple[str, int]] = []  # (text, the column its continuation lines start at)
+    for line in text.split("\n"):
+        column = re.match(r"( +\S+(?: \S+)*  +)\S", line)
+        if items and line.startswith(" ") and line[:items[-1][1]].isspace() and items[-1][1] > 2:
+            items[-1] = (items[-1][0] + " " + line.strip(), items[-1][1])  # the second column goes on
+        elif column:
+            items.append((line, len(column.group(1))))
+        else:
+            items.append((line, 2))
+    return "\n".join(wrap(line, width, column - (len(line) - len(line.lstrip(" ")))) for line, column in items)
 
 
 # -- pasur check --------------------------------------------------------------------------
@@ -351,7 +377,7 @@ def _score_rows(scores: dict[str, SideScore], rules: Rules) -> tuple[list[list[o
     rows = []
     for side, s in scores.items():
         row = [side, s.clubs, s.clubs_points, s.two_clubs, s.ten_diamonds, s.aces, s.jacks,
-               f"{s.surs} ({s.sur_points})" if s.surs else 0]
+               Figure(f"{s.surs} ({s.sur_points})") if s.surs else 0]
         if rules.seven_diamonds:
             row.append(s.seven_diamonds)
         rows.append([*row, s.total])
@@ -443,9 +469,9 @@ def show_json(match_id: int, match: Match) -> dict[str, Any]:
     }
 
 
-def show_text(look: Look, match_id: int, match: Match, session: bool = False) -> str:
+def show_text(look: Look, match_id: int, match: Match, session: bool = False, width: int = 80) -> str:
     """Where the match stands: the deal in progress with its race, or the table awaited
-    (``session``: in the session's words)."""
+    (``session``: in the session's words); the status line shortened to fit ``width`` columns."""
     head = say("Match {id}: {sides} ({rules}).", id=match_id, sides=_against(match.sides),
                                                       rules=_rules_line(match.rules))
     if match.winner:
@@ -469,7 +495,7 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False) ->
         head,
         say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.",
             number=match.deal_number, hand=deal.hand, hands=deal.hands, dealer=match.dealer),
-        status_line(look, match, width=10_000),
+        wrap(status_line(look, match, width=width), width),
         say("Table: {table}", table=look.cards(deal.table, sort=False)),
         say("Piles: {piles}", piles=piles),
         say("Last capture: {player}. Cards unseen: {n}.", player=deal.last_capturer or _("nobody yet"),
@@ -480,14 +506,64 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False) ->
 
 # -- the table's view: where the match stands, the race within the deal --------------------
 def text_width(text: str) -> int:
-    """Columns ``text`` takes at a terminal (wide scripts count 2, combining marks 0, colour codes 0)."""
+    """Columns ``text`` takes at a terminal at most (wide scripts count 2, combining marks and colour
+    codes 0). Format characters, such as the isolates around a right-to-left language's facts,
+    count 1: some terminals (tmux) give each a column, others none, and a line measured so fits
+    either way."""
     if "\x1b" in text:
         import re
         text = re.sub(r"\x1b\[[0-9;]*m", "", text)
     if text.isascii():
         return len(text)
+    width = 0
+    for ch in text:  # the scripts and marks pasur writes, without loading unicodedata (start-up time)
+        o = ord(ch)
+        if (0x20 <= o < 0x300 and o != 0xAD) or 0x2010 <= o <= 0x2027 or 0x2030 <= o <= 0x205E or ch in "♣♦♥♠" or (
+                0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069) or (
+                0x0606 <= o <= 0x06D5 and o != 0x061C and not 0x064B <= o <= 0x065F and o != 0x0670):
+            width += 1
+        else:
+            break
+    else:
+        return width
     from unicodedata import combining, east_asian_width
     return sum(0 if combining(ch) else 2 if east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap(text: str, width: int, hang: int = 0) -> str:
+    """``text`` with each line wider than ``width`` columns broken between words, never inside a
+    fact (a Unicode isolate), each line it continues on indented ``hang`` columns more than its
+    own indent; a word wider than the line stays whole. A prompt's trailing space is kept."""
+    return "\n".join(_wrap_line(line, width, hang) for line in text.split("\n"))
+
+
+def _wrap_line(line: str, width: int, hang: int) -> str:
+    if 2 * len(line) <= width or text_width(line) <= width:
+        return line
+    body = line.lstrip(" ")
+    indent = " " * (len(line) - len(body))
+    end = " " if body.endswith(" ") else ""
+    words, depth, word = [], 0, ""
+    for ch in body.rstrip(" "):  # spaces inside an isolate do not break: its fact keeps its direction
+        depth += (ch == i18n.FSI) - (ch == i18n.PDI)
+        if ch == " " and depth <= 0:
+            words.append(word)
+            word = ""
+        else:
+            word += ch
+    words.append(word)
+    lines, current, lead = [], indent, indent
+    for w in words:
+        if not w:  # two spaces in a row: kept inside the line, never at a break
+            current += " "
+        elif current.strip() and text_width(current.rstrip(" ") + " " + w) > width:
+            lines.append(current.rstrip(" "))
+            lead = indent + " " * hang
+            current = lead + w
+        else:
+            current += (" " if current.strip() else "") + w
+    lines.append(current.rstrip(" ") + end)
+    return "\n".join(lines)
 
 
 def _initials(side: str) -> str:
@@ -638,14 +714,45 @@ def matches_json(rows: list[dict[str, Any]]) -> str:
     return dumps([{**r, "damaged": None if r["damaged"] is None else str(r["damaged"])} for r in rows])
 
 
-def matches_text(rows: list[dict[str, Any]], filtered: bool = False) -> str:
+def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80) -> str:
+    """The matches as a table that fits ``width`` columns. When its one-line rows are wider: each
+    side's total on a line of its own; then, narrower still, the totals (the sides name every
+    player, in seat order) stand in the players column; then the players and the status break
+    between words."""
     if not rows:
         if filtered:
             return _("No match fits.")
         return _("No matches yet: start one with pasur new NAME NAME.")
-    body = [[r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), r["rules"],
-             "?" if r["deals"] is None else r["deals"],
-             " / ".join(f"{s} {t}" for s, t in r["totals"].items()),
-             say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
-             say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")] for r in rows]
-    return table(body, [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")])
+    headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
+    totals = [[f"{s} {t}" for s, t in r["totals"].items()] for r in rows]
+    body: list[list[object]] = [
+        [r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), r["rules"],
+         "?" if r["deals"] is None else r["deals"], " / ".join(sides),
+         say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
+         say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]
+        for r, sides in zip(rows, totals, strict=True)]
+    if _table_width(body, headers) > width:
+        body = [[*row[:5], "\n".join(sides), row[6]] for row, sides in zip(body, totals, strict=True)]
+    if _table_width(body, headers) > width:
+        body = [[row[0], row[1], "\n".join(sides) or row[2], *row[3:5], row[6]]
+                for row, sides in zip(body, totals, strict=True)]
+        headers = [*headers[:5], headers[6]]
+    wrapped = [2, len(headers) - 1]  # the players (or totals) and the status
+    while wrapped and (excess := _table_width(body, headers) - width) > 0:
+        col = max(wrapped, key=lambda i: _column_width(body, headers, i))
+        room = _column_width(body, headers, col) - excess
+        narrower = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
+        if _table_width(narrower, headers) >= _table_width(body, headers):
+            wrapped.remove(col)  # its words are as narrow as it gets
+        else:
+            body = narrower
+    return table(body, headers)
+
+
+def _column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int) -> int:
+    """Columns tabulate's simple format gives column ``i``: its widest line, or its header and 2."""
+    return max(text_width(headers[i]) + 2, *(text_width(line) for r in rows for line in str(r[i]).split("\n")))
+
+
+def _table_width(rows: Sequence[Sequence[object]], headers: list[str]) -> int:
+    return sum(_column_width(rows, headers, i) for i in range(len(headers))) + 2 * (len(headers) - 1)

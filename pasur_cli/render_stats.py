@@ -15,31 +15,32 @@ from typing import Any
 from pasur_cli import i18n
 from pasur_cli.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.i18n import _
-from pasur_cli.render import Look
+from pasur_cli.render import Look, wrap
 from pasur_cli.stats import Record, RecordBook
 
 # -- pasur log ----------------------------------------------------------------------------
 
 
-def _scores_line(scores: dict[str, int]) -> str:
-    return ", ".join(_("{side} {points}").format(side=side, points=points) for side, points in scores.items())
+def _scores_line(look: Look, scores: dict[str, int]) -> str:
+    return ", ".join(look.say("{side} {points}", side=side, points=points) for side, points in scores.items())
 
 
 def event_text(look: Look, event: Event) -> str | None:
-    """One event as a line of the log (None for an event that says nothing: an empty leftover)."""
+    """One event as a line of the log (None for an event that says nothing: an empty leftover);
+    every fact written by ``look`` (an isolate in a right-to-left language)."""
     if isinstance(event, TableDealt):
-        return _("Deal {deal} ({dealer} deals). Table: {table}").format(
-            deal=event.deal, dealer=event.dealer, table=look.cards(event.table, sort=False))
+        return look.say("Deal {deal} ({dealer} deals). Table: {table}", deal=event.deal, dealer=event.dealer,
+                        table=list(event.table))
     if isinstance(event, Played):
         play = event.play
-        where = _("Deal {deal}, hand {hand}:").format(deal=event.deal, hand=play.hand)
+        where = look.say("Deal {deal}, hand {hand}:", deal=event.deal, hand=play.hand)
         if play.taken:
-            line = _("{player} plays {card} and takes {cards}").format(
-                player=play.player, card=look.card(play.card), cards=look.cards(play.taken))
+            line = look.say("{player} plays {card} and takes {cards}", player=play.player, card=play.card,
+                            cards=sorted(play.taken))
         else:
-            line = _("{player} plays {card}: trailed").format(player=play.player, card=look.card(play.card))
+            line = look.say("{player} plays {card}: trailed", player=play.player, card=play.card)
         if play.sur and play.cancelled:
-            line += " " + look.loud(_("(sur, cancelling a sur of {side})").format(side=play.cancelled))
+            line += " " + look.loud(look.say("(sur, cancelling a sur of {side})", side=play.cancelled))
         elif play.sur:
             line += " " + look.loud(_("(sur)"))
         elif play.no_sur:
@@ -48,27 +49,29 @@ def event_text(look: Look, event: Event) -> str | None:
     if isinstance(event, Leftover):
         if not event.cards:
             return None
-        return _("Deal {deal}, after the last card: {player} takes the table: {cards}.").format(
-            deal=event.deal, player=event.player, cards=look.cards(event.cards))
+        return look.say("Deal {deal}, after the last card: {player} takes the table: {cards}.", deal=event.deal,
+                        player=event.player, cards=sorted(event.cards))
     result = event.result
     scores = {side: result.scores[side].total for side in event.totals}  # in the match's order of sides
     if result.tallied:
-        head = _("Deal {deal} ({dealer} dealt, tallied):").format(deal=result.number, dealer=result.dealer)
+        head = look.say("Deal {deal} ({dealer} dealt, tallied):", deal=result.number, dealer=result.dealer)
     else:
-        head = _("Deal {deal} scored:").format(deal=result.number)
+        head = look.say("Deal {deal} scored:", deal=result.number)
+    # its parts are sentences whose facts look.say has written: each is put in as it is
     return _("{head} {scores}. Match: {totals}.").format(
-        head=head, scores=_scores_line(scores), totals=_scores_line(event.totals))
+        head=head, scores=_scores_line(look, scores), totals=_scores_line(look, event.totals))
 
 
-def log_text(look: Look, match_id: int, events: Sequence[Event]) -> str:
-    """The play-by-play, a blank line after each scored deal."""
+def log_text(look: Look, match_id: int, events: Sequence[Event], width: int | None = None) -> str:
+    """The play-by-play, a blank line after each scored deal; a line wider than ``width`` columns
+    broken between words, the lines it continues on indented by two."""
     if not events:
-        return _("Match {match}: nothing has been played yet.").format(match=match_id)
+        return look.say("Match {match}: nothing has been played yet.", match=match_id)
     lines: list[str] = []
     for event in events:
         line = event_text(look, event)
         if line is not None:
-            lines.append(line)
+            lines.append(line if width is None else wrap(line, width, 2))
         if isinstance(event, Scored):
             lines.append("")
     return "\n".join(lines).rstrip("\n")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli import (
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
 
 
 @click.command(cls=PasurCommand)
@@ -29,4 +38,4 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     if as_json:
         click.echo(render.dumps([event_dict(e) for e in events]))
     else:
-        click.echo(render_stats.log_text(look(ctx), mid, events))
+        click.echo(render_stats.log_text(look(ctx), mid, events, terminal_width()))

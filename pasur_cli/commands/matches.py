@@ -7,7 +7,7 @@ import os
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, db_option, json_option, open_store
+from pasur_cli.cli import PasurCommand, db_option, json_option, open_store, terminal_width
 from pasur_cli.store import DamagedError, Store, check_path, default_path
 
 
@@ -24,7 +24,10 @@ def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: b
     given = ctx.meta.get("pasur.db")
     if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
         rows = listing(open_store(ctx), player, unfinished)
-    click.echo(render.matches_json(rows) if as_json else render.matches_text(rows, filtered=bool(player or unfinished)))
+    if as_json:
+        click.echo(render.matches_json(rows))
+    else:
+        click.echo(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width()))
 
 
 def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:

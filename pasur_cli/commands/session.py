@@ -20,7 +20,7 @@ import click
 
 from pasur_cli import actions, render
 from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
-from pasur_cli.cli import PasurCommand, current, look, look_options, open_store, store_options
+from pasur_cli.cli import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import N_, _, whole_number
 from pasur_cli.store import BusyError
@@ -43,6 +43,7 @@ Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 1
 The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
 Commands: show, score, undo [N], tally (score a deal from its piles), matches, help, quit.
 Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
+TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d 3h ks" and more)
 
 
 class Cancelled(Exception):
@@ -61,18 +62,14 @@ class Session:
         if handled is not None:
             handled()
 
+    def width(self) -> int | None:
+        """The terminal's width in columns (at least 40); None when lines are not read from one."""
+        return terminal_width() if self.at_terminal else None
+
     def echo(self, text: str) -> None:
         """Write ``text``; at a terminal a line wider than it breaks between words, not wherever
         the terminal's edge falls."""
-        if self.at_terminal:
-            import shutil
-            width = max(shutil.get_terminal_size().columns, 40)
-            if any(render.text_width(line) > width for line in text.splitlines()):
-                import textwrap
-                text = "\n".join(
-                    textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
-                    if render.text_width(line) > width else line for line in text.splitlines())
-        click.echo(text)
+        click.echo(fit(text, self.width()))
 
     def refuse(self, err: Exception) -> None:
         self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
@@ -83,13 +80,22 @@ class Session:
         return match, record.length
 
     def prompt(self, match: Match) -> str:
+        """The status line and an arrow, leaving at least ``TYPING`` columns to type in; when even
+        its shortest form does not leave them, the status line stands above the arrow (broken
+        between words when even the whole width is too narrow for it)."""
+        width = self.width()
+        if width is None:
+            return ""
         arrow = " > " if self.look.ascii else " › "
-        return render.status_line(self.look, match, width=76) + arrow if self.at_terminal else ""
+        line = render.status_line(self.look, match, width=width - TYPING - len(arrow))
+        if render.text_width(line) + len(arrow) <= width - TYPING:
+            return line + arrow
+        return render.wrap(render.status_line(self.look, match, width=width), width) + "\n" + arrow.lstrip()
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> None:
         match, seen = self.state()
-        self.echo(render.show_text(self.look, self.mid, match, session=True))
+        self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
         if self.at_terminal:
             self.echo(_('Type "help" for how to enter plays; Ctrl-C or Ctrl-D leaves.'))
         while True:
@@ -121,14 +127,14 @@ class Session:
         if word in ("quit", "exit"):  # not "q": a queen typed without its suit must not end the evening
             return False
         if word in ("help", "?", "h"):
-            self.echo(_(HELP))
+            self.echo(render.help_text(_(HELP), self.width() or 80))
         elif word == "show":
-            self.echo(render.show_text(self.look, self.mid, match, session=True))
+            self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
         elif word == "score":
             self.echo(render.score_text(self.look, match))
         elif word == "matches":
             from pasur_cli.commands.matches import listing
-            self.echo(render.matches_text(listing(self.store)))
+            self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
         elif word == "undo":
             self.undo(words[1:], seen)
         elif word == "deal":
@@ -158,7 +164,7 @@ class Session:
         """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
         from pasur_cli.commands.tally import ask_tally
         try:
-            piles, counts, surs = ask_tally(match, self.read, self.look)
+            piles, counts, surs = ask_tally(match, self.read, self.look, width=self.width())
         except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
             self.handled()
             self.echo("")

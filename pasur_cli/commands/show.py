@@ -5,7 +5,16 @@ from __future__ import annotations
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli import (
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
 
 
 @click.command(cls=PasurCommand)
@@ -22,4 +31,4 @@ def show(ctx: click.Context, as_json: bool) -> None:
         data["length"] = store.length(mid)  # how many actions the log holds: what --expect takes
         click.echo(render.dumps(data))
     else:
-        click.echo(render.show_text(look(ctx), mid, match))
+        click.echo(render.show_text(look(ctx), mid, match, width=terminal_width()))

@@ -14,11 +14,13 @@ from pasur_cli.cli import (
     PasurCommand,
     current,
     expect_option,
+    fit,
     json_option,
     look,
     look_options,
     open_store,
     store_options,
+    terminal_width,
 )
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import _, whole_number
@@ -60,7 +62,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         with Terminal() as terminal:
-            given = ask_tally(match, terminal, look(ctx), partial)
+            given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
     result, match = actions.enter_tally(store, mid, *given, partial=partial, expect=expect)
     if as_json:
         data = render.score_json(mid, match)
@@ -70,9 +72,11 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         click.echo(render.score_text(look(ctx), match, only_last=True))
 
 
-def _ask(read: Reader, look: Look, question: str, parse: Callable[[str], T], default: str | None = None) -> T:
-    """Ask until ``parse`` accepts the answer; each refusal is shown and the question asked again."""
-    shown = f"{question} [{default}]: " if default else f"{question}: "
+def _ask(read: Reader, look: Look, question: str, parse: Callable[[str], T], default: str | None = None,
+         width: int | None = None) -> T:
+    """Ask until ``parse`` accepts the answer; each refusal is shown and the question asked again
+    (both broken between words to fit ``width`` columns, as the session's lines are)."""
+    shown = fit(f"{question} [{default}]: " if default else f"{question}: ", width)
     while True:
         text = read(shown).strip()
         if not text and default is not None:
@@ -80,7 +84,11 @@ def _ask(read: Reader, look: Look, question: str, parse: Callable[[str], T], def
         try:
             return parse(text)
         except PasurError as err:
-            click.echo(_("Error: {message}").format(message=render.error_text(look, err)))
+            _refuse(look, err, width)
+
+
+def _refuse(look: Look, err: PasurError, width: int | None) -> None:
+    click.echo(fit(_("Error: {message}").format(message=render.error_text(look, err)), width))
 
 
 def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
@@ -102,19 +110,20 @@ def _surs(text: str) -> int:
     return number
 
 
-def ask_tally(match: Match, read: Reader, look: Look,
-              partial: bool = False) -> tuple[list[str], list[str], list[str]]:
+def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
+              width: int | None = None) -> tuple[list[str], list[str], list[str]]:
     """Ask side by side, checking each answer as it is given (a wrong one is asked again); when
     the answers together do not add up, ask which side to correct, keeping the rest. Returns the
-    same texts the options would hold. Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError."""
-    click.echo(_("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards").format(
-        number=match.deal_number, dealer=match.dealer))
-    click.echo(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"))
+    same texts the options would hold. Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError. Lines wider
+    than ``width`` break between words (None: as they are)."""
+    click.echo(fit(_("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards").format(
+        number=match.deal_number, dealer=match.dealer), width))
+    click.echo(fit(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"), width))
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
-        given = _ask(read, look, _("{side}: pile or counts").format(side=side), _pile_or_counts(side))
-        held = _ask(read, look, _("{side}: surs held").format(side=side), _surs, default="0")
+        given = _ask(read, look, _("{side}: pile or counts").format(side=side), _pile_or_counts(side), width=width)
+        held = _ask(read, look, _("{side}: surs held").format(side=side), _surs, default="0", width=width)
         answers[side] = (given, held)
 
     for side in match.sides:
@@ -129,9 +138,9 @@ def ask_tally(match: Match, read: Reader, look: Look,
             tally_scores(match, build_action(match, piles, counts, surs, partial))
             return piles, counts, surs
         except PasurError as err:
-            click.echo(_("Error: {message}").format(message=render.error_text(look, err)))
+            _refuse(look, err, width)
         choice = _ask(read, look, _("Which side's answer to correct? ({sides}; Enter gives up)").format(
-            sides=", ".join(match.sides)), functools.partial(_known, names=names), default="")
+            sides=", ".join(match.sides)), functools.partial(_known, names=names), default="", width=width)
         if not choice:
             raise NotationError("tally given up; nothing was recorded.")
         ask(choice)
