@@ -508,8 +508,8 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False, wi
 def text_width(text: str) -> int:
     """Columns ``text`` takes at a terminal at most (wide scripts count 2, combining marks and colour
     codes 0). Format characters, such as the isolates around a right-to-left language's facts,
-    count 1: some terminals (tmux) give each a column, others none, and a line measured so fits
-    either way."""
+    count 1: tmux 3.3 gives them no column, but a terminal that draws an unknown character as a
+    box gives each one, and a line measured so fits either way."""
     if "\x1b" in text:
         import re
         text = re.sub(r"\x1b\[[0-9;]*m", "", text)
