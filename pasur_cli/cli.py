@@ -7,8 +7,8 @@ play 1.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -19,6 +19,8 @@ from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import N_, _
 
 if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
+    from click.shell_completion import CompletionItem
+
     from pasur_cli.match import Match
     from pasur_cli.render import Look
     from pasur_cli.store import Store
@@ -79,19 +81,18 @@ def lang_param() -> click.Option:
 
 class Translated(click.Command):
     """Help texts are English strings fixed at import time: they are translated here, when help is
-    written, so the language chosen for this run (after import) applies. In English nothing
-    changes (the man pages are written through the same methods)."""
+    written or offered to shell completion, so the language chosen for this run (after import)
+    applies. In English nothing changes (the man pages are written through the same methods)."""
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        owners: list[Any] = [self, *self.get_params(ctx)]
-        saved = [owner.help for owner in owners]
-        for owner in owners:
-            owner.help = _help_text(owner.help)
-        try:
+        with _translated([self, *self.get_params(ctx)]):
             super().format_help(ctx, formatter)
-        finally:
-            for owner, text in zip(owners, saved, strict=True):
-                owner.help = text
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """The completions click offers, each option's description in the chosen language (a
+        command's comes from get_short_help_str, below)."""
+        with _translated(self.get_params(ctx)):
+            return super().shell_complete(ctx, incomplete)
 
     def get_short_help_str(self, limit: int = 45) -> str:
         saved = self.help
@@ -100,6 +101,20 @@ class Translated(click.Command):
             return super().get_short_help_str(limit)
         finally:
             self.help = saved
+
+
+@contextmanager
+def _translated(owners: Sequence[Any]) -> Iterator[None]:
+    """While inside, the help text of each command or parameter in ``owners`` is in the chosen
+    language; afterwards the English one again."""
+    saved = [owner.help for owner in owners]
+    for owner in owners:
+        owner.help = _help_text(owner.help)
+    try:
+        yield
+    finally:
+        for owner, text in zip(owners, saved, strict=True):
+            owner.help = text
 
 
 def _help_text(text: str | None) -> str | None:
