@@ -145,6 +145,43 @@ COMMANDS = {
 BIGGEST = 2**63 - 1  # the largest id or count SQLite holds
 
 
+if TYPE_CHECKING:  # a recent click types ParamType by its value; an older one (pasur takes 8.1) cannot subscript it
+    _IntType = click.ParamType[int]
+else:
+    _IntType = click.ParamType
+
+
+class Count(_IntType):
+    """A whole number from ``least`` up to BIGGEST: the type of every id and count pasur takes on its
+    command line. Read in the decimal digits of any script, as ``i18n.whole_number`` reads them
+    (Persian ۱۲ is 12); refused with a sentence in the reader's language (click's IntRange names
+    itself "integer range" in English in its refusal) and shown in help without click's range
+    (``[1<=x<=9223372036854775807]``)."""
+
+    name = "count"
+    DIGITS = 40  # more than BIGGEST has, leading zeros allowed; a longer number is too large unread
+
+    def __init__(self, least: int) -> None:
+        self.least = least
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):  # a default, already a number
+            number: int | None = value
+        else:
+            number = i18n.whole_number(str(value), self.DIGITS)
+        if number is not None and self.least <= number <= BIGGEST:
+            return number
+        from pasur_cli.render import Look  # a refusal only: not on every command's start-up path
+        text = str(value)
+        shown = text if len(text) <= 30 else text[:29] + "…"
+        look = Look(rtl=i18n.is_rtl())
+        if text.strip().isdecimal() and (number is None or number > BIGGEST):
+            self.fail(look.say("{value!r} is too large: the largest number pasur takes is {most}.", value=shown,
+                               most=BIGGEST), param, ctx)
+        self.fail(look.say("{value!r} is not a whole number of {least} or more.", value=shown, least=self.least),
+                  param, ctx)
+
+
 class OutputFailed(Exception):
     """Writing the output failed (a closed pipe, a full disk): carried past click, which would
     otherwise end the process quietly on a closed pipe, to run()."""
@@ -238,7 +275,7 @@ def look_options(f: F) -> F:
 
 def store_options(f: F) -> F:
     """--db and --match, accepted on the group and on every command that uses the database."""
-    f = click.option("--match", "match_id", type=click.IntRange(1, BIGGEST), expose_value=False, callback=_remember,
+    f = click.option("--match", "match_id", type=Count(1), expose_value=False, callback=_remember,
                      metavar="ID",
                      help="The match to use (default: the most recently used unfinished match).")(f)
     f = click.option("--db", expose_value=False, callback=_remember,
@@ -272,7 +309,7 @@ def expect_option(f: F) -> F:
     """--expect N on every command that changes a match: refuse, changing nothing, unless its log
     holds N actions (the "length" of `show --json`), so a script never records into a match that
     moved under it."""
-    return click.option("--expect", type=click.IntRange(0, BIGGEST), metavar="N",
+    return click.option("--expect", type=Count(0), metavar="N",
                         help="Refuse, changing nothing, unless the match's log holds N actions"
                              " (see \"length\" in show --json).")(f)
 

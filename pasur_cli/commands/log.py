@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli import Count, PasurCommand, current, json_option, look, look_options, open_store, store_options
 
 
 @click.command(cls=PasurCommand)
-@click.option("--deal", "deal_number", type=click.IntRange(min=1), metavar="N",
+@click.option("--deal", "deal_number", type=Count(1), metavar="N",
               help="Only deal N (1 is the first deal).")
 @json_option
 @store_options
