@@ -182,6 +182,49 @@ class Count(_IntType):
                   param, ctx)
 
 
+# yes and no as a person answers in each language: the words, and their first letters; English
+# y, yes, n and no are understood in every language (the question shows the letters, "[y/N]")
+ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("yes",), ("no",)),
+    "de": (("ja",), ("nein",)),
+    "es": (("sí", "si"), ("no",)),
+    "fa": (("بله", "آره", "اره", "بلی"), ("نه", "خیر")),
+}
+_LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "\u200c": ""})  # Arabic keyboards' yeh and kaf
+
+
+def answer(text: str, language: str) -> bool | None:
+    """What ``text`` answers to a yes/no question asked in ``language``: True, False (also for an
+    empty answer, the default), None when it is neither."""
+    import unicodedata
+    typed = unicodedata.normalize("NFC", text).strip().casefold().translate(_LETTERS)
+    if not typed:
+        return False
+    words = [ANSWERS["en"][i] + ANSWERS.get(language, ANSWERS["en"])[i] for i in (0, 1)]
+    yes, no = ({form for word in group for form in (word, word[0])} for group in words)
+    if typed in yes - no:
+        return True
+    if typed in no - yes:
+        return False
+    return None
+
+
+def confirm(question: str) -> bool:
+    """Ask ``question`` (a sentence in the chosen language) at the terminal until the answer is yes or
+    no in that language or in English; an empty answer, Ctrl-C and the end of input are no."""
+    suffix = _("[y/N]")
+    while True:
+        try:
+            typed = click.prompt(question + " " + suffix, default="", show_default=False, prompt_suffix=": ")
+        except click.Abort:  # Ctrl-C or the end of input
+            click.echo()
+            return False
+        said = answer(typed, i18n.language())
+        if said is not None:
+            return said
+        click.echo(_("Please answer y (yes) or n (no)."))
+
+
 class OutputFailed(Exception):
     """Writing the output failed (a closed pipe, a full disk): carried past click, which would
     otherwise end the process quietly on a closed pipe, to run()."""

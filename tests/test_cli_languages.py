@@ -4,15 +4,127 @@ to shell completion in the reader's language, and a record that is not JSON said
 
 from __future__ import annotations
 
+import json
+import unicodedata
+
 import click
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from test_i18n import OTHERS, assert_no_english
+from test_i18n import OTHERS, assert_no_english, plain
 
 from pasur_cli import i18n
-from pasur_cli.cli import BIGGEST, Count, main
+from pasur_cli.cli import ANSWERS, BIGGEST, Count, answer, main
+
+# -- yes or no -----------------------------------------------------------------------------------
+YES = {"en": ["y", "yes", "Y", "YES", " yes "], "de": ["j", "ja", "J", "Ja", "JA", "y", "yes"],
+       "es": ["s", "sí", "si", "S", "Sí", "SÍ", "SI", "yes", "y", unicodedata.normalize("NFD", "sí")],
+       "fa": ["ب", "بله", "آره", "اره", "آ", "بلی", "بلي", "y", "Yes"]}
+NO = {"en": ["n", "no", "N", "No", "", "  "], "de": ["n", "nein", "Nein", "NEIN", "no", ""],
+      "es": ["n", "no", "No", "NO", ""], "fa": ["ن", "نه", "خیر", "خير", "خ", "n", "no", ""]}
+NEITHER = {"en": ["j", "ja", "si", "nein", "yess", "maybe", "ب"], "de": ["s", "sí", "nee", "jo", "ن x"],
+           "es": ["j", "ja", "nein", "sii"], "fa": ["j", "ja", "sí", "بل", "نخیر"]}
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_yes_and_no_in_each_language_and_in_english(code):
+    assert [answer(text, code) for text in YES[code]] == [True] * len(YES[code])
+    assert [answer(text, code) for text in NO[code]] == [False] * len(NO[code])
+    assert [answer(text, code) for text in NEITHER[code]] == [None] * len(NEITHER[code])
+
+
+KNOWN = {form for yes, no in ANSWERS.values() for word in (*yes, *no) for form in (word, word[0])}
+
+
+def forms(words: tuple[str, ...]) -> set[str]:
+    return {form for word in words for form in (word, word[0])}
+
+
+@given(st.sampled_from(i18n.LANGUAGES),
+       st.one_of(st.text(max_size=6), st.sampled_from(sorted(KNOWN)).map(str.upper), st.sampled_from(sorted(KNOWN))))
+def test_an_answer_is_yes_or_no_only_when_it_is_one_of_the_words(code, text):
+    """Whatever is typed: no for nothing typed; yes or no exactly for the words (or their first
+    letters) of English and the question's language that are not both, in any case and spacing."""
+    said = answer(text, code)
+    assert answer(f" {text}\t", code) == said
+    if text.swapcase().casefold() == text.casefold():
+        assert answer(text.swapcase(), code) == said
+    typed = unicodedata.normalize("NFC", text).strip().casefold().translate(str.maketrans("يىك", "ییک", "\u200c"))
+    yes, no = (forms(ANSWERS["en"][i] + ANSWERS[code][i]) for i in (0, 1))
+    expected = False if not typed else True if typed in yes - no else False if typed in no - yes else None
+    assert said is expected
+
+
+@given(st.sampled_from(sorted(KNOWN)))
+def test_english_is_understood_whatever_the_language(word):
+    for code in i18n.LANGUAGES:
+        if word in ("y", "yes", "n", "no"):
+            assert answer(word, code) is answer(word, "en") is (word[0] == "y")
+
+
+def asked(monkeypatch, module_name: str) -> None:
+    import importlib
+    module = importlib.import_module(f"pasur_cli.commands.{module_name}")
+    monkeypatch.setattr(module, "at_terminal", lambda: True)
+
+
+@pytest.mark.parametrize("code,no,yes", [("en", "no", "Y"), ("de", "nein", "Ja"), ("es", "N", "sí"),
+                                         ("fa", "نه", "آره"), ("fa", "خ", "ب"), ("es", "", "s"), ("de", "n", "j")])
+def test_delete_takes_the_languages_yes_and_no(pasur, db, monkeypatch, code, no, yes):
+    asked(monkeypatch, "delete")
+    pasur("new", "Ali", "Sara")
+    before = db.read_bytes()
+    refused = pasur("--lang", code, "delete", "--match", 1, input=f"{no}\n")
+    assert refused.exit_code == 1, refused.output
+    assert db.read_bytes() == before
+    done = pasur("--lang", code, "delete", "--match", 1, input=f"{yes}\n")
+    assert done.exit_code == 0, done.output
+    assert json.loads(pasur("matches", "--json").output) == []
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_a_question_asks_again_until_answered_and_the_end_of_input_is_no(pasur, db, monkeypatch, code):
+    asked(monkeypatch, "delete")
+    pasur("new", "Ali", "Sara")
+    before = db.read_bytes()
+    result = pasur("--lang", code, "delete", "--match", 1, input="maybe\nperhaps\n")  # then the input ends
+    assert result.exit_code == 1, result.output
+    assert db.read_bytes() == before
+    lines = plain(result.output).splitlines()  # asked, told how to answer, asked again ...; then refused
+    assert len(lines) == 6 and lines[1] == lines[3] and lines[4] == lines[0].removesuffix("maybe"), result.output
+    assert lines[2].endswith("perhaps")
+    result = pasur("--lang", code, "delete", "--match", 1, input="maybe\ny\n")
+    assert result.exit_code == 0, result.output
+
+
+def test_importing_again_takes_the_languages_yes_and_no(pasur, db, tmp_path, monkeypatch):
+    asked(monkeypatch, "import_")
+    pasur("new", "Ali", "Sara")
+    record = tmp_path / "match.json"
+    record.write_text(pasur("export").output)
+    assert pasur("import", record).exit_code == 0
+    before = db.read_bytes()
+    assert pasur("--lang", "de", "import", record, input="nein\n").exit_code == 1
+    assert pasur("--lang", "fa", "import", record, input="نه\n").exit_code == 1
+    assert db.read_bytes() == before
+    assert pasur("--lang", "es", "import", record, input="si\n").exit_code == 0
+    assert pasur("--lang", "fa", "import", record, input="بله\n").exit_code == 0
+    assert [row["match"] for row in json.loads(pasur("matches", "--json").output)] == [4, 3, 2, 1]
+
+
+SUFFIX = {"en": "[y/N]", "de": "[j/N]", "es": "[s/N]", "fa": "[ب/ن"}
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_a_question_shows_the_languages_letters(pasur, db, monkeypatch, code):
+    asked(monkeypatch, "delete")
+    pasur("new", "Ali", "Sara")
+    result = pasur("--lang", code, "delete", "--match", 1, input="?\n")
+    assert SUFFIX[code] in plain(result.output), result.output
+    if code != "en":
+        assert "[y/N]" not in result.output
+        assert_no_english(result.output, code)
 
 
 # -- counts --------------------------------------------------------------------------------------
