@@ -203,3 +203,34 @@ def test_completion_describes_options_in_the_language(db, shell, words):
     described = [text for name, text in german.items() if english[name]]
     assert described and all(text != english[name] for name, text in german.items() if english[name])
     assert_no_english("\n".join(described), "de")
+
+
+# -- a record that is not JSON -------------------------------------------------------------------
+@pytest.mark.parametrize("text,english", [
+    ("", "the record is empty."), ("  \n", "the record is empty."), ("\ufeff", "the record is empty."),
+    ('{"format": "pasur-match", x}', "the record is not JSON (line 1, column 27)."),
+    ('{\n  "a": 1,\n}', "the record is not JSON (line 3, column 1)."),
+    ("{not json", "the record is not JSON (line 1, column 2)."),
+])
+def test_a_record_that_is_not_json_is_said_with_facts(pasur, db, tmp_path, text, english):
+    path = tmp_path / "record.json"
+    path.write_text(text, encoding="utf-8")
+    result = pasur("import", path)
+    assert result.exit_code == 2 and result.output == f"Error: {english}\n"
+    for code in OTHERS:
+        result = pasur("--lang", code, "import", path)
+        assert result.exit_code == 2 and "Expecting" not in result.output
+        assert_no_english(result.output, code)
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_a_records_rules_are_named_in_each_language(pasur, db, tmp_path, code):
+    pasur("new", "Ali", "Sara")
+    doc = json.loads(pasur("export").output)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({**doc, "rules": ["standard"]}))
+    assert 'the record\'s "rules" must be an object' in pasur("import", path).output
+    result = pasur("--lang", code, "import", path)
+    assert result.exit_code == 2
+    assert_no_english(result.output.replace('["standard"]', ""), code)
