@@ -234,3 +234,19 @@ def test_a_records_rules_are_named_in_each_language(pasur, db, tmp_path, code):
     result = pasur("--lang", code, "import", path)
     assert result.exit_code == 2
     assert_no_english(result.output.replace('["standard"]', ""), code)
+
+
+# -- "custom" rules ------------------------------------------------------------------------------
+@pytest.mark.parametrize("code", OTHERS)
+def test_custom_rules_are_named_in_each_language(pasur, db, code):
+    pasur("new", "Ali", "Sara", "--rule", "target=100")
+    check = pasur("--lang", code, "check", "5C", "--table", "6D", "--rule", "target=100").output
+    listed = pasur("--lang", code, "matches").output
+    assert "custom" in pasur("check", "5C", "--table", "6D", "--rule", "target=100").output
+    assert "custom" in pasur("matches").output
+    for output in (check, listed):
+        assert "custom" not in output
+        assert_no_english(output, code)
+    assert json.loads(pasur("--lang", code, "matches", "--json").output)[0]["rules"] == "custom"
+    check_json = pasur("--lang", code, "check", "5C", "--table", "6D", "--rule", "target=100", "--json").output
+    assert json.loads(check_json)["rules"] == "custom"
