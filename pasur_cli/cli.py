@@ -7,8 +7,8 @@ play 1.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -19,6 +19,8 @@ from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import N_, _
 
 if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
+    from click.shell_completion import CompletionItem
+
     from pasur_cli.match import Match
     from pasur_cli.render import Look
     from pasur_cli.store import Store
@@ -79,19 +81,18 @@ def lang_param() -> click.Option:
 
 class Translated(click.Command):
     """Help texts are English strings fixed at import time: they are translated here, when help is
-    written, so the language chosen for this run (after import) applies. In English nothing
-    changes (the man pages are written through the same methods)."""
+    written or offered to shell completion, so the language chosen for this run (after import)
+    applies. In English nothing changes (the man pages are written through the same methods)."""
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        owners: list[Any] = [self, *self.get_params(ctx)]
-        saved = [owner.help for owner in owners]
-        for owner in owners:
-            owner.help = _help_text(owner.help)
-        try:
+        with _translated([self, *self.get_params(ctx)]):
             super().format_help(ctx, formatter)
-        finally:
-            for owner, text in zip(owners, saved, strict=True):
-                owner.help = text
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """The completions click offers, each option's description in the chosen language (a
+        command's comes from get_short_help_str, below)."""
+        with _translated(self.get_params(ctx)):
+            return super().shell_complete(ctx, incomplete)
 
     def get_short_help_str(self, limit: int = 45) -> str:
         saved = self.help
@@ -100,6 +101,20 @@ class Translated(click.Command):
             return super().get_short_help_str(limit)
         finally:
             self.help = saved
+
+
+@contextmanager
+def _translated(owners: Sequence[Any]) -> Iterator[None]:
+    """While inside, the help text of each command or parameter in ``owners`` is in the chosen
+    language; afterwards the English one again."""
+    saved = [owner.help for owner in owners]
+    for owner in owners:
+        owner.help = _help_text(owner.help)
+    try:
+        yield
+    finally:
+        for owner, text in zip(owners, saved, strict=True):
+            owner.help = text
 
 
 def _help_text(text: str | None) -> str | None:
@@ -128,6 +143,86 @@ COMMANDS = {
 }
 
 BIGGEST = 2**63 - 1  # the largest id or count SQLite holds
+
+
+if TYPE_CHECKING:  # a recent click types ParamType by its value; an older one (pasur takes 8.1) cannot subscript it
+    _IntType = click.ParamType[int]
+else:
+    _IntType = click.ParamType
+
+
+class Count(_IntType):
+    """A whole number from ``least`` up to BIGGEST: the type of every id and count pasur takes on its
+    command line. Read in the decimal digits of any script, as ``i18n.whole_number`` reads them
+    (Persian ۱۲ is 12); refused with a sentence in the reader's language (click's IntRange names
+    itself "integer range" in English in its refusal) and shown in help without click's range
+    (``[1<=x<=9223372036854775807]``)."""
+
+    name = "count"
+    DIGITS = 40  # more than BIGGEST has, leading zeros allowed; a longer number is too large unread
+
+    def __init__(self, least: int) -> None:
+        self.least = least
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):  # a default, already a number
+            number: int | None = value
+        else:
+            number = i18n.whole_number(str(value), self.DIGITS)
+        if number is not None and self.least <= number <= BIGGEST:
+            return number
+        from pasur_cli.render import Look  # a refusal only: not on every command's start-up path
+        text = str(value)
+        shown = text if len(text) <= 30 else text[:29] + "…"
+        look = Look(rtl=i18n.is_rtl())
+        if text.strip().isdecimal() and (number is None or number > BIGGEST):
+            self.fail(look.say("{value!r} is too large: the largest number pasur takes is {most}.", value=shown,
+                               most=BIGGEST), param, ctx)
+        self.fail(look.say("{value!r} is not a whole number of {least} or more.", value=shown, least=self.least),
+                  param, ctx)
+
+
+# yes and no as a person answers in each language: the words, and their first letters; English
+# y, yes, n and no are understood in every language (the question shows the letters, "[y/N]")
+ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("yes",), ("no",)),
+    "de": (("ja",), ("nein",)),
+    "es": (("sí", "si"), ("no",)),
+    "fa": (("بله", "آره", "اره", "بلی"), ("نه", "خیر")),
+}
+_LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "\u200c": ""})  # Arabic keyboards' yeh and kaf
+
+
+def answer(text: str, language: str) -> bool | None:
+    """What ``text`` answers to a yes/no question asked in ``language``: True, False (also for an
+    empty answer, the default), None when it is neither."""
+    import unicodedata
+    typed = unicodedata.normalize("NFC", text).strip().casefold().translate(_LETTERS)
+    if not typed:
+        return False
+    words = [ANSWERS["en"][i] + ANSWERS.get(language, ANSWERS["en"])[i] for i in (0, 1)]
+    yes, no = ({form for word in group for form in (word, word[0])} for group in words)
+    if typed in yes - no:
+        return True
+    if typed in no - yes:
+        return False
+    return None
+
+
+def confirm(question: str) -> bool:
+    """Ask ``question`` (a sentence in the chosen language) at the terminal until the answer is yes or
+    no in that language or in English; an empty answer, Ctrl-C and the end of input are no."""
+    suffix = _("[y/N]")
+    while True:
+        try:
+            typed = click.prompt(question + " " + suffix, default="", show_default=False, prompt_suffix=": ")
+        except click.Abort:  # Ctrl-C or the end of input
+            click.echo()
+            return False
+        said = answer(typed, i18n.language())
+        if said is not None:
+            return said
+        click.echo(_("Please answer y (yes) or n (no)."))
 
 
 class OutputFailed(Exception):
@@ -223,7 +318,7 @@ def look_options(f: F) -> F:
 
 def store_options(f: F) -> F:
     """--db and --match, accepted on the group and on every command that uses the database."""
-    f = click.option("--match", "match_id", type=click.IntRange(1, BIGGEST), expose_value=False, callback=_remember,
+    f = click.option("--match", "match_id", type=Count(1), expose_value=False, callback=_remember,
                      metavar="ID",
                      help="The match to use (default: the most recently used unfinished match).")(f)
     f = click.option("--db", expose_value=False, callback=_remember,
@@ -257,7 +352,7 @@ def expect_option(f: F) -> F:
     """--expect N on every command that changes a match: refuse, changing nothing, unless its log
     holds N actions (the "length" of `show --json`), so a script never records into a match that
     moved under it."""
-    return click.option("--expect", type=click.IntRange(0, BIGGEST), metavar="N",
+    return click.option("--expect", type=Count(0), metavar="N",
                         help="Refuse, changing nothing, unless the match's log holds N actions"
                              " (see \"length\" in show --json).")(f)
 

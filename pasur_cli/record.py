@@ -112,8 +112,11 @@ def load_json(text: str) -> Any:
         return json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int)
     except RecursionError:  # the depth check makes this unreachable; a sentence all the same
         raise NotationError("the record nests too deeply; it is not a pasur match record.") from None
-    except json.JSONDecodeError as err:
-        raise NotationError("the record is not JSON ({reason}).", reason=err) from None
+    except json.JSONDecodeError as err:  # its text is Python's, in English: only where it went wrong is said
+        if not text.strip():
+            raise NotationError("the record is empty.") from None
+        raise NotationError("the record is not JSON (line {line}, column {column}).", line=err.lineno,
+                            column=err.colno) from None
 
 
 # -- checking each field ------------------------------------------------------------------
@@ -200,7 +203,7 @@ def _cards(value: object, where: object) -> list[str]:
 
 
 def _rules(value: object) -> Rules:
-    doc = _object(value, 'the record\'s "rules"', OPTION_NAMES)
+    doc = _object(value, Words('the record\'s "rules"'), OPTION_NAMES)
     lines = []
     for name, v in doc.items():
         where = Words("the rule {name}", name=name)

@@ -205,6 +205,12 @@ def help_text(text: str, width: int) -> str:
 
 
 # -- pasur check --------------------------------------------------------------------------
+def preset_text(preset: str) -> str:
+    """A preset's name as text shows it: standard and pagat as typed, "custom" (rules that are no
+    preset) in the reader's language; JSON keeps "custom"."""
+    return _("custom") if preset == "custom" else preset
+
+
 def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
                legal: bool | None, reason: str | None) -> dict[str, object]:
     return {
@@ -224,19 +230,20 @@ def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Capture
 def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, found: Captures,
                take: list[Card] | None, reason: str | PasurError | None) -> str:
     table_text = list(table_cards)  # a fact: drawn (and isolated) by look.fact, in the order given
+    preset = preset_text(rules.preset)
     if take is not None:
         if reason is not None:
             return look.say("{card} on {table} ({rules} rules): not legal: {reason}", card=card, table=table_text,
-                            rules=rules.preset, reason=reason)
+                            rules=preset, reason=reason)
         if take:
             return look.say("{card} on {table} ({rules} rules): legal, {card} takes {take}.", card=card,
-                            table=table_text, rules=rules.preset, take=sorted(take))
+                            table=table_text, rules=preset, take=sorted(take))
         return look.say("{card} on {table} ({rules} rules): legal, {card} is trailed.", card=card,
-                        table=table_text, rules=rules.preset)
+                        table=table_text, rules=preset)
     if found.trail:
         return look.say("{card} on {table} ({rules} rules): captures nothing; {card} is trailed.", card=card,
-                        table=table_text, rules=rules.preset)
-    lines = [look.say("{card} on {table} ({rules} rules):", card=card, table=table_text, rules=rules.preset)]
+                        table=table_text, rules=preset)
+    lines = [look.say("{card} on {table} ({rules} rules):", card=card, table=table_text, rules=preset)]
     for number, option in enumerate(found.options, 1):
         sur = "  " + look.loud(_("SUR")) if is_sur(card, option, table_cards, rules) else ""
         lines.append("  " + look.say("{number}. takes {cards}", number=number, cards=sorted(option)) + sur)
@@ -726,7 +733,7 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
     headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
     totals = [[f"{s} {t}" for s, t in r["totals"].items()] for r in rows]
     body: list[list[object]] = [
-        [r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), r["rules"],
+        [r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), preset_text(r["rules"]),
          "?" if r["deals"] is None else r["deals"], " / ".join(sides),
          say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
          say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]

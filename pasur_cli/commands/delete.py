@@ -6,9 +6,8 @@ import sys
 
 import click
 
-from pasur_cli.cli import PasurCommand, expect_option, look, open_store, store_options
-from pasur_cli.errors import NotationError
-from pasur_cli.i18n import _, ngettext
+from pasur_cli.cli import PasurCommand, confirm, expect_option, look, open_store, store_options
+from pasur_cli.errors import NotationError, Words
 from pasur_cli.store import DamagedError, StoreError
 
 
@@ -38,15 +37,15 @@ def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
         if not at_terminal():
             raise NotationError("deleting match {match} needs --yes when not at a terminal; nothing was changed.",
                                 match=mid)
+        state: object = ""
         try:
             store.match(mid)
-            state = ""
         except DamagedError as err:
-            state = look(ctx).say(" (damaged: {reason})", reason=err.reason)
-        question = ngettext("Delete match {match} ({players}, {count} action){state} for good?",
-                            "Delete match {match} ({players}, {count} actions){state} for good?", count)
-        if not click.confirm(question.format(match=mid, players=", ".join(players), count=count, state=state),
-                             default=False):
+            state = Words(" (damaged: {reason})", reason=err.reason)
+        question = look(ctx).say_count("Delete match {match} ({players}, {count} action){state} for good?",
+                                       "Delete match {match} ({players}, {count} actions){state} for good?", count,
+                                       match=mid, players=", ".join(players), count=count, state=state)
+        if not confirm(question):
             raise StoreError("match {match} was not deleted; nothing was changed.", match=mid)
     store.delete(mid, expect)
-    click.echo(_("Deleted match {match} ({players}).").format(match=mid, players=", ".join(players)))
+    click.echo(look(ctx).say("Deleted match {match} ({players}).", match=mid, players=", ".join(players)))

@@ -7,9 +7,8 @@ import sys
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, look, look_options, open_store, store_options
+from pasur_cli.cli import PasurCommand, confirm, look, look_options, open_store, store_options
 from pasur_cli.errors import NotationError
-from pasur_cli.i18n import _
 from pasur_cli.record import MAX_BYTES, read_record
 from pasur_cli.store import StoreError, check_file, check_path, default_path
 
@@ -56,11 +55,13 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     store = open_store(ctx, create=True)
     earlier = store.imported_as(record.fingerprint)
     if earlier is not None and not again:
-        question = _("This record was already imported as match {match}. Import it again as a new match?")
-        if not (at_terminal() and click.confirm(question.format(match=earlier), default=False)):
+        question = look(ctx).say("This record was already imported as match {match}. Import it again as a new match?",
+                                 match=earlier)
+        if not (at_terminal() and confirm(question)):
             raise StoreError("this record was already imported as match {match}; nothing was changed"
                              " (give --again to import it once more).", match=earlier)
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
                        record.fingerprint, record.created)
-    click.echo(_("Imported as match {match}: {count} actions replayed.").format(match=mid, count=len(record.actions)))
+    click.echo(look(ctx).say("Imported as match {match}: {count} actions replayed.", match=mid,
+                             count=len(record.actions)))
     click.echo(render.show_text(look(ctx), mid, record.match))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from pasur_cli.cli import (
+    Count,
     PasurCommand,
     current,
     json_option,
@@ -17,7 +18,7 @@ from pasur_cli.cli import (
 
 
 @click.command(cls=PasurCommand)
-@click.option("--deal", "deal_number", type=click.IntRange(min=1), metavar="N",
+@click.option("--deal", "deal_number", type=Count(1), metavar="N",
               help="Only deal N (1 is the first deal).")
 @json_option
 @store_options

@@ -6,7 +6,7 @@ import click
 
 from pasur_cli import actions, render
 from pasur_cli.cli import (
-    BIGGEST,
+    Count,
     PasurCommand,
     current,
     expect_option,
@@ -20,7 +20,7 @@ from pasur_cli.i18n import _
 
 
 @click.command(cls=PasurCommand)
-@click.argument("count", type=click.IntRange(1, BIGGEST), default=1)
+@click.argument("count", type=Count(1), default=1)
 @expect_option
 @json_option
 @store_options
