@@ -69,9 +69,9 @@ def parse_surs(text: str) -> tuple[str, int]:
 
 def _side(match: Match, name: str) -> str:
     """The side a name refers to: a side's own name, or one of its players."""
-    if name in match.sides:
-        return name
-    return match.side_of(match.player_named(name))
+    from pasur_cli.match import find_name
+    side = find_name(match.sides, name)
+    return side if side is not None else match.side_of(match.player_named(name))
 
 
 def build_action(match: Match, piles: list[str], counts: list[str], surs: list[str],
