@@ -320,15 +320,20 @@ class Match:
 
     def _tally(self, action: dict[str, Any]) -> DealResult:
         from pasur_cli.tally import tally_action, tally_scores
-        self._ready()
-        if self.deal is not None:
-            raise IllegalPlayError("deal {number} is being played card by card; finish or undo it before a tally.",
-                                   number=self.deal_number)
+        self.check_tally_allowed()
         canonical = tally_action(self, action)
         result = DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
         self.log.append(canonical)
         self._finish(result, at=self.length)
         return result
+
+    def check_tally_allowed(self) -> None:
+        """Raise IllegalPlayError when no tally can be entered now (the match is over, or a deal is
+        being played card by card): a caller that asks for the piles asks this first."""
+        self._ready()
+        if self.deal is not None:
+            raise IllegalPlayError("deal {number} is being played card by card; finish or undo it before a tally.",
+                                   number=self.deal_number)
 
     def _finish(self, result: DealResult, at: int | None) -> None:
         """Add a finished deal's result (``at``: the log length after the action that finished it)."""

@@ -109,6 +109,15 @@ def test_a_typed_name_finds_its_player_everywhere(pasur, db):
     assert [r["name"] for r in json.loads(stats.output)["players"]] == [MEHRANGIZ]
 
 
+def test_the_session_takes_a_typed_name_for_the_side_to_correct(pasur, db):
+    pasur("new", ALI, "Sara", "--rules", "pagat")
+    answers = ["tally", "clubs=8 aces=2 jacks=1 two_clubs=yes", "0", "clubs=4 aces=2 jacks=3 ten_diamonds=yes", "0",
+               ALI_ARABIC, "clubs=9 aces=2 jacks=1 two_clubs=yes", "0"]
+    result = pasur("session", input="\n".join(answers) + "\n")
+    assert "is not a side or player" not in result.output
+    assert json.loads(pasur("score", "--json").output)["totals"] == {ALI: 12, "Sara": 8}
+
+
 def test_a_record_names_its_dealer_with_the_arabic_yeh(pasur, db, tmp_path):
     pasur("new", "Bob", ALI, "--dealer", ALI)
     record = json.loads(pasur("export").output)

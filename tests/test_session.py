@@ -418,6 +418,39 @@ def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
 
 
 @TTY
+def test_tally_at_a_terminal_during_a_deal_is_refused_before_asking(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    before = db.read_bytes()
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact("Error: deal 1 is being played card by card; finish or undo it before a tally.")
+        child.expect(pexpect.EOF)
+        assert "pile or counts" not in child.before
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 1 and db.read_bytes() == before
+
+
+@TTY
+def test_an_impossible_count_at_a_terminal_is_asked_again(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact("Ali: pile or counts: ")
+        child.sendline("clubs=99")
+        child.expect_exact("Error: a tally's clubs of Ali is a whole number from 0 to 13.")
+        child.expect_exact("Ali: pile or counts: ")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert json.loads(pasur("score", "--json").output)["deals"] == []
+
+
+@TTY
 def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
     pasur("new", "Ali", "Sara")
     env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
