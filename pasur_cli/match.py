@@ -15,6 +15,7 @@ database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``ta
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from pasur_cli.cards import Card, parse_card, parse_cards
@@ -105,6 +106,7 @@ def check_name(name: object, seat: int) -> str:
     return name
 
 
+@lru_cache(maxsize=4096)  # the record book asks it for every player of every match
 def name_key(name: str) -> str:
     """The form every spelling of one name shares, for comparing a typed name with a player's (the
     one place names are compared): Unicode NFC, surrounding spaces removed, case folded, the
