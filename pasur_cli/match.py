@@ -15,6 +15,7 @@ database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``ta
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from pasur_cli.cards import Card, parse_card, parse_cards
@@ -44,26 +45,53 @@ def side_names(players: list[str], teams: bool) -> list[str]:
 
 NAME_MOST = 40  # characters in a player's name
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and symbols drawn as nothing
+JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: how Persian words are spelt
+_DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+# letters an Arabic keyboard (or an older Persian one) types for the Persian yeh and kaf
+_SAME_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
+
+
+def _refused_kind(ch: str) -> Words | None:
+    """What kind of character ``ch`` is, as a name refuses it (None: a name may hold it)."""
+    import unicodedata
+    if ch in JOINERS:
+        return None
+    kind = unicodedata.category(ch)
+    if ch in _LINE_BREAKS or kind in ("Zl", "Zp"):
+        return Words("a line break")
+    if kind == "Cc":
+        return Words("a control character")
+    if ch in _DIRECTION:
+        return Words("a text direction mark")
+    if kind == "Cf":
+        return Words("a format character")
+    if kind == "Cs":
+        return Words("a lone surrogate")
+    return None
 
 
 def check_name(name: object, seat: int) -> str:
     """The name of the player in ``seat`` (1-based) as it is stored: NFC, surrounding spaces
     removed. Raises IllegalPlayError for a name that could corrupt or spoof the screen or the
     record (issue 9): not text, empty, longer than NAME_MOST, holding a control or format character
-    (tabs, newlines, C1 controls, bidi overrides, zero-width characters; the code point is named),
-    a lone surrogate, '&', or only invisible characters.
+    (tabs, newlines, C1 controls, bidi marks and overrides, zero-width spaces; the code point and
+    its kind are named), a lone surrogate, '&', or only invisible characters. The zero-width
+    non-joiner and joiner (U+200C, U+200D) are letters of Persian spelling and are kept.
+
+    >>> name = "\u0645\u0647\u0631\u200c\u0627\u0646\u06af\u06cc\u0632"  # Mehr-angiz, with a non-joiner
+    >>> check_name(f" {name} ", 1) == name
+    True
     """
     import unicodedata
     if not isinstance(name, str):
         raise IllegalPlayError("player {seat}'s name is not text.", seat=seat)
     for ch in name:
-        kind = unicodedata.category(ch)
-        if kind in ("Cc", "Cf", "Cs", "Zl", "Zp"):
-            what = "a lone surrogate" if kind == "Cs" else unicodedata.name(ch, "a control character").lower()
+        what = _refused_kind(ch)
+        if what is not None:
             code = f"U+{ord(ch):04X}"
             raise IllegalPlayError("player {seat}'s name holds {code} ({what}): a name cannot hold control,"
-                                   " format or line-breaking characters.", seat=seat, code=code,
-                                   what=what)
+                                   " format or line-breaking characters.", seat=seat, code=code, what=what)
     name = unicodedata.normalize("NFC", name).strip()
     if not name:
         raise IllegalPlayError("player {seat}'s name cannot be empty.", seat=seat)
@@ -72,15 +100,40 @@ def check_name(name: object, seat: int) -> str:
     if len(name) > NAME_MOST:
         raise IllegalPlayError("player {seat}'s name has {count} characters; at most {most} are allowed.",
                                seat=seat, count=len(name), most=NAME_MOST)
-    if all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS for ch in name):
+    if all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS or ch in JOINERS
+           for ch in name):
         raise IllegalPlayError("player {seat}'s name shows nothing: write a name that can be read.", seat=seat)
     return name
 
 
+@lru_cache(maxsize=4096)  # the record book asks it for every player of every match
+def name_key(name: str) -> str:
+    """The form every spelling of one name shares, for comparing a typed name with a player's (the
+    one place names are compared): Unicode NFC, surrounding spaces removed, case folded, the
+    zero-width joiners left out, and the Arabic yeh and kaf (\u064a \u0649 \u0643) read as the
+    Persian ones (\u06cc \u06a9), as two keyboards type one name.
+
+    >>> name_key(" JOSE\u0301 ") == name_key("jos\u00e9")
+    True
+    >>> name_key("\u0639\u0644\u064a") == name_key("\u0639\u0644\u06cc")
+    True
+    """
+    import unicodedata
+    text = unicodedata.normalize("NFC", name).strip().translate(_SAME_LETTERS).casefold()
+    return unicodedata.normalize("NFC", "".join(ch for ch in text if ch not in JOINERS))
+
+
+def find_name(names: Iterable[str], name: str) -> str | None:
+    """The one of ``names`` that ``name`` spells (see ``name_key``), or None."""
+    key = name_key(name)
+    return next((n for n in names if name_key(n) == key), None)
+
+
 def check_players(players: list[str], dealer: str | None = None) -> list[str]:
     """The players' names as they are stored (see ``check_name``). Raises IllegalPlayError for
-    a wrong number of players, a refused name, two names that are equal once normalized and
-    case-folded (``José`` and ``jose\u0301``), or a dealer who is not one of them.
+    a wrong number of players, a refused name, two names that are one name once compared as
+    ``name_key`` compares them (``José`` and ``jose\u0301``, ``علي`` and ``علی``), or a dealer
+    who is not one of them.
 
     >>> check_players(["Jose\u0301", "علی", "Müller", "王"]) == ["José", "علی", "Müller", "王"]
     True
@@ -89,16 +142,14 @@ def check_players(players: list[str], dealer: str | None = None) -> list[str]:
         count = len(players) if isinstance(players, list | tuple) else 0
         raise IllegalPlayError("Pasur is played by 2, 3 or 4 players, not {count}.", count=count)
     names = [check_name(name, seat) for seat, name in enumerate(players, 1)]
-    folded = [n.casefold() for n in names]
-    dupes = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
+    keys = [name_key(n) for n in names]
+    dupes = sorted({n for n, k in zip(names, keys, strict=True) if keys.count(k) > 1})
     if dupes:
         raise IllegalPlayError("every player needs a different name; {names} is named twice.",
                                names=", ".join(dupes))
-    if dealer is not None:
-        import unicodedata
-        if not isinstance(dealer, str) or unicodedata.normalize("NFC", dealer).strip() not in names:
-            raise IllegalPlayError("the dealer {dealer!r} is not one of the players ({players}).", dealer=dealer,
-                                   players=", ".join(names))
+    if dealer is not None and (not isinstance(dealer, str) or find_name(names, dealer) is None):
+        raise IllegalPlayError("the dealer {dealer!r} is not one of the players ({players}).", dealer=dealer,
+                               players=", ".join(names))
     return names
 
 
@@ -185,15 +236,13 @@ class Match:
         return self.players[(self.players.index(self.dealer) + 1) % len(self.players)]
 
     def player_named(self, name: str) -> str:
-        """The player called ``name`` (case-insensitive, any Unicode normalization). Raises
-        IllegalPlayError for a stranger."""
+        """The player called ``name`` (compared as ``name_key`` compares: any case, any Unicode
+        normalization, Arabic or Persian yeh and kaf). Raises IllegalPlayError for a stranger."""
         if name in self.players:
             return name
-        import unicodedata
-        wanted = unicodedata.normalize("NFC", name).strip().casefold()
-        for player in self.players:
-            if player.casefold() == wanted:
-                return player
+        found = find_name(self.players, name)
+        if found is not None:
+            return found
         raise IllegalPlayError("{name!r} is not playing in this match ({players}).", name=name,
                                players=", ".join(self.players))
 
@@ -273,15 +322,20 @@ class Match:
 
     def _tally(self, action: dict[str, Any]) -> DealResult:
         from pasur_cli.tally import tally_action, tally_scores
-        self._ready()
-        if self.deal is not None:
-            raise IllegalPlayError("deal {number} is being played card by card; finish or undo it before a tally.",
-                                   number=self.deal_number)
+        self.check_tally_allowed()
         canonical = tally_action(self, action)
         result = DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
         self.log.append(canonical)
         self._finish(result, at=self.length)
         return result
+
+    def check_tally_allowed(self) -> None:
+        """Raise IllegalPlayError when no tally can be entered now (the match is over, or a deal is
+        being played card by card): a caller that asks for the piles asks this first."""
+        self._ready()
+        if self.deal is not None:
+            raise IllegalPlayError("deal {number} is being played card by card; finish or undo it before a tally.",
+                                   number=self.deal_number)
 
     def _finish(self, result: DealResult, at: int | None) -> None:
         """Add a finished deal's result (``at``: the log length after the action that finished it)."""

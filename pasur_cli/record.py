@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from pasur_cli.cards import parse_card
 from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words
-from pasur_cli.match import Match, action_text, check_players, parse_action
+from pasur_cli.match import Match, action_text, check_players, find_name, parse_action
 from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules, option_text, parse_rules
 
 FORMAT, VERSION = "pasur-match", 1
@@ -290,8 +290,7 @@ def read_record(text: str) -> Record:
     rules = _rules(doc["rules"])
     created = _plain(doc.get("created", ""), Words("the record's \"created\""), MAX_TIME) or None
     entries = _list(doc["actions"], Words('the record\'s "actions"'), MAX_ACTIONS)
-    same = [unicodedata.normalize("NFC", p).strip() for p in players]
-    seat = same.index(unicodedata.normalize("NFC", dealer_name).strip()) if dealer_name else 0
+    seat = players.index(find_name(players, dealer_name) or players[0]) if dealer_name else 0  # checked above
     match = Match(players, rules, seat)
     sides = list(match.sides)
     actions, times = [], []

@@ -15,14 +15,16 @@ SEVEN_DIAMONDS = Card(Rank.SEVEN, Suit.DIAMONDS)
 
 
 def _counts_ok(value: Value, most: dict[str, int]) -> None:
-    """Raise NotationError unless every field is a whole number (0..most, when given) or a bool."""
+    """Raise NotationError unless every field is a whole number (0..most, when given) or a bool.
+    The sentence names the field, never the class: it can reach a player (a damaged snapshot)."""
     for name in value._fields:
         held = getattr(value, name)
         if isinstance(held, bool) and name not in most:
             continue
-        if held.__class__ is not int or held < 0 or (name in most and held > most[name]):
-            raise NotationError("{kind} {name}={value!r} is not allowed: write a whole number (0 or more, at most"
-                                " the cards there are).", kind=type(value).__name__, name=name, value=held)
+        if held.__class__ is not int:
+            raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=held)
+        if held < 0 or (name in most and held > most[name]):
+            raise NotationError("{name}={text!r} is not allowed: the number is out of range.", name=name, text=held)
 
 
 class PileCount(Value):
@@ -39,8 +41,8 @@ class PileCount(Value):
         _counts_ok(self, {"clubs": 13, "aces": 4, "jacks": 4})
         for name in ("two_clubs", "ten_diamonds", "seven_diamonds"):
             if getattr(self, name).__class__ is not bool:
-                raise NotationError("PileCount {name}={value!r} is not allowed: write true or false.", name=name,
-                                    value=getattr(self, name))
+                raise NotationError("{name}={text!r} is not allowed: write true or false.", name=name,
+                                    text=getattr(self, name))
 
     @staticmethod
     def of(pile: Iterable[Card]) -> PileCount:

@@ -12,8 +12,8 @@ finished deal's ``DealResult`` (a tallied deal counts with what it records):
   matches each won (a win counts against every player of every other side; partners are not
   opponents).
 
-Names are matched case-insensitively, as the store matches them; a name is shown as it is spelt
-in the newest match that has it.
+Names are matched as ``pasur_cli.match.name_key`` matches a typed name with a player (any case,
+Arabic or Persian yeh and kaf); a name is shown as it is spelt in the newest match that has it.
 """
 
 from __future__ import annotations
@@ -21,13 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pasur_cli.errors import IllegalPlayError
-from pasur_cli.match import Match
+from pasur_cli.match import Match, name_key
 from pasur_cli.values import Value
-
-
-def name_key(name: str) -> str:
-    """The form two spellings of one name share."""
-    return name.strip().casefold()
 
 
 class BestDeal(Value):

@@ -37,8 +37,9 @@ def split_side(text: str, sep: str) -> tuple[str, str]:
     return name.strip(), rest
 
 
-def parse_counts(text: str) -> dict[str, object]:
-    """``clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no`` into a counts dict (missing: 0 / no)."""
+def parse_counts(text: str, side: str = "") -> dict[str, object]:
+    """``clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no`` into a counts dict (missing: 0 / no).
+    A count beyond the cards there are is refused as ``check_tally`` refuses it, naming ``side``."""
     counts: dict[str, object] = {"clubs": 0, "aces": 0, "jacks": 0,
                                  "two_clubs": False, "ten_diamonds": False, "seven_diamonds": False}
     for item in text.replace(",", " ").split():
@@ -51,12 +52,27 @@ def parse_counts(text: str) -> dict[str, object]:
             number = whole_number(value)
             if number is None:
                 raise NotationError("{item!r}: {key} is a whole number.", item=item, key=key)
+            check_count(side, key, number)
             counts[key] = number
         elif value.lower() in YES or value.lower() in NO:
             counts[key] = value.lower() in YES
         else:
             raise NotationError("{item!r}: {key} is yes or no.", item=item, key=key)
     return counts
+
+
+def check_count(side: str, key: str, value: object) -> None:
+    """Raise NotationError unless ``value`` is a whole number from 0 to the ``key`` cards there are."""
+    if value.__class__ is not int or not 0 <= value <= LIMITS[key]:
+        raise NotationError("a tally's {key} of {side} is a whole number from 0 to {most}.", key=key,
+                            side=side, most=LIMITS[key])
+
+
+def check_surs(side: str, held: object) -> None:
+    """Raise NotationError unless ``held`` is a number of surs one side can hold (0 to SURS_MOST)."""
+    if held.__class__ is not int or not 0 <= held <= SURS_MOST:
+        raise NotationError("a tally's surs of {side} are a whole number from 0 to {most}.", side=side,
+                            most=SURS_MOST)
 
 
 def parse_surs(text: str) -> tuple[str, int]:
@@ -69,9 +85,9 @@ def parse_surs(text: str) -> tuple[str, int]:
 
 def _side(match: Match, name: str) -> str:
     """The side a name refers to: a side's own name, or one of its players."""
-    if name in match.sides:
-        return name
-    return match.side_of(match.player_named(name))
+    from pasur_cli.match import find_name
+    side = find_name(match.sides, name)
+    return side if side is not None else match.side_of(match.player_named(name))
 
 
 def build_action(match: Match, piles: list[str], counts: list[str], surs: list[str],
@@ -89,7 +105,7 @@ def build_action(match: Match, piles: list[str], counts: list[str], surs: list[s
         side = _side(match, name)
         if side in action["counts"] or side in action["piles"]:
             raise NotationError("{side} is given twice (a side has either a pile or counts).", side=side)
-        action["counts"][side] = parse_counts(rest)
+        action["counts"][side] = parse_counts(rest, side)
     for text in surs:
         name, n = parse_surs(text)
         action["surs"][_side(match, name)] = n
@@ -121,15 +137,12 @@ def check_tally(action: dict[str, Any]) -> None:
             if key not in COUNT_KEYS:
                 raise NotationError("a tally's counts of {side} name {key!r}; the counts are {keys}.", side=side,
                                     key=str(key)[:40], keys=", ".join(COUNT_KEYS))
-            if key in LIMITS and (value.__class__ is not int or not 0 <= value <= LIMITS[key]):
-                raise NotationError("a tally's {key} of {side} is a whole number from 0 to {most}.", key=key,
-                                    side=side, most=LIMITS[key])
+            if key in LIMITS:
+                check_count(side, key, value)
             if key not in LIMITS and value.__class__ is not bool:
                 raise NotationError("a tally's {key} of {side} is true or false.", key=key, side=side)
     for side, held in action.get("surs", {}).items():
-        if held.__class__ is not int or not 0 <= held <= SURS_MOST:
-            raise NotationError("a tally's surs of {side} are a whole number from 0 to {most}.", side=side,
-                                most=SURS_MOST)
+        check_surs(side, held)
     if action.get("partial", False).__class__ is not bool:
         raise NotationError("a tally's \"partial\" is true or false.")
 

@@ -452,3 +452,23 @@ def test_store_refusals_speak_each_language(pasur, db, code):
         assert_no_english(listed, code)
         assert json.loads(pasur("--lang", code, "matches", "--json").output)[0]["damaged"].startswith(
             f"action 2 {why}")  # JSON stays English
+
+
+NAME_REFUSALS = [("Ali\u200f", "U+200F"), ("Ali\x07", "U+0007"), ("Al\u2028i", "U+2028"), ("Ali\u200b", "U+200B"),
+                 ("A\u202eli", "U+202E")]
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_name_refusals_speak_each_language(pasur, db, code):
+    """A refused name names the code point and its kind in the reader's language (never Unicode's
+    English name for the character), and nothing is stored."""
+    import unicodedata
+    for name, point in NAME_REFUSALS:
+        result = pasur("--lang", code, "new", name, "Sara")
+        assert result.exit_code == 1, result.output
+        assert (f"{FSI}{point}{PDI}" if code == "fa" else point) in result.output
+        assert unicodedata.name(chr(int(point[2:], 16)), "\0").lower() not in result.output.lower()
+        assert_no_english(result.output, code)
+        what = pasur("new", name, "Sara").output.split("(")[1].split(")")[0]  # the English kind
+        assert what not in result.output
+    assert not db.exists()

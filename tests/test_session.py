@@ -418,6 +418,39 @@ def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
 
 
 @TTY
+def test_tally_at_a_terminal_during_a_deal_is_refused_before_asking(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    before = db.read_bytes()
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact("Error: deal 1 is being played card by card; finish or undo it before a tally.")
+        child.expect(pexpect.EOF)
+        assert "pile or counts" not in child.before
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 1 and db.read_bytes() == before
+
+
+@TTY
+def test_an_impossible_count_at_a_terminal_is_asked_again(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact("Ali: pile or counts: ")
+        child.sendline("clubs=99")
+        child.expect_exact("Error: a tally's clubs of Ali is a whole number from 0 to 13.")
+        child.expect_exact("Ali: pile or counts: ")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert json.loads(pasur("score", "--json").output)["deals"] == []
+
+
+@TTY
 def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
     pasur("new", "Ali", "Sara")
     env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
@@ -468,3 +501,89 @@ def test_if_the_deal_ended_now_gives_the_table_to_the_last_capturer(pasur, db):
         assert "If the deal ended now: Ali 1 · Sara 1." in pasur(command).output  # A♦ would be Sara's
     pasur("undo", "5")         # nobody has captured: the table would go to the dealer's side
     assert "If the deal ended now: Ali 1 · Sara 0." in pasur("show").output  # Ali's A♥ on the table
+
+
+# -- the session's commands in the reader's language ---------------------------------------------
+def words_of(code: str) -> dict[str, list[str]]:
+    """Each session command's translated words in ``code``'s catalog (skips a catalog without them)."""
+    from pasur_cli import i18n
+    from pasur_cli.commands.session import COMMANDS, translated_words
+    i18n.set_language(code)
+    words = {command: translated_words(command) for command in COMMANDS}
+    if not all(words.values()):
+        pytest.skip(f"the {code} catalog has no session command words yet")
+    return words
+
+
+@pytest.mark.parametrize("code", ["fa", "de", "es"])
+def test_no_translated_command_word_reads_as_a_card_or_another_command(code):
+    """Runs once the catalogs hold the command words: each word is refused as a card with the
+    plain sentence (no suggestion: it is no card's typo, no rank waiting for a suit), and no word
+    names two commands, in that language or in English."""
+    from pasur_cli.commands.session import COMMANDS
+    from pasur_cli.match import name_key
+    from pasur_cli.typos import problem
+    words = words_of(code)
+    meaning = {name_key(w): c for c, english in COMMANDS.items() for w in english}
+    for command, typed in words.items():
+        for word in typed:
+            assert " " not in word.strip() and word == word.strip(), word
+            refusal = problem([word])
+            assert refusal.template.startswith("{token!r} is not a card: write a rank"), (word, str(refusal))
+            assert meaning.setdefault(name_key(word), command) == command, (code, word)
+
+
+class WithWords:
+    """A catalog that also holds session command words (to test the mechanism before the real
+    catalogs have them)."""
+
+    def __init__(self, real, words):
+        self.real, self.words = real, words
+
+    def gettext(self, message):
+        return self.words.get(message) or self.real.gettext(message)
+
+    def ngettext(self, singular, plural, n):
+        return self.real.ngettext(singular, plural, n)
+
+
+GERMAN = {"show": "zeigen", "score": "punkte, stand", "undo": "rückgängig", "tally": "abrechnen",
+          "matches": "partien", "deal": "geben", "help": "hilfe", "quit": "ende, beenden"}
+
+
+def test_a_session_command_can_be_typed_in_the_sessions_language(pasur, db, monkeypatch):
+    from pasur_cli import i18n
+    from pasur_cli.commands.session import COMMAND_WORDS
+    real = i18n._load
+    monkeypatch.setattr(i18n, "_load", lambda code: WithWords(real(code), {
+        COMMAND_WORDS[c]: w for c, w in GERMAN.items()}))
+    pasur("new", "Ali", "Sara")
+    script = ["HILFE", "geben 5c 9d 3h ks", "zeigen", "stand", "Punkte", "rückgängig", "partien", "show",
+              "abrechnen", "clubs=8 aces=2 jacks=1 two_clubs=yes", "0", "clubs=5 aces=2 jacks=3 ten_diamonds=yes", "0",
+              "beenden", "5c 9d 3h ks"]
+    result = pasur("--lang", "de", "session", input="\n".join(script) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Fehler" not in result.output, result.output  # not one of them was read as a card
+    assert "zeigen, punkte, rückgängig [N], abrechnen" in result.output and ", hilfe, ende" in result.output
+    assert "Zurückgenommen" in result.output  # rückgängig took the table back
+    assert "Abrechnung der Runde 1" in result.output  # abrechnen asked for the piles
+    show = json.loads(pasur("show", "--json").output)
+    assert show["deal"] == 2 and show["table"] == []  # the tally was recorded; beenden left before the table
+
+
+@pytest.mark.parametrize("code", ["fa", "de", "es"])
+def test_each_languages_command_words_work_in_a_session(pasur, db, code):
+    """Runs once the catalogs hold the command words."""
+    from pasur_cli.commands.session import shown_word
+    words = words_of(code)
+    from pasur_cli.i18n import _
+    error = _("Error: {message}").split("{")[0]
+    pasur("new", "Ali", "Sara")
+    script = [*(w for c in ("help", "show", "score", "matches") for w in words[c]),
+              f"{words['deal'][0]} 5c 9d 3h ks", words["undo"][0], words["quit"][0], "5c 9d 3h ks"]
+    result = pasur("--lang", code, "session", input="\n".join(script) + "\n")
+    assert result.exit_code == 0 and error not in result.output, result.output
+    for command in ("show", "score", "undo", "tally", "matches", "help", "quit"):
+        assert shown_word(command) in result.output  # the help lists the language's words
+    show = json.loads(pasur("show", "--json").output)
+    assert show["deal"] == 1 and show["table"] == []  # dealt, taken back, and left before the last line

@@ -8,7 +8,7 @@ from simulate import random_plays, random_table
 
 from pasur_cli.deal import Deal
 from pasur_cli.rules import PRESETS
-from pasur_cli.scoring import PileCount
+from pasur_cli.scoring import PileCount, SideScore
 
 
 def refereed_deal(seed, players=("Ali", "Sara")):
@@ -107,3 +107,102 @@ def test_team_sides_by_any_player_name(pasur):
                    "Sara & Mina: " + GOOD_S.split(": ")[1], "--json")
     assert result.exit_code == 0, result.output
     assert set(json.loads(result.output)["totals"]) == {"Ali & Reza", "Sara & Mina"}
+
+
+# -- asked side by side (`pasur tally` at a terminal, `tally` in the session) -------------------
+class Script:
+    """A reader that answers each question from a list and keeps the questions asked."""
+
+    def __init__(self, answers):
+        self.answers, self.asked = list(answers), []
+
+    def __call__(self, prompt):
+        self.asked.append(prompt)
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+
+def ask(players, answers, rules="pagat", deal=None):
+    from pasur_cli.commands.tally import ask_tally
+    from pasur_cli.match import Match
+    from pasur_cli.render import Look
+    match = Match(list(players), PRESETS[rules])
+    if deal:
+        match.start_deal(deal)
+    script = Script(answers)
+    return ask_tally(match, script, Look()), script
+
+
+@pytest.mark.parametrize("answer,option,sentence", [
+    ("clubs=99", ["--count", "Ali: clubs=99", "--count", GOOD_S], "a tally's clubs of Ali is a whole number from 0 to 13."),
+    ("aces=5", ["--count", "Ali: aces=5", "--count", GOOD_S], "a tally's aces of Ali is a whole number from 0 to 4."),
+    ("clubs=8 jacks=12", ["--count", "Ali: clubs=8 jacks=12", "--count", GOOD_S],
+     "a tally's jacks of Ali is a whole number from 0 to 4."),
+])
+def test_an_impossible_count_is_asked_again_with_the_options_sentence(pasur, capsys, answer, option, sentence):
+    given, script = ask(["Ali", "Sara"], [answer, GOOD_A.split(": ")[1], "0", GOOD_S.split(": ")[1], ""])
+    out = capsys.readouterr().out
+    assert f"Error: {sentence}\n" in out and "PileCount" not in out
+    assert script.asked[:2] == ["Ali: pile or counts: "] * 2  # refused at once, asked again
+    assert given[1] == [GOOD_A, GOOD_S]
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    refused = pasur("tally", *option)
+    assert refused.exit_code == 2 and f"Error: {sentence}" in refused.output  # the same sentence
+
+
+def test_impossible_surs_are_asked_again_with_the_options_sentence(pasur, capsys):
+    given, script = ask(["Ali", "Sara"], [GOOD_A.split(": ")[1], "49", "1", GOOD_S.split(": ")[1], ""])
+    out = capsys.readouterr().out
+    sentence = "a tally's surs of Ali are a whole number from 0 to 48."
+    assert f"Error: {sentence}\n" in out
+    assert script.asked[1:3] == ["Ali: surs held [0]: "] * 2
+    assert given[2] == ["Ali=1", "Sara=0"]
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    refused = pasur("tally", "--count", GOOD_A, "--count", GOOD_S, "--surs", "Ali=49")
+    assert refused.exit_code == 2 and f"Error: {sentence}" in refused.output
+
+
+SCORE = dict.fromkeys(("clubs", "clubs_points", "two_clubs", "ten_diamonds", "aces", "jacks", "surs", "sur_points",
+                       "seven_diamonds", "total"), 0)
+
+
+@pytest.mark.parametrize("make,field", [
+    (lambda: PileCount(clubs=14), "clubs"), (lambda: PileCount(aces=-1), "aces"), (lambda: PileCount(jacks=True), "jacks"),
+    (lambda: PileCount(two_clubs=1), "two_clubs"), (lambda: SideScore(**{**SCORE, "clubs": 99}), "clubs"),
+])
+def test_no_refusal_of_a_pile_count_or_score_names_its_class(make, field):
+    """The sentence a player could meet names the field, never the engine's class."""
+    from pasur_cli.errors import NotationError
+    with pytest.raises(NotationError) as caught:
+        make()
+    assert field in str(caught.value)
+    assert "PileCount" not in str(caught.value) and "SideScore" not in str(caught.value)
+
+
+def test_a_tally_during_a_deal_is_refused_before_the_first_question():
+    from pasur_cli.errors import IllegalPlayError
+    with pytest.raises(IllegalPlayError, match="deal 1 is being played card by card"):
+        ask(["Ali", "Sara"], [], deal=["5C", "9D", "3H", "KS"])
+
+
+def test_the_session_refuses_a_tally_during_a_deal_before_asking(pasur, db):
+    pasur("new", "Ali", "Sara")
+    result = pasur("session", input="5c 9d 3h ks\ntally\n2s\n")
+    assert "Error: deal 1 is being played card by card; finish or undo it before a tally." in result.output
+    assert "Tally of deal" not in result.output
+    assert "Sara plays 2♠ and takes 9♦." in result.output  # the next line is a play, not an answer
+
+
+def test_the_tally_intro_isolates_its_facts_in_persian(capsys):
+    from pasur_cli import i18n
+    from pasur_cli.commands.tally import ask_tally
+    from pasur_cli.i18n import FSI, PDI
+    from pasur_cli.match import Match
+    from pasur_cli.render import Look
+    i18n.set_language("fa")
+    match = Match(["Ali", "Sara"], PRESETS["pagat"])
+    with pytest.raises(EOFError):
+        ask_tally(match, Script([]), Look(rtl=True))
+    intro = capsys.readouterr().out.splitlines()[0]
+    assert f"{FSI}1{PDI}" in intro and f"{FSI}Ali{PDI}" in intro, intro

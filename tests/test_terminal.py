@@ -243,7 +243,10 @@ def test_the_tally_questions_and_errors_break_between_words(capsys):
     def read(prompt):
         asked.append(prompt)
         return next(answers)
-    ask_tally(game(["Alexandra", "Bartholomew"], True, 0), read, Look(), partial=True, width=40)
+    from pasur_cli.match import Match
+    from pasur_cli.rules import parse_rules
+    match = Match(["Alexandra", "Bartholomew"], parse_rules("standard"))  # between deals: a tally is asked
+    ask_tally(match, read, Look(), partial=True, width=40)
     out = capsys.readouterr().out
     assert max(widths(out + "\n" + "\n".join(asked))) <= 40, out
     error = out[out.index("Error:"):].split("\n\n")[0].splitlines()

@@ -8,6 +8,7 @@ import click
 
 from pasur_cli import render
 from pasur_cli.cli import PasurCommand, db_option, json_option, open_store, terminal_width
+from pasur_cli.match import name_key
 from pasur_cli.store import DamagedError, Store, check_path, default_path
 
 
@@ -34,16 +35,16 @@ def listing(store: Store, player: str | None = None, unfinished: bool = False) -
     """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
     damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
     rows: list[dict[str, object]] = []
-    name = None if player is None else player.strip().casefold()
+    name = None if player is None else name_key(player)
     for mid in store.match_ids():
         try:
             record, match = store.match(mid)
         except DamagedError as err:
             players = store.summary(mid)[0]
-            if name is None or any(p.casefold() == name for p in players):
+            if name is None or any(name_key(p) == name for p in players):
                 rows.append(render.damaged_row(mid, players, err.reason))
             continue
-        if name is not None and not any(p.casefold() == name for p in match.players):
+        if name is not None and not any(name_key(p) == name for p in match.players):
             continue
         if unfinished and match.finished:
             continue

@@ -43,7 +43,8 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
         players = _current_match(ctx).players
     except Exception:  # as above
         return []
-    return [p for p in players if p.casefold().startswith(incomplete.casefold())]
+    from pasur_cli.match import name_key
+    return [p for p in players if name_key(p).startswith(name_key(incomplete))]
 
 
 @click.command(cls=PasurCommand)

@@ -41,9 +41,52 @@ HELP = N_("""Type each card as it is played:
   5c 9d 3h ks   when a deal waits for its table: the four face-up cards
 Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
 The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
-Commands: show, score, undo [N], tally (score a deal from its piles), matches, help, quit.
+Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit}.
 Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
 TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d 3h ks" and more)
+
+# The session's commands: the English words, which always work, and each command's word in the
+# reader's language. A translation is the word (or words, separated by commas, Latin or Arabic) a player of that
+# language types; the first is the one the help shows. tests/test_session.py checks that no
+# translated word reads as a card or a mistyped one, nor as another command.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "show": ("show",), "score": ("score",), "undo": ("undo",), "tally": ("tally",), "matches": ("matches",),
+    "deal": ("deal",), "help": ("help", "?", "h"),
+    "quit": ("quit", "exit"),  # not "q": a queen typed without its suit must not end the evening
+}
+COMMAND_WORDS: dict[str, str] = {
+    "show": N_("session command word: show"), "score": N_("session command word: score"),
+    "undo": N_("session command word: undo"), "tally": N_("session command word: tally"),
+    "matches": N_("session command word: matches"), "deal": N_("session command word: deal"),
+    "help": N_("session command word: help"), "quit": N_("session command word: quit"),
+}
+
+
+def translated_words(command: str) -> list[str]:
+    """The words the reader's language has for a session command (none in English, or while its
+    catalog lacks them)."""
+    message = COMMAND_WORDS[command]
+    text = _(message)
+    if text == message:
+        return []
+    return [word for word in (w.strip() for w in text.replace("\u060c", ",").split(",")) if word]
+
+
+def command_words() -> dict[str, str]:
+    """Every word that names a session command, compared as names are (``name_key``: any case,
+    Unicode normalization, Arabic or Persian yeh and kaf, with or without the zero-width
+    non-joiner), mapped to its command."""
+    from pasur_cli.match import name_key
+    words = {name_key(word): command for command, english in COMMANDS.items() for word in english}
+    for command in COMMANDS:
+        for word in translated_words(command):
+            words.setdefault(name_key(word), command)  # an English word keeps its meaning
+    return words
+
+
+def shown_word(command: str) -> str:
+    """The word the help shows for a command: the reader's language's first, else the English."""
+    return next(iter(translated_words(command)), COMMANDS[command][0])
 
 
 class Cancelled(Exception):
@@ -55,6 +98,7 @@ class Session:
 
     def __init__(self, store: Store, match_id: int, look: Look, read: Reader, at_terminal: bool) -> None:
         self.store, self.mid, self.look, self.read, self.at_terminal = store, match_id, look, read, at_terminal
+        self.commands = command_words()
 
     def handled(self) -> None:
         """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
@@ -97,7 +141,8 @@ class Session:
         match, seen = self.state()
         self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
         if self.at_terminal:
-            self.echo(_('Type "help" for how to enter plays; Ctrl-C or Ctrl-D leaves.'))
+            self.echo(self.look.say('Type "{help}" for how to enter plays; Ctrl-C or Ctrl-D leaves.',
+                                    help=shown_word("help")))
         while True:
             try:
                 match, seen = self.state()
@@ -123,26 +168,29 @@ class Session:
 
     def do(self, words: list[str], match: Match, seen: int) -> bool:
         """Carry out one typed line; False to leave."""
-        word = words[0].lower()
-        if word in ("quit", "exit"):  # not "q": a queen typed without its suit must not end the evening
+        from pasur_cli.match import name_key
+        command = self.commands.get(name_key(words[0]))
+        if command == "quit":
             return False
-        if word in ("help", "?", "h"):
-            self.echo(render.help_text(_(HELP), self.width() or 80))
-        elif word == "show":
+        if command == "help":
+            self.echo(render.help_text(self.look.say(HELP, **{c: shown_word(c) for c in COMMANDS}),
+                                       self.width() or 80))
+        elif command == "show":
             self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
-        elif word == "score":
+        elif command == "score":
             self.echo(render.score_text(self.look, match))
-        elif word == "matches":
+        elif command == "matches":
             from pasur_cli.commands.matches import listing
             self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
-        elif word == "undo":
+        elif command == "undo":
             self.undo(words[1:], seen)
-        elif word == "deal":
+        elif command == "deal":
             self.table(words[1:], seen)
-        elif word == "tally":
+        elif command == "tally":
             self.tally(match, seen)
         elif match.finished:
-            self.echo(_("The match is over: {winner} won. Type quit to leave.").format(winner=match.winner))
+            self.echo(self.look.say("The match is over: {winner} won. Type {quit} to leave.", winner=match.winner,
+                                    quit=shown_word("quit")))
         elif match.deal is None:
             self.table(words, seen)
         else:
@@ -231,8 +279,8 @@ class Session:
                     else:
                         self.echo(_("{card} cannot take {cards}.").format(
                             card=self.look.card(card), cards=self.look.cards(take)))
-            self.echo(_("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.").format(
-                n=len(found.options)))
+            self.echo(self.look.say("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.",
+                                    n=len(found.options)))
             question = _("Which one? ")
 
 

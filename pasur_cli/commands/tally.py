@@ -24,7 +24,8 @@ from pasur_cli.cli import (
 )
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import _, whole_number
-from pasur_cli.tally import build_action, parse_counts, tally_scores
+from pasur_cli.match import find_name
+from pasur_cli.tally import build_action, check_surs, parse_counts, tally_scores
 from pasur_cli.terminal import Reader, Terminal
 from pasur_cli.typos import read_cards
 
@@ -61,6 +62,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
     if not (piles or counts or surs):
         if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
+        match.check_tally_allowed()  # before the terminal is taken and the first question is asked
         with Terminal() as terminal:
             given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
     result, match = actions.enter_tally(store, mid, *given, partial=partial, expect=expect)
@@ -92,9 +94,10 @@ def _refuse(look: Look, err: PasurError, width: int | None) -> None:
 
 
 def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
+    """Read one side's answer as `--pile` or `--count` reads it, refusing what they would refuse."""
     def parse(text: str) -> tuple[str, str]:
         if "=" in text:
-            parse_counts(text)
+            parse_counts(text, side)
             return "counts", f"{side}: {text}"
         if not text:
             raise NotationError("type the pile's cards, or its counts like clubs=8 aces=2.")
@@ -103,33 +106,37 @@ def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
     return parse
 
 
-def _surs(text: str) -> int:
-    number = whole_number(text)
-    if number is None:
-        raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
-    return number
+def _surs(side: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        number = whole_number(text)
+        if number is None:
+            raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
+        check_surs(side, number)
+        return number
+    return parse
 
 
 def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
               width: int | None = None) -> tuple[list[str], list[str], list[str]]:
-    """Ask side by side, checking each answer as it is given (a wrong one is asked again); when
-    the answers together do not add up, ask which side to correct, keeping the rest. Returns the
-    same texts the options would hold. Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError. Lines wider
-    than ``width`` break between words (None: as they are)."""
-    click.echo(fit(_("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards").format(
-        number=match.deal_number, dealer=match.dealer), width))
+    """Ask side by side, checking each answer as it is given (a wrong one is asked again with the
+    sentence the options' refusal gives); when the answers together do not add up, ask which side
+    to correct, keeping the rest. Returns the same texts the options would hold. Raises the
+    match's refusal before the first question when no tally can be entered now (a deal being
+    played card by card, the match over). Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError. Lines
+    wider than ``width`` break between words (None: as they are)."""
+    match.check_tally_allowed()
+    click.echo(fit(look.say("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards",
+                            number=match.deal_number, dealer=match.dealer), width))
     click.echo(fit(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"), width))
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
-        given = _ask(read, look, _("{side}: pile or counts").format(side=side), _pile_or_counts(side), width=width)
-        held = _ask(read, look, _("{side}: surs held").format(side=side), _surs, default="0", width=width)
+        given = _ask(read, look, look.say("{side}: pile or counts", side=side), _pile_or_counts(side), width=width)
+        held = _ask(read, look, look.say("{side}: surs held", side=side), _surs(side), default="0", width=width)
         answers[side] = (given, held)
 
     for side in match.sides:
         ask(side)
-    names = {s.casefold(): s for s in match.sides}
-    names.update({p.casefold(): match.side_of(p) for p in match.players})
     while True:
         piles = [text for (kind, text), _held in answers.values() if kind == "pile"]
         counts = [text for (kind, text), _held in answers.values() if kind == "counts"]
@@ -139,16 +146,22 @@ def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
             return piles, counts, surs
         except PasurError as err:
             _refuse(look, err, width)
-        choice = _ask(read, look, _("Which side's answer to correct? ({sides}; Enter gives up)").format(
-            sides=", ".join(match.sides)), functools.partial(_known, names=names), default="", width=width)
+        choice = _ask(read, look, look.say("Which side's answer to correct? ({sides}; Enter gives up)",
+                                           sides=", ".join(match.sides)),
+                      functools.partial(_known, match=match), default="", width=width)
         if not choice:
             raise NotationError("tally given up; nothing was recorded.")
         ask(choice)
 
 
-def _known(text: str, names: dict[str, str]) -> str:
+def _known(text: str, match: Match) -> str:
+    """The side ``text`` names (the side's name or one of its players'), "" for nothing typed."""
     if not text:
         return ""
-    if text.casefold() not in names:
-        raise NotationError("{name!r} is not a side or player here.", name=text)
-    return names[text.casefold()]
+    side = find_name(match.sides, text)
+    if side is None:
+        player = find_name(match.players, text)
+        if player is None:
+            raise NotationError("{name!r} is not a side or player here.", name=text)
+        side = match.side_of(player)
+    return side
