@@ -539,6 +539,8 @@ class Store:
         mid, created, players, rules, dealer, touched = row
         if not isinstance(players, str) or not isinstance(rules, str):
             raise DamagedError(mid, Words("its players or rules are not text"))
+        if not isinstance(created, str):
+            raise DamagedError(mid, Words("its date is not text"))
         try:
             players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
         except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
@@ -579,9 +581,13 @@ class Store:
             _check_rows(mid, log)
         except DamagedError:
             return None  # replayed from the whole log, which says what is wrong
+        if [seq for seq, _, _ in log] != list(range(previous + 1, previous + len(log) + 1)):
+            return None  # a gap or a seq that is no number: replayed from the whole log, which says so
+        if self.db.execute("SELECT count(*), min(seq) FROM actions WHERE match_id = ?",
+                           (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
+            return None  # an earlier action is missing (or one too many): the whole log says which
         deal = [a for seq, _, a in log if seq <= newest]
-        if ([seq for seq, _, _ in log] != list(range(previous + 1, previous + len(log) + 1))
-                or len(deal) != newest - previous or crc([*deal, result]) != crc_stored):
+        if len(deal) != newest - previous or crc([*deal, result]) != crc_stored:
             return None  # the snapshot does not match the log: replay everything
         sides = list(dict.fromkeys(side_names(players, rules.teams)))
         totals = self._totals(totals_text)
