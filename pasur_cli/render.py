@@ -675,6 +675,23 @@ def error_text(look: Look, err: Exception) -> str:
     return message(err, look) if isinstance(err, PasurError) else str(err)
 
 
+def stale_text(look: Look, err: PasurError) -> str:
+    """Why a change typed in the session was not recorded: how many actions someone else recorded
+    (or took back) since its position was shown (``err`` is the store's StaleError)."""
+    length, expect = err.facts.get("length"), err.facts.get("expect")
+    if not isinstance(length, int) or not isinstance(expect, int) or length == expect:
+        return message(err, look)
+    if length > expect:
+        return look.say_count("someone recorded {n} more action since this was shown; nothing was recorded."
+                              " Look again and re-enter.",
+                              "someone recorded {n} more actions since this was shown; nothing was recorded."
+                              " Look again and re-enter.", length - expect, n=length - expect)
+    return look.say_count("someone took back {n} action since this was shown; nothing was recorded."
+                          " Look again and re-enter.",
+                          "someone took back {n} actions since this was shown; nothing was recorded."
+                          " Look again and re-enter.", expect - length, n=expect - length)
+
+
 def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], count: int | None) -> str:
     lines = [say("{card} can capture in {n} ways; name one with --take:",
                  card=look.card(card), n=count if count is not None else _("many"))]

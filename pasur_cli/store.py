@@ -33,7 +33,7 @@ from typing import Any
 
 from pasur_cli.errors import NotationError, PasurError, Words
 from pasur_cli.i18n import N_
-from pasur_cli.match import DealResult, Match, action_text, parse_action
+from pasur_cli.match import DealResult, Match, action_text, parse_action, side_names
 from pasur_cli.rules import Rules, option_text, parse_rules
 from pasur_cli.scoring import SideScore
 from pasur_cli.values import Value
@@ -208,14 +208,24 @@ def parse_result(text: str) -> DealResult:
     return DealResult(number, dealer, scores, tallied)
 
 
+class Untrusted(Exception):
+    """A snapshot item that does not fit its match (wrong type, sides, number or dealer)."""
+
+
 class Lazy(list):  # type: ignore[type-arg]
     """A list read from the database only when an item is wanted: loading a long match costs the
     same as a short one, because ``show`` and ``play`` need only how many deals were played
-    (``score`` reads them all). Items that are still snapshot text are parsed one by one."""
+    (``score`` reads them all). Items read from the snapshots are checked one by one when first
+    wanted (``check`` returns the item to use, parsed, or raises Untrusted); the first that does
+    not fit its match replaces the whole list by ``fallback()``, the same list replayed from the
+    whole log (which raises DamagedError when the log does not replay). Items appended later are
+    the engine's own."""
 
-    def __init__(self, count: int, fill: Any, match_id: int) -> None:
+    def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None) -> None:
         super().__init__()
         self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
+        self._check, self._fallback, self._checked = check, fallback, set[int]()
+        self.replayed = False  # whether the snapshots were not trusted and the log was replayed instead
 
     def _load(self) -> None:
         if not self._loaded:
@@ -233,14 +243,27 @@ class Lazy(list):  # type: ignore[type-arg]
     def _at(self, index: int) -> Any:
         self._load()
         item = list.__getitem__(self, index)
-        if isinstance(item, str):
+        if index < 0:
+            index += list.__len__(self)
+        if self._check is not None and index < self._count and index not in self._checked:
             try:
-                item = parse_result(item)
-            except (ValueError, TypeError, KeyError, AttributeError):
-                raise DamagedError(self.match_id, Words("deal {number}'s snapshot cannot be read",
-                                                        number=index + 1)) from None
+                item = self._check(index, item)
+            except Untrusted:
+                return self._replay()[index]
             list.__setitem__(self, index, item)
+            self._checked.add(index)
         return item
+
+    def _replay(self) -> list[Any]:
+        """Every item replaced by the fallback's, the list replayed from the whole log."""
+        assert self._fallback is not None, "a Lazy that checks its items needs a fallback"
+        items = list(self._fallback())
+        if len(items) < list.__len__(self):
+            raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
+                                                    found=list.__len__(self), count=len(items)))
+        list.__setitem__(self, slice(None), items[:list.__len__(self)])
+        self._check, self.replayed = None, True
+        return self
 
     def __len__(self) -> int:
         return list.__len__(self) if self._loaded else self._count
@@ -516,49 +539,63 @@ class Store:
         mid, created, players, rules, dealer, touched = row
         if not isinstance(players, str) or not isinstance(rules, str):
             raise DamagedError(mid, Words("its players or rules are not text"))
+        if not isinstance(created, str):
+            raise DamagedError(mid, Words("its date is not text"))
         try:
             players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
         except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
             raise DamagedError(mid, _reason(err)) from None
         if not isinstance(dealer, int) or not 0 <= dealer < len(players):
             raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
-        snap = None if full or self.legacy else self._newest_snapshot(mid, players)
+        snap = None if full or self.legacy else self._newest_snapshot(mid, players, rules, dealer)
         if snap is None:
             log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
                                   (mid,)).fetchall()
             _check_rows(mid, log)
+            if [seq for seq, _, _ in log] != list(range(1, len(log) + 1)):
+                raise DamagedError(mid, Words("its actions are not numbered 1 to {count}", count=len(log)))
             return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
                                [a for _, _, a in log], [t for _, t, _ in log])
         start, results, totals, completed, log = snap
         return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
                            [a for _, _, a in log], [t for _, t, _ in log], totals, completed)
 
-    def _newest_snapshot(self, mid: int, players: list[str]) -> tuple[int, Lazy, dict[str, int], Lazy,
-                                                                      list[Any]] | None:
+    def _newest_snapshot(self, mid: int, players: list[str], rules: Rules,
+                         dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
         """(start, results, totals, completed_at, actions after start) from the snapshots, or None
-        when there are none, or the newest was computed by another engine or does not match the log."""
+        when there are none, or the newest was computed by another engine, does not match the log
+        or does not fit the match (its totals name other sides than the players and rules make,
+        its deal number is not the count of snapshots, a field has the wrong type)."""
         snaps = self.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
                                 " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
         if not snaps:
             return None
         newest, engine, crc_stored, result, totals_text = snaps[0]
-        if engine != ENGINE_VERSION:
-            return None
         previous = snaps[1][0] if len(snaps) > 1 else 0
+        if (engine != ENGINE_VERSION or type(newest) is not int or type(previous) is not int
+                or not isinstance(result, str) or not isinstance(totals_text, str)):
+            return None
         log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
                               (mid, previous)).fetchall()
         try:
             _check_rows(mid, log)
         except DamagedError:
             return None  # replayed from the whole log, which says what is wrong
+        if [seq for seq, _, _ in log] != list(range(previous + 1, previous + len(log) + 1)):
+            return None  # a gap or a seq that is no number: replayed from the whole log, which says so
+        if self.db.execute("SELECT count(*), min(seq) FROM actions WHERE match_id = ?",
+                           (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
+            return None  # an earlier action is missing (or one too many): the whole log says which
         deal = [a for seq, _, a in log if seq <= newest]
-        expected = list(range(previous + 1, newest + 1))
-        if [seq for seq, _, _ in log if seq <= newest] != expected or crc([*deal, result]) != crc_stored:
+        if len(deal) != newest - previous or crc([*deal, result]) != crc_stored:
             return None  # the snapshot does not match the log: replay everything
+        sides = list(dict.fromkeys(side_names(players, rules.teams)))
         totals = self._totals(totals_text)
-        if totals is None:
-            return None
+        if totals is None or sorted(totals) != sorted(sides):
+            return None  # totals of other sides (the players or rules were changed): replay everything
         count = self.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
+        if self._number(result) != count:
+            return None  # a snapshot is missing or one too many: the deals' numbers would be wrong
         rows: list[Any] = []
 
         def fetch() -> list[Any]:  # one query for both lists, when either is first read
@@ -573,9 +610,59 @@ class Store:
                     finally:
                         again.close()
             return rows
-        results = Lazy(count, lambda: [r for _, r in fetch()], mid)
-        completed = Lazy(count, lambda: [s for s, _ in fetch()], mid)
+
+        replayed: list[Match] = []
+
+        def whole() -> Match:  # the match replayed from its whole log, when a snapshot is not trusted
+            if not replayed:
+                try:
+                    replayed.append(self._load(mid, True).replay())
+                except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
+                    again = Store(self.path)
+                    try:
+                        replayed.append(again._load(mid, True).replay())
+                    finally:
+                        again.close()
+                except (sqlite3.Error, UnicodeDecodeError) as err:
+                    raise DamagedError(mid, Words("its finished deals cannot be read ({reason})",
+                                                  reason=str(err))) from None
+            return replayed[0]
+
+        def result_at(index: int, text: object) -> DealResult:
+            if not isinstance(text, str):
+                raise Untrusted
+            try:
+                found = parse_result(text)
+            except (ValueError, TypeError, KeyError, AttributeError):
+                raise Untrusted from None
+            if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
+                    or sorted(found.scores) != sorted(sides)):
+                raise Untrusted
+            return found
+
+        def seq_at(index: int, seq: object) -> int:
+            if type(seq) is not int or not 0 < seq <= newest:
+                raise Untrusted
+            return seq
+
+        results = Lazy(count, lambda: [r for _, r in fetch()], mid, result_at, lambda: whole().results)
+        completed = Lazy(count, lambda: [s for s, _ in fetch()], mid, seq_at, lambda: whole().completed_at)
         return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
+
+    def _number(self, text: str) -> object:
+        """A snapshot's deal number (``$.number`` of its result), read by SQLite's JSON functions
+        as ``_totals`` reads, or None."""
+        try:
+            return self.db.execute("SELECT CASE WHEN json_valid(?) THEN CASE WHEN json_type(?, '$.number') = 'integer'"
+                                   " THEN json_extract(?, '$.number') END END", (text, text, text)).fetchone()[0]
+        except sqlite3.OperationalError:
+            import json
+            try:
+                data = json.loads(text)
+            except ValueError:
+                return None
+            number = data.get("number") if isinstance(data, dict) else None
+            return number if type(number) is int else None
 
     def _totals(self, text: object) -> dict[str, int] | None:
         """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an

@@ -216,6 +216,44 @@ def test_session_says_busy_and_goes_on(tmp_path, monkeypatch):
     assert "Sara plays 5♥ and takes 6♣." in result.output and length(path) == 2
 
 
+def test_session_shows_and_scores_what_another_shell_recorded(tmp_path, monkeypatch):
+    """show and score read the match as it is now, as the prompt does, not as it was when the
+    line was being typed; a play typed meanwhile is refused, saying for the table what happened."""
+    path = fresh(tmp_path)
+    plays = [["5h", "--take", "6c"], ["kh"], ["3c"]]  # Sara's, Ali's, Sara's
+    after = {}
+
+    def between(i):  # another shell records a play while the session waits for line i
+        assert run(path, "play", *plays[i]).exit_code == 0
+        after[i] = run(path, ["show", "score", "show"][i]).output.strip()
+
+    shown = session(path, ["show", "score", "2s"], monkeypatch, between).output
+    assert after[0] in shown and after[1] in shown, shown
+    assert shown.index(after[0]) < shown.index(after[1])
+    assert ("Error: someone recorded 1 more action since this was shown; nothing was recorded. Look again and"
+            " re-enter.") in shown
+    assert length(path) == 4  # the deal and the other shell's three plays; the session's 2S was refused
+
+
+def test_expect_says_the_lengths_to_a_script(tmp_path):
+    path = fresh(tmp_path)
+    refused = run(path, "play", "5h", "--expect", 3)
+    assert refused.exit_code == 1 and "its log holds 1 actions, not 3" in refused.output
+
+
+def test_session_says_how_many_actions_someone_took_back(tmp_path, monkeypatch):
+    path = fresh(tmp_path)
+    assert run(path, "play", "5h", "--take", "6c").exit_code == 0
+
+    def between(i):
+        if i == 0:
+            assert run(path, "undo", 2).exit_code == 0
+
+    result = session(path, ["kh"], monkeypatch, between)
+    assert ("Error: someone took back 2 actions since this was shown; nothing was recorded. Look again and"
+            " re-enter.") in result.output
+
+
 # -- numbers wherever they are read --------------------------------------------------------------
 @SETTINGS
 @given(n=numbers, where=st.sampled_from(["match", "expect", "undo", "surs", "count", "target", "session-undo",
@@ -348,34 +386,137 @@ DAMAGE = ["play\t2S KH", "", "{", "deal\t5C", "\x00", "play\t2S\t\t\t\t", "tally
           "play\tZZ", "x" * 10_000]
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_new_commands_on_a_damaged_match(tmp_path, seed):
-    rng = random.Random(seed)
-    path = tmp_path / "d.db"
-    stored(path, [random_match(rng, finished=rng.random() < 0.5) for _ in range(3)])
-    con = sqlite3.connect(path)
-    victim = rng.choice([1, 2, 3])
-    rows = con.execute("SELECT seq FROM actions WHERE match_id = ?", (victim,)).fetchall()
-    seq = rng.choice(rows)[0] if rows else 1
-    damage = rng.choice([*DAMAGE, 7, b"\xff\xfe"])
-    con.execute("UPDATE actions SET action = ? WHERE match_id = ? AND seq = ?", (damage, victim, seq))
-    con.execute("DELETE FROM snapshots WHERE match_id = ?", (victim,))
+COLUMNS = {"matches": ["created", "players", "rules", "dealer", "touched", "fingerprint", "id"],
+           "actions": ["action", "at", "seq", "match_id"],
+           "snapshots": ["result", "totals", "seq", "crc", "engine", "match_id"]}
+OTHERS = ["Ali", "Sara", "Reza", "Mina", "Zoë", "Dara", "Ali & Reza", "Sara & Mina", "Dara & Zoë"]
+
+
+@pytest.fixture(scope="module")
+def healthy_book(tmp_path_factory) -> Path:
+    """A database of four healthy matches (2 and 3 players, 4 in teams and solo, each with
+    finished deals, so with snapshots, and a deal in progress) and a fifth, the victim, as bytes."""
+    from pasur_cli.match import Match
+    from pasur_cli.rules import parse_rules
+    rng = random.Random(5)
+    matches = []
+    for players, teams in ((["Ali", "Sara"], True), (["Reza", "Mina", "Zoë"], True),
+                           (["Ali", "Sara", "Reza", "Mina"], True), (["Dara", "Zoë", "Ali", "Sara"], False),
+                           (["Ali", "Sara", "Reza", "Mina"], True)):
+        rules = parse_rules("pagat", ["fixed_deals=4", f"teams={str(teams).lower()}"])
+        from matchbook import random_actions
+        actions = random_actions(rng, Match(players, rules, 1))
+        match = Match(players, rules, 1)
+        for count, action in enumerate(actions):  # cut in the third deal, after a few actions
+            if len(match.results) == 2 and match.deal is not None and len(match.deal.plays) >= 3:
+                actions = actions[:count]
+                break
+            match.apply(action)
+        matches.append((players, rules, 1, actions, Match.replay(players, rules, 1, actions)))
+    path = tmp_path_factory.mktemp("book") / "book.db"
+    stored(path, matches)
+    return path
+
+
+VICTIM, HEALTHY = 5, [1, 2, 3, 4]
+
+
+def hostile_json(data, current: object) -> object:
+    """The stored JSON ``current`` with a key dropped, one added, or keys renamed to others' names."""
+    try:
+        value = json.loads(current)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return current
+    if not isinstance(value, dict) or not value:
+        return current
+    how = data.draw(st.sampled_from(["drop", "add", "rename", "inner"]))
+    key = data.draw(st.sampled_from(sorted(value)))
+    if how == "drop":
+        del value[key]
+    elif how == "add":
+        value[data.draw(st.sampled_from(OTHERS))] = data.draw(st.one_of(st.integers(-5, 99), st.text(max_size=3)))
+    elif how == "rename":
+        value[data.draw(st.sampled_from(OTHERS))] = value.pop(key)
+    elif isinstance(value[key], dict) and value[key]:  # the scores of a result: a side's or a field
+        inner = value[key]
+        inner[data.draw(st.sampled_from(OTHERS))] = inner.pop(data.draw(st.sampled_from(sorted(inner))))
+    return json.dumps(value, ensure_ascii=False)
+
+
+def hostile_edit(data, con: sqlite3.Connection) -> str:
+    """One random edit of the victim's rows: a cell set to a hostile value, or two rows' cells swapped."""
+    table = data.draw(st.sampled_from(sorted(COLUMNS)))
+    column = data.draw(st.sampled_from(COLUMNS[table]))
+    key = "id" if table == "matches" else "match_id"
+    rows = con.execute(f"SELECT rowid, {column} FROM {table} WHERE {key} = ?", (VICTIM,)).fetchall()
+    rowid, current = data.draw(st.sampled_from(rows))
+    if column in ("match_id", "id"):  # another healthy match's id would damage that one too
+        value = data.draw(st.sampled_from([999, 0, -1, "x", None, b"\x05"]))
+    else:
+        value = data.draw(st.one_of(
+            st.text(max_size=12), st.integers(-2, 10**12), st.binary(max_size=8), st.none(),
+            st.sampled_from(OTHERS), st.sampled_from(["\n".join(OTHERS[:n]) for n in (1, 3, 5)]),
+            st.sampled_from(["teams=false", "teams=true", "fixed_deals=1\nteams=false", "{}", "[]", "null"]),
+            st.just("swap"), st.just("json")))
+    if value == "json":
+        value = hostile_json(data, current)
+    if value == "swap":  # this row's cell and another's (of the victim) exchanged
+        other, theirs = data.draw(st.sampled_from(rows))
+        edits = [(theirs, rowid), (current, other)]
+    else:
+        edits = [(value, rowid)]
+    try:
+        for cell, row in edits:
+            con.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = ?", (cell, row))
+    except sqlite3.IntegrityError:  # NULL where none may be, or a key taken: SQLite refused it
+        con.rollback()
     con.commit()
+    return f"{table}.{column} = {value!r}"
+
+
+def works_or_damaged(result, *what) -> None:
+    assert result.exit_code == 0 or (result.exit_code == 1 and any(
+        words in result.output for words in ("damaged", "there is no match"))), (what, result.output)
+
+
+VICTIM_READERS = [("show",), ("show", "--json"), ("score",), ("score", "--csv"), ("score", "--chart"), ("log",),
+                  ("log", "--json"), ("export",)]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_every_command_on_a_randomly_damaged_match(tmp_path_factory, healthy_book, data):
+    """One match edited by hand in a hostile way (any table, row, column and value): every command
+    on it works or says the match is damaged, never a traceback, and the healthy matches all keep
+    working (``matches`` and ``stats`` replay every one)."""
+    path = tmp_path_factory.mktemp("d") / "d.db"
+    path.write_bytes(healthy_book.read_bytes())
+    con = sqlite3.connect(path)
+    edit = hostile_edit(data, con)
     con.close()
     before = path.read_bytes()
-    for command in READERS:
-        for match in (None, victim, 4 - victim if victim != 2 else 1):
-            extra = [] if match is None or command[0] in ("stats", "matches") else ["--match", match]
-            result = run(path, *command, *extra)
-            assert path.read_bytes() == before, (command, result.output)
-            if match is not None and match != victim and extra:
-                assert result.exit_code == 0, (command, match, result.output)  # other matches still work
-    listing = json.loads(run(path, "matches", "--json").output)
-    assert len(listing) == 3
-    refused = run(path, "delete", "--match", victim)  # no terminal, no --yes: refused
-    assert refused.exit_code and path.read_bytes() == before
-    assert run(path, "delete", "--match", victim, "--yes").exit_code == 0
-    assert len(json.loads(run(path, "matches", "--json").output)) == 2
+    for command in data.draw(st.lists(st.sampled_from(VICTIM_READERS), min_size=2, max_size=3, unique=True)):
+        works_or_damaged(run(path, *command, "--match", VICTIM), edit, command)
+        assert path.read_bytes() == before, (edit, command)
+    other = data.draw(st.sampled_from(HEALTHY))
+    assert run(path, data.draw(st.sampled_from(["show", "score", "log", "export"])), "--match", other).exit_code == 0
+    listing = {row["match"]: row for row in json.loads(run(path, "matches", "--json").output)}
+    assert all(listing[m]["damaged"] is None for m in HEALTHY), (edit, listing)
+    stats = json.loads(run(path, "stats", "--json").output)
+    assert not set(HEALTHY) & set(stats["damaged"]), edit
+    assert stats["matches"] + stats["unfinished"] in (len(HEALTHY), len(HEALTHY) + 1), edit
+    assert path.read_bytes() == before
+    works_or_damaged(run(path, "session", "--match", VICTIM, input="show\nscore\nmatches\n2s\nundo\nshow\n"),
+                     edit, "session")
+    con = sqlite3.connect(path)
+    count = con.execute("SELECT count(*) FROM actions WHERE match_id = ?", (VICTIM,)).fetchone()[0]
+    con.close()
+    works_or_damaged(run(path, "undo", "--match", VICTIM, "--expect", count), edit, "undo")
+    assert run(path, "show", "--match", other).exit_code == 0
+    if VICTIM in listing:
+        assert run(path, "delete", "--match", VICTIM).exit_code  # no terminal, no --yes: refused
+        assert run(path, "delete", "--match", VICTIM, "--yes").exit_code == 0
+        assert sorted(row["match"] for row in json.loads(run(path, "matches", "--json").output)) == HEALTHY
 
 
 def test_new_commands_on_an_empty_and_a_missing_database(tmp_path):

@@ -92,19 +92,20 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     assert pasur("score", "--json").output == before
 
 
-def stored(db, deals: int, seed: int, extra_plays: int = 0) -> Match:
+def stored(db, deals: int, seed: int, extra_plays: int = 0, players=("Ali", "Sara")) -> Match:
     """A match stored directly (as an import does): ``deals`` finished deals, then the next deal's
     table and ``extra_plays`` plays; returns the engine's twin."""
     from pasur_cli.rules import parse_rules
     rules = parse_rules("pagat", [f"fixed_deals={deals + 1}"])
-    engine, actions = Match(["Ali", "Sara"], rules), []
+    players = list(players)
+    engine, actions = Match(players, rules), []
     for action in random_match(random.Random(seed), engine):
         engine.apply(action)
         actions.append(action)
         if len(engine.results) == deals and engine.deal is not None and len(engine.deal.plays) == extra_plays:
             break
     store = Store(db, create=True)
-    store.create(["Ali", "Sara"], rules, 0, actions, match=Match.replay(["Ali", "Sara"], rules, 0, actions))
+    store.create(players, rules, 0, actions, match=Match.replay(players, rules, 0, actions))
     store.close()
     return engine
 
@@ -202,3 +203,69 @@ def test_totals_are_read_without_sqlites_json_functions_too(db, totals):
 def test_the_snapshot_checksum_is_zlibs_crc32(texts):
     # stored checksums were written by zlib.crc32 before it was written out; both must agree
     assert crc(texts) == zlib.crc32("\n".join(texts).encode())
+
+
+TEAMS = ("Ali", "Sara", "Reza", "Mina")
+NEWEST = "WHERE seq = (SELECT max(seq) FROM snapshots)"
+OLDEST = "WHERE seq = (SELECT min(seq) FROM snapshots)"
+FORGED = [  # a snapshot that does not fit its match is not trusted: the same answers, from the whole log
+    f"""UPDATE snapshots SET totals = '{{"Ali & Reza": 17}}' {NEWEST}""",  # a side missing
+    f"""UPDATE snapshots SET totals = json_set(totals, '$.Zoë', 4) {NEWEST}""",  # one too many
+    f"UPDATE snapshots SET totals = X'ff' {NEWEST}", f"UPDATE snapshots SET totals = 5 {NEWEST}",
+    f"UPDATE snapshots SET totals = CAST(totals AS BLOB) {NEWEST}",
+    f"UPDATE snapshots SET result = X'ff' {NEWEST}", f"UPDATE snapshots SET result = 5 {NEWEST}",
+    f"UPDATE snapshots SET result = X'ff' {OLDEST}", f"UPDATE snapshots SET result = 5 {OLDEST}",
+    f"UPDATE snapshots SET result = CAST(result AS BLOB) {OLDEST}",
+    f"UPDATE snapshots SET result = replace(result, 'Ali & Reza', 'Ali & Zoë') {OLDEST}",  # other sides
+    f"UPDATE snapshots SET result = json_set(result, '$.number', 7) {OLDEST}",
+    f"UPDATE snapshots SET result = json_set(result, '$.dealer', 'Mina') {OLDEST}",
+    f"UPDATE snapshots SET seq = 'x' {OLDEST}", f"UPDATE snapshots SET seq = X'00' {NEWEST}",
+    f"DELETE FROM snapshots {OLDEST}",  # the newest deal's number is no longer the count of snapshots
+]
+CHANGED = [  # the match's players or rules changed under its snapshots: replayed, or damaged with a reason
+    "UPDATE matches SET rules = replace(rules, 'teams=true', 'teams=false')",
+    "UPDATE matches SET players = 'Ali' || char(10) || 'Sara' || char(10) || 'Reza'",
+    "UPDATE matches SET players = players || char(10) || 'Zoë'",
+    "UPDATE matches SET players = replace(players, 'Mina', 'Dara')",
+]
+READERS = [["show"], ["show", "--json"], ["score"], ["score", "--json"], ["score", "--csv"], ["log"], ["export"],
+           ["matches"], ["matches", "--json"], ["stats"], ["stats", "--json"], ["undo", "--expect", 1]]
+
+
+def forged(db, sql: str) -> None:
+    con = sqlite3.connect(db)
+    con.execute(sql)
+    con.commit()
+    con.close()
+
+
+@pytest.mark.parametrize("sql", FORGED)
+def test_a_snapshot_that_does_not_fit_its_match_is_not_trusted(pasur, db, sql):
+    stored(db, 3, 21, extra_plays=1, players=TEAMS)
+    before = {tuple(args): pasur(*args).output for args in READERS[:-1]}
+    forged(db, sql)
+    store = Store(db)
+    record = store.load(1)
+    assert state(record.replay()) == state(store.load(1, full=True).replay())
+    store.close()
+    for args in READERS[:-1]:
+        assert pasur(*args).output == before[tuple(args)], (sql, args)
+    assert "not 1" in pasur(*READERS[-1]).output
+
+
+@pytest.mark.parametrize("sql", CHANGED)
+def test_players_or_rules_changed_under_the_snapshots(pasur, db, sql):
+    import json
+    stored(db, 2, 22, extra_plays=1, players=TEAMS)
+    stored(db, 2, 23, extra_plays=1)
+    forged(db, sql + " WHERE id = 1")
+    file = db.read_bytes()
+    for args in READERS:
+        every = args[0] in ("matches", "stats")
+        for match in (1, 2):
+            result = pasur(*args) if every else pasur(*args, "--match", match)
+            assert result.exit_code == 0 or (match == 1 and "match 1 is damaged:" in result.output) or \
+                (args[0] == "undo" and "not 1" in result.output), (args, match, result.output)
+            assert db.read_bytes() == file
+    stats = json.loads(pasur("stats", "--json").output)
+    assert stats["unfinished"] + len(stats["damaged"]) == 2  # the other match is counted whatever this one is

@@ -33,6 +33,7 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     store = open_store(ctx)
     mid, _ = current(ctx, store)
     record = store.load(mid, full=True)
+    record.replay()  # a log that does not replay: the match is damaged, said as every command says it
     events = match_events(record.players, record.rules, record.dealer, record.actions)
     if deal_number is not None:
         events = of_deal(events, deal_number)

@@ -23,7 +23,7 @@ from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import N_, _, whole_number
-from pasur_cli.store import BusyError
+from pasur_cli.store import BusyError, StaleError
 from pasur_cli.terminal import Reader
 from pasur_cli.terminal import lines as terminal_lines
 from pasur_cli.typos import read_cards
@@ -116,12 +116,23 @@ class Session:
         click.echo(fit(text, self.width()))
 
     def refuse(self, err: Exception) -> None:
+        if isinstance(err, StaleError):  # said for the players at the table, not as --expect says it to scripts
+            self.echo(_("Error: {message}").format(message=render.stale_text(self.look, err)))
+            return
         self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
 
     def state(self) -> tuple[Match, int]:
         """The match as stored now, and how many actions its log holds (for ``expect``)."""
         record, match = self.store.match(self.mid)
         return match, record.length
+
+    def current(self, match: Match) -> Match:
+        """The match as stored now, for a command that shows it: another pasur may have recorded
+        since the prompt was drawn. ``match`` (the prompt's) while the database is busy."""
+        try:
+            return self.state()[0]
+        except BusyError:
+            return match
 
     def prompt(self, match: Match) -> str:
         """The status line and an arrow, leaving at least ``TYPING`` columns to type in; when even
@@ -176,9 +187,10 @@ class Session:
             self.echo(render.help_text(self.look.say(HELP, **{c: shown_word(c) for c in COMMANDS}),
                                        self.width() or 80))
         elif command == "show":
-            self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
+            self.echo(render.show_text(self.look, self.mid, self.current(match), session=True,
+                                       width=self.width() or 80))
         elif command == "score":
-            self.echo(render.score_text(self.look, match))
+            self.echo(render.score_text(self.look, self.current(match)))
         elif command == "matches":
             from pasur_cli.commands.matches import listing
             self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
