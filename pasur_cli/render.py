@@ -514,9 +514,9 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False, wi
 # -- the table's view: where the match stands, the race within the deal --------------------
 def text_width(text: str) -> int:
     """Columns ``text`` takes at a terminal at most (wide scripts count 2, combining marks and colour
-    codes 0). Format characters, such as the isolates around a right-to-left language's facts,
-    count 1: tmux 3.3 gives them no column, but a terminal that draws an unknown character as a
-    box gives each one, and a line measured so fits either way."""
+    codes 0). The isolates and marks around a right-to-left language's facts count 0, as wcwidth
+    counts them and as tmux 3.3 and terminals that apply bidi show them (measured: the cursor
+    does not move)."""
     if "\x1b" in text:
         import re
         text = re.sub(r"\x1b\[[0-9;]*m", "", text)
@@ -525,16 +525,18 @@ def text_width(text: str) -> int:
     width = 0
     for ch in text:  # the scripts and marks pasur writes, without loading unicodedata (start-up time)
         o = ord(ch)
+        if 0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069:
+            continue  # joiners, direction marks and isolates take no column
         if (0x20 <= o < 0x300 and o != 0xAD) or 0x2010 <= o <= 0x2027 or 0x2030 <= o <= 0x205E or ch in "♣♦♥♠" or (
-                0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069) or (
                 0x0606 <= o <= 0x06D5 and o != 0x061C and not 0x064B <= o <= 0x065F and o != 0x0670):
             width += 1
         else:
             break
     else:
         return width
-    from unicodedata import combining, east_asian_width
-    return sum(0 if combining(ch) else 2 if east_asian_width(ch) in "WF" else 1 for ch in text)
+    from unicodedata import category, combining, east_asian_width
+    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
+               for ch in text)
 
 
 def wrap(text: str, width: int, hang: int = 0) -> str:
@@ -585,7 +587,7 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
     totals = match.totals
 
     def score(short: bool) -> str:
-        sides = [f"{_initials(s) if short and ' & ' in s else s} {totals[s]}" for s in match.sides]
+        sides = [look.fact(f"{_initials(s) if short and ' & ' in s else s} {totals[s]}") for s in match.sides]
         return f" {dash} ".join(sides)
 
     def turn(cut: int | None, verb: bool) -> str:
