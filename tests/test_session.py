@@ -373,6 +373,25 @@ def test_a_long_play_line_is_broken_between_words_at_a_terminal(pasur, db):
         child.close(force=True)
 
 
+@TTY
+def test_ctrl_l_clears_the_screen_and_keeps_the_line(pasur, db):
+    pasur("new", "Ali", "Sara")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(PASUR_DB=str(db), NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact("› ")
+        child.send("\x0c")  # Ctrl-L, then a line typed after it
+        child.sendline("5c 9d 3h ks")
+        child.expect_exact("\x1b[H\x1b[2J")
+        child.expect_exact("Table: 5♣ 9♦ 3♥ K♠")
+        child.expect_exact("› ")
+        child.sendeof()
+        child.expect_exact("Everything is saved. Bye.")
+    finally:
+        child.close(force=True)
+
+
 def test_a_long_error_is_broken_between_words_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara")
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}

@@ -166,6 +166,10 @@ class Session:
                 line = self.read(self.prompt(match))
             except EOFError:
                 return
+            if "\x0c" in line:  # Ctrl-L, as in a shell: a clear screen, then the line as typed
+                if self.at_terminal:
+                    click.echo("\x1b[H\x1b[2J", nl=False)
+                line = line.replace("\x0c", "")
             words = line.replace(",", " ").split()
             if not words:
                 continue
