@@ -62,6 +62,8 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
                              " (give --again to import it once more).", match=earlier)
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
                        record.fingerprint, record.created)
-    click.echo(look(ctx).say("Imported as match {match}: {count} actions replayed.", match=mid,
-                             count=len(record.actions)))
+    count = len(record.actions)
+    click.echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
+                                   "Imported as match {match}: {count} actions replayed.", count,
+                                   match=mid, count=count))
     click.echo(render.show_text(look(ctx), mid, record.match))
