@@ -22,6 +22,15 @@ from pasur_cli.rules import parse_rules
 TTY = pytest.mark.skipif(not sys.stdin or os.name != "posix", reason="needs a pseudo-terminal")
 
 
+def spawn(db, command: str = "session", **options) -> pexpect.spawn:
+    """`pasur COMMAND` on ``db`` in a pseudo-terminal, without colour, as wide as the terminal
+    (``dimensions=(rows, columns)``; COLUMNS and LINES of the test's own shell are left out)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(PASUR_DB=str(db), NO_COLOR="1")
+    return pexpect.spawn(sys.executable, ["-m", "pasur_cli", command], env=env, encoding="utf-8", timeout=20,
+                         **options)
+
+
 def sym(code: str) -> str:
     return parse_card(code).symbol
 
@@ -139,9 +148,7 @@ class Table:
     match to know what the screen must say."""
 
     def __init__(self, db, players: list[str], preset: str, rules: list[str]) -> None:
-        env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1", COLUMNS="80")
-        self.child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8",
-                                   timeout=20, dimensions=(40, 80))
+        self.child = spawn(db, dimensions=(40, 80))
         self.child.delaybeforesend = None
         self.players = players
         self.match = Match(players, parse_rules(preset, rules))
@@ -333,9 +340,8 @@ def test_a_whole_four_player_match_at_a_real_terminal(pasur, db):
 def test_ctrl_d_and_ctrl_c_leave(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
     pasur("deal", "AC", "2D", "4H", "5C")
-    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
     for key in ("d", "c"):
-        child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+        child = spawn(db)
         try:
             child.expect_exact("Sara to play (4 left; Ali 4) · Ali 0 – Sara 0 › ")
             child.send("5s")
@@ -352,10 +358,7 @@ def test_ctrl_d_and_ctrl_c_leave(pasur, db):
 @TTY
 def test_a_long_play_line_is_broken_between_words_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(PASUR_DB=str(db), NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20,
-                          dimensions=(24, 60))
+    child = spawn(db, dimensions=(24, 60))
     try:
         child.expect_exact("› ")
         for line in ["5c 9d 3h ks", "2s", "6h", "5s", "3c", "kh", "ac"]:
@@ -376,9 +379,7 @@ def test_a_long_play_line_is_broken_between_words_at_a_terminal(pasur, db):
 @TTY
 def test_ctrl_l_clears_the_screen_and_keeps_the_line(pasur, db):
     pasur("new", "Ali", "Sara")
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(PASUR_DB=str(db), NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+    child = spawn(db)
     try:
         child.expect_exact("› ")
         child.send("\x0c")  # Ctrl-L, then a line typed after it
@@ -394,10 +395,7 @@ def test_ctrl_l_clears_the_screen_and_keeps_the_line(pasur, db):
 
 def test_a_long_error_is_broken_between_words_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara")
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(PASUR_DB=str(db), NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20,
-                          dimensions=(24, 60))
+    child = spawn(db, dimensions=(24, 60))
     try:
         # at 60 columns the status line leaves no 20 to type in: it stands above the arrow
         child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0\r\n› ")
@@ -415,8 +413,7 @@ def test_a_long_error_is_broken_between_words_at_a_terminal(pasur, db):
 @TTY
 def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
-    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    child = spawn(db, "tally")
     try:
         child.expect("Ali: pile or counts: ")
         child.sendline("clubs=8 aces=2 jacks=1 2c=yes")
@@ -441,8 +438,7 @@ def test_tally_at_a_terminal_during_a_deal_is_refused_before_asking(pasur, db):
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")
     before = db.read_bytes()
-    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    child = spawn(db, "tally")
     try:
         child.expect_exact("Error: deal 1 is being played card by card; finish or undo it before a tally.")
         child.expect(pexpect.EOF)
@@ -455,8 +451,7 @@ def test_tally_at_a_terminal_during_a_deal_is_refused_before_asking(pasur, db):
 @TTY
 def test_an_impossible_count_at_a_terminal_is_asked_again(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
-    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "tally"], env=env, encoding="utf-8", timeout=20)
+    child = spawn(db, "tally")
     try:
         child.expect_exact("Ali: pile or counts: ")
         child.sendline("clubs=99")
@@ -472,8 +467,7 @@ def test_an_impossible_count_at_a_terminal_is_asked_again(pasur, db):
 @TTY
 def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
     pasur("new", "Ali", "Sara")
-    env = dict(os.environ, PASUR_DB=str(db), NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20)
+    child = spawn(db)
     try:
         child.expect_exact("› ")
         child.sendline("tally")
