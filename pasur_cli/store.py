@@ -638,7 +638,7 @@ class Store:
             if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
                     or sorted(found.scores) != sorted(sides)):
                 raise Untrusted
-            return found
+            return found.replace(scores={side: found.scores[side] for side in sides})  # seat order, as played
 
         def seq_at(index: int, seq: object) -> int:
             if type(seq) is not int or not 0 < seq <= newest:

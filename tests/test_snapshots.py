@@ -269,3 +269,17 @@ def test_players_or_rules_changed_under_the_snapshots(pasur, db, sql):
             assert db.read_bytes() == file
     stats = json.loads(pasur("stats", "--json").output)
     assert stats["unfinished"] + len(stats["damaged"]) == 2  # the other match is counted whatever this one is
+
+
+def test_finished_deals_read_back_in_seat_order(pasur):
+    """A snapshot stores a deal's scores by name, sorted; read back they are in seat order again,
+    as the deal just played shows them (Sara before Ali)."""
+    pasur("new", "Sara", "Reza", "Ali", "--rule", "teams=no")
+    for _ in range(2):
+        assert pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count", "Reza: clubs=0",
+                     "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes").exit_code == 0
+    import json
+    deals = json.loads(pasur("score", "--json").output)["deals"]
+    assert [list(deal["scores"]) for deal in deals] == [["Sara", "Reza", "Ali"]] * 2
+    rows = [line.split()[0] for line in pasur("score").output.split("\n\n")[0].splitlines()[3:6]]
+    assert rows == ["Sara", "Reza", "Ali"]
