@@ -200,10 +200,18 @@ FSI, PDI, LRM = "\u2068", "\u2069", "\u200e"
 
 
 def isolate(text: str) -> str:
-    """``text`` as a Unicode isolate (FSI ... PDI) in a right-to-left language, else unchanged.
+    """``text`` as a Unicode isolate (FSI ... PDI) in a right-to-left language, or in any language
+    when it holds right-to-left letters (a Persian name in a Spanish sentence); else unchanged.
 
-    A card, a name or a number then keeps its own direction and its place in a Persian sentence
-    in a terminal that applies the bidi algorithm; FSI rather than LRI so that a name written in
-    Persian stays right to left. Terminals without bidi draw the marks as nothing (zero width).
+    A card, a name or a number then keeps its own direction and its place in the sentence in a
+    terminal that applies the bidi algorithm (without it, "Surs: مهرانگیز 3, بهرام 1." shows as
+    "Surs: 1 بهرام ,3 مهرانگیز"); FSI rather than LRI so that a name written in Persian stays
+    right to left. Terminals without bidi draw the marks as nothing (zero width).
     """
-    return f"{FSI}{text}{PDI}" if _language in RIGHT_TO_LEFT else text
+    return f"{FSI}{text}{PDI}" if _language in RIGHT_TO_LEFT or has_rtl(text) else text
+
+
+def has_rtl(text: str) -> bool:
+    """Whether ``text`` holds a right-to-left letter (Hebrew, Arabic and Persian, Syriac, Thaana...)."""
+    return not text.isascii() and any("\u0590" <= ch <= "\u08ff" or "\ufb1d" <= ch <= "\ufdff"
+                                      or "\ufe70" <= ch <= "\ufefc" for ch in text)

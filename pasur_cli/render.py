@@ -56,7 +56,7 @@ class Look(Value):
         return text
 
     def _isolate(self, text: str) -> str:
-        return f"{i18n.FSI}{text}{i18n.PDI}" if self.rtl else text
+        return f"{i18n.FSI}{text}{i18n.PDI}" if self.rtl or i18n.has_rtl(text) else text
 
     def card(self, card: Card) -> str:
         return self._isolate(self._card(card))
@@ -141,9 +141,8 @@ def say(template: str, /, **facts: object) -> str:
     already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
     fact that is itself a sentence (``Words``, an error) is written in the language too."""
     facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else v for k, v in facts.items()}
-    if i18n.is_rtl():
-        facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
-                 else i18n.isolate(str(v)) for k, v in facts.items()}
+    facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
+             else i18n.isolate(str(v)) for k, v in facts.items()}
     return _(template).format_map(facts)
 
 

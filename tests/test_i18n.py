@@ -472,3 +472,16 @@ def test_name_refusals_speak_each_language(pasur, db, code):
         what = pasur("new", name, "Sara").output.split("(")[1].split(")")[0]  # the English kind
         assert what not in result.output
     assert not db.exists()
+
+
+@pytest.mark.parametrize("code", ["en", "de", "es"])
+def test_a_persian_name_is_isolated_in_a_left_to_right_language(pasur, code):
+    """In a terminal that applies bidi, "Surs: مهرانگیز 3, بهرام 1" would show as "Surs: 1 بهرام ,3
+    مهرانگیز": a fact holding right-to-left letters is an isolate in every language; Latin ones
+    stay as they are."""
+    assert pasur("new", "مهرانگیز", "Sara").exit_code == 0
+    pasur("deal", "5C", "9D", "3H", "KS")
+    output = pasur("--lang", code, "show").output
+    assert f"{FSI}مهرانگیز{PDI}" in output or f"{FSI}مهرانگیز " in output, output
+    assert f"{FSI}Sara{PDI}" not in output
+    assert i18n.has_rtl("بهرام") and i18n.has_rtl("שלום") and not i18n.has_rtl("Begoña 10♦ ·–")
