@@ -109,6 +109,11 @@ class Look(Value):
         return f"\x1b[1;33m{text}\x1b[0m" if self.color else text
 
 
+def comma() -> str:
+    """What separates the items of a list in the reader's language (", ", in Persian "، ")."""
+    return _(", ")
+
+
 def visible(text: str) -> str:
     """``text`` (a path, a name typed on the command line, a system's reason) with each character
     a terminal would act on written as its escape (``\\x1b``, ``\\u202e``): controls, bidi and other
@@ -322,7 +327,7 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     else:
         lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
     if record.sur:
-        held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+        held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
         if record.cancelled:
             sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
                 side=record.side, other=record.cancelled, held=held)
@@ -601,7 +606,7 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
                                                                    dealer=name(match.dealer))
         left = deal.cards_left()
         first, *others = left
-        rest = ", ".join(f"{name(p)} {left[p]}" for p in others)
+        rest = comma().join(f"{name(p)} {left[p]}" for p in others)
         if verb:
             return say("{player} to play ({n} left; {others})", player=name(first), n=left[first], others=rest)
         return say("{player} ({n} left; {others})", player=name(first), n=left[first], others=rest)
@@ -630,7 +635,7 @@ def race_text(look: Look, deal: Deal) -> str:
             return _("on the table")
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
-    held = ", ".join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+    held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
     # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
     from pasur_cli.scoring import PileCount, score_deal
     piles = {side: list(pile) for side, pile in deal.piles.items()}

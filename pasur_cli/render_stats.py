@@ -15,14 +15,14 @@ from typing import Any
 from pasur_cli import i18n
 from pasur_cli.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.i18n import _
-from pasur_cli.render import Look, wrap
+from pasur_cli.render import Look, comma, wrap
 from pasur_cli.stats import Record, RecordBook
 
 # -- pasur log ----------------------------------------------------------------------------
 
 
 def _scores_line(look: Look, scores: dict[str, int]) -> str:
-    return ", ".join(look.say("{side} {points}", side=side, points=points) for side, points in scores.items())
+    return comma().join(look.say("{side} {points}", side=side, points=points) for side, points in scores.items())
 
 
 def event_text(look: Look, event: Event) -> str | None:

@@ -485,3 +485,12 @@ def test_a_persian_name_is_isolated_in_a_left_to_right_language(pasur, code):
     assert f"{FSI}مهرانگیز{PDI}" in output or f"{FSI}مهرانگیز " in output, output
     assert f"{FSI}Sara{PDI}" not in output
     assert i18n.has_rtl("بهرام") and i18n.has_rtl("שלום") and not i18n.has_rtl("Begoña 10♦ ·–")
+
+
+def test_lists_are_separated_as_each_language_writes_them(pasur):
+    pasur("new", "Ali", "Sara")
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    persian = plain(pasur("--lang", "fa", "log").output)
+    assert "Ali 12، Sara 8" in persian and "Ali 12, Sara 8" not in persian
+    assert "Ali 12, Sara 8" in pasur("--lang", "es", "log").output
