@@ -16,7 +16,8 @@ import click
 
 from pasur_cli import i18n
 from pasur_cli.errors import NotationError, PasurError
-from pasur_cli.i18n import N_, _
+from pasur_cli.i18n import ANSWERS as ANSWERS  # where the tests and commands have found them
+from pasur_cli.i18n import N_, _, answer
 
 if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
     from click.shell_completion import CompletionItem
@@ -180,33 +181,6 @@ class Count(_IntType):
                                most=BIGGEST), param, ctx)
         self.fail(look.say("{value!r} is not a whole number of {least} or more.", value=shown, least=self.least),
                   param, ctx)
-
-
-# yes and no as a person answers in each language: the words, and their first letters; English
-# y, yes, n and no are understood in every language (the question shows the letters, "[y/N]")
-ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "en": (("yes",), ("no",)),
-    "de": (("ja",), ("nein",)),
-    "es": (("sí", "si"), ("no",)),
-    "fa": (("بله", "آره", "اره", "بلی"), ("نه", "خیر")),
-}
-_LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "\u200c": ""})  # Arabic keyboards' yeh and kaf
-
-
-def answer(text: str, language: str) -> bool | None:
-    """What ``text`` answers to a yes/no question asked in ``language``: True, False (also for an
-    empty answer, the default), None when it is neither."""
-    import unicodedata
-    typed = unicodedata.normalize("NFC", text).strip().casefold().translate(_LETTERS)
-    if not typed:
-        return False
-    words = [ANSWERS["en"][i] + ANSWERS.get(language, ANSWERS["en"])[i] for i in (0, 1)]
-    yes, no = ({form for word in group for form in (word, word[0])} for group in words)
-    if typed in yes - no:
-        return True
-    if typed in no - yes:
-        return False
-    return None
 
 
 def confirm(question: str) -> bool:

@@ -58,6 +58,43 @@ def N_(message: str) -> str:  # the name gettext's tools know
     return message
 
 
+def catalog_words(message: str) -> list[str]:
+    """The words the chosen language's catalog gives for ``message`` (a msgid such as "session
+    command word: show", translated as the word or words a player of that language types,
+    separated by commas, Latin or Arabic); none in English or while the catalog lacks it."""
+    text = _(message)
+    if text == message:
+        return []
+    return [word for word in (w.strip() for w in text.replace("\u060c", ",").split(",")) if word]
+
+
+# yes and no as a person answers in each language: the words, and their first letters; English
+# y, yes, n and no are understood in every language (the question shows the letters, "[y/N]")
+ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("yes",), ("no",)),
+    "de": (("ja",), ("nein",)),
+    "es": (("sí", "si"), ("no",)),
+    "fa": (("بله", "آره", "اره", "بلی"), ("نه", "خیر")),
+}
+_LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "\u200c": ""})  # Arabic keyboards' yeh and kaf
+
+
+def answer(text: str, language: str) -> bool | None:
+    """What ``text`` answers to a yes/no question asked in ``language``: True, False (also for an
+    empty answer, the default), None when it is neither."""
+    import unicodedata
+    typed = unicodedata.normalize("NFC", text).strip().casefold().translate(_LETTERS)
+    if not typed:
+        return False
+    words = [ANSWERS["en"][i] + ANSWERS.get(language, ANSWERS["en"])[i] for i in (0, 1)]
+    yes, no = ({form for word in group for form in (word, word[0])} for group in words)
+    if typed in yes - no:
+        return True
+    if typed in no - yes:
+        return False
+    return None
+
+
 def language() -> str:
     """The chosen language's code: en, fa, de or es."""
     return _language

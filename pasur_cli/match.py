@@ -48,6 +48,7 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and symb
 JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: how Persian words are spelt
 _DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_IGNORED = JOINERS | {" ", "\u00a0"}  # in name_key: a space is read as the non-joiner a Persian keyboard left out
 # letters an Arabic keyboard (or an older Persian one) types for the Persian yeh and kaf
 _SAME_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
 
@@ -109,18 +110,23 @@ def check_name(name: object, seat: int) -> str:
 @lru_cache(maxsize=4096)  # the record book asks it for every player of every match
 def name_key(name: str) -> str:
     """The form every spelling of one name shares, for comparing a typed name with a player's (the
-    one place names are compared): Unicode NFC, surrounding spaces removed, case folded, the
-    zero-width joiners left out, and the Arabic yeh and kaf (\u064a \u0649 \u0643) read as the
-    Persian ones (\u06cc \u06a9), as two keyboards type one name.
+    one place names are compared): case folded, accents left out (the combining marks of the
+    Unicode NFD form: ``jose`` finds ``José``), spaces and the zero-width joiners left out (a
+    Persian keyboard types a space where the name has a non-joiner), and the Arabic yeh and kaf
+    (\u064a \u0649 \u0643) read as the Persian ones (\u06cc \u06a9), as two keyboards type one name.
+    Names are kept and shown as typed; only their keys are compared.
 
-    >>> name_key(" JOSE\u0301 ") == name_key("jos\u00e9")
+    >>> name_key(" JOSE\u0301 ") == name_key("jos\u00e9") == name_key("jose")
     True
     >>> name_key("\u0639\u0644\u064a") == name_key("\u0639\u0644\u06cc")
     True
+    >>> name_key("\u0645\u0647\u0631 \u0627\u0646") == name_key("\u0645\u0647\u0631\u200c\u0627\u0646")
+    True
     """
     import unicodedata
-    text = unicodedata.normalize("NFC", name).strip().translate(_SAME_LETTERS).casefold()
-    return unicodedata.normalize("NFC", "".join(ch for ch in text if ch not in JOINERS))
+    text = unicodedata.normalize("NFD", name.strip().translate(_SAME_LETTERS).casefold())
+    kept = "".join(ch for ch in text if ch not in _IGNORED and unicodedata.category(ch) != "Mn")
+    return unicodedata.normalize("NFC", kept)
 
 
 def find_name(names: Iterable[str], name: str) -> str | None:

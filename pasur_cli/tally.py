@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pasur_cli.cards import DECK, ORDER, Card, parse_card, parse_cards
 from pasur_cli.errors import IllegalPlayError, NotationError, Words
-from pasur_cli.i18n import whole_number
+from pasur_cli.i18n import ANSWERS, N_, catalog_words, language, whole_number
 
 if TYPE_CHECKING:
     from pasur_cli.match import Match
@@ -26,6 +26,40 @@ COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diam
 LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
 KEY_WORDS = {"clubs": Words("clubs"), "aces": Words("aces"), "jacks": Words("jacks")}  # in a sentence
 YES, NO = ("yes", "y", "true", "1"), ("no", "n", "false", "0")
+# Each count's word in the reader's language (the English key always works too), looked up in the
+# catalog as the session's command words are: the word or words, separated by commas; the first is
+# the one a refusal shows. tests/test_tally.py checks that none is another key or a yes/no word.
+KEY_MESSAGES: dict[str, str] = {
+    "clubs": N_("tally count word: clubs"), "aces": N_("tally count word: aces"),
+    "jacks": N_("tally count word: jacks"), "two_clubs": N_("tally count word: two_clubs"),
+    "ten_diamonds": N_("tally count word: ten_diamonds"),
+    "seven_diamonds": N_("tally count word: seven_diamonds"),
+}
+
+
+def count_keys() -> dict[str, str]:
+    """Every word for a count, compared as names are (``name_key``), mapped to its English key."""
+    from pasur_cli.match import name_key
+    words = {name_key(key): key for key in COUNT_KEYS}
+    for key in COUNT_KEYS:
+        for word in catalog_words(KEY_MESSAGES[key]):
+            words.setdefault(name_key(word), key)  # an English key keeps its meaning
+    return words
+
+
+def shown_key(key: str) -> str:
+    """The word a refusal shows for a count: the reader's language's first, else the English key."""
+    return next(iter(catalog_words(KEY_MESSAGES[key])), key)
+
+
+def yes_no_words() -> tuple[set[str], set[str]]:
+    """The values a yes/no count takes, compared as names are: English yes, y, true, 1 and no, n,
+    false, 0, and the reader's language's yes and no (``ANSWERS``) with their first letters."""
+    from pasur_cli.match import name_key
+    own = ANSWERS.get(language(), ANSWERS["en"])
+    yes, no = ({name_key(w) for w in (*english, *(f for word in words for f in (word, word[0])))}
+               for english, words in ((YES, own[0]), (NO, own[1])))
+    return yes - no, no - yes
 
 
 def split_side(text: str, sep: str) -> tuple[str, str]:
@@ -40,25 +74,33 @@ def split_side(text: str, sep: str) -> tuple[str, str]:
 def parse_counts(text: str, side: str = "") -> dict[str, object]:
     """``clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no`` into a counts dict (missing: 0 / no).
     A count beyond the cards there are is refused as ``check_tally`` refuses it, naming ``side``."""
+    from pasur_cli.match import name_key
     counts: dict[str, object] = {"clubs": 0, "aces": 0, "jacks": 0,
                                  "two_clubs": False, "ten_diamonds": False, "seven_diamonds": False}
+    keys, (yes, no) = count_keys(), yes_no_words()
     for item in text.replace(",", " ").split():
-        key, found, value = item.partition("=")
-        key = key.strip().lower()
-        if not found or key not in COUNT_KEYS:
-            raise NotationError("{item!r} is not a count: write {keys}.", item=item,
-                                keys=" ".join(k + "=..." for k in COUNT_KEYS))
+        typed, found, value = item.partition("=")
+        key = keys.get(name_key(typed))
+        if not found or key is None:
+            raise NotationError("{item!r} is not a count: write {keys}", item=item,
+                                keys=" ".join(shown_key(k) + "=..." for k in COUNT_KEYS))
         if key in LIMITS:
             number = whole_number(value)
             if number is None:
-                raise NotationError("{item!r}: {key} is a whole number.", item=item, key=key)
+                raise NotationError("{item!r}: {key} is a whole number.", item=item, key=shown_key(key))
             check_count(side, key, number)
             counts[key] = number
-        elif value.lower() in YES or value.lower() in NO:
-            counts[key] = value.lower() in YES
+        elif name_key(value) in yes or name_key(value) in no:
+            counts[key] = name_key(value) in yes
         else:
-            raise NotationError("{item!r}: {key} is yes or no.", item=item, key=key)
+            raise NotationError("{item!r}: {key} is {yes} or {no}.", item=item, key=shown_key(key),
+                                yes=_answer_word(0), no=_answer_word(1))
     return counts
+
+
+def _answer_word(which: int) -> str:
+    """The reader's language's word for yes (0) or no (1)."""
+    return ANSWERS.get(language(), ANSWERS["en"])[which][0]
 
 
 def check_count(side: str, key: str, value: object) -> None:

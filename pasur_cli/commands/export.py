@@ -9,7 +9,7 @@ from contextlib import suppress
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, current, open_store, store_options
+from pasur_cli.cli import PasurCommand, current, look, open_store, store_options
 from pasur_cli.errors import NotationError
 from pasur_cli.record import write_record
 from pasur_cli.store import StoreError, check_file
@@ -65,9 +65,11 @@ def export(ctx: click.Context, output: str, force: bool) -> None:
     A file is written whole or not at all, and an existing one is replaced only with --force.
     """
     store = open_store(ctx)
-    record = store.load(current(ctx, store)[0], full=True)
+    mid = current(ctx, store)[0]
+    record = store.load(mid, full=True)
     text = render.dumps(write_record(record)) + "\n"
     if output == "-":
         click.echo(text, nl=False)
     else:
         write_atomically(output, text, force)
+        click.echo(look(ctx).say("Wrote match {match} to {file}.", match=mid, file=output))

@@ -22,7 +22,7 @@ from pasur_cli import actions, render
 from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
 from pasur_cli.errors import NotationError, PasurError
-from pasur_cli.i18n import N_, _, whole_number
+from pasur_cli.i18n import N_, _, catalog_words, whole_number
 from pasur_cli.store import BusyError, StaleError
 from pasur_cli.terminal import Reader
 from pasur_cli.terminal import lines as terminal_lines
@@ -65,11 +65,7 @@ COMMAND_WORDS: dict[str, str] = {
 def translated_words(command: str) -> list[str]:
     """The words the reader's language has for a session command (none in English, or while its
     catalog lacks them)."""
-    message = COMMAND_WORDS[command]
-    text = _(message)
-    if text == message:
-        return []
-    return [word for word in (w.strip() for w in text.replace("\u060c", ",").split(",")) if word]
+    return catalog_words(COMMAND_WORDS[command])
 
 
 def command_words() -> dict[str, str]:
