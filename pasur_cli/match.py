@@ -112,8 +112,9 @@ def name_key(name: str) -> str:
     """The form every spelling of one name shares, for comparing a typed name with a player's (the
     one place names are compared): case folded, accents left out (the combining marks of the
     Unicode NFD form: ``jose`` finds ``José``), spaces and the zero-width joiners left out (a
-    Persian keyboard types a space where the name has a non-joiner), and the Arabic yeh and kaf
-    (\u064a \u0649 \u0643) read as the Persian ones (\u06cc \u06a9), as two keyboards type one name.
+    Persian keyboard types a space where the name has a non-joiner), compatibility forms read as
+    the letters they show (fullwidth letters, Arabic presentation forms), and the Arabic yeh and
+    kaf (\u064a \u0649 \u0643) read as the Persian ones (\u06cc \u06a9), as two keyboards type one name.
     Names are kept and shown as typed; only their keys are compared.
 
     >>> name_key(" JOSE\u0301 ") == name_key("jos\u00e9") == name_key("jose")
@@ -122,11 +123,15 @@ def name_key(name: str) -> str:
     True
     >>> name_key("\u0645\u0647\u0631 \u0627\u0646") == name_key("\u0645\u0647\u0631\u200c\u0627\u0646")
     True
+    >>> name_key("\uff21\uff4c\uff49") == name_key("Ali\u034f") == name_key("ali")
+    True
+    >>> name_key("\ufecb\ufee0\ufbfd") == name_key("\u0639\u0644\u06cc")
+    True
     """
     import unicodedata
-    text = unicodedata.normalize("NFD", name.strip().translate(_SAME_LETTERS).casefold())
+    text = unicodedata.normalize("NFKD", name.strip().casefold()).translate(_SAME_LETTERS)
     kept = "".join(ch for ch in text if ch not in _IGNORED and unicodedata.category(ch) != "Mn")
-    return unicodedata.normalize("NFC", kept)
+    return unicodedata.normalize("NFKC", kept)
 
 
 def find_name(names: Iterable[str], name: str) -> str | None:

@@ -9,11 +9,11 @@ always one file on disk: ``:memory:``, ``file:`` URIs and an empty path are refu
 
 So that a long match stays instant, each finished deal leaves a snapshot row: the action count
 at which it finished, the engine version that computed it, its result and the match totals after
-it (JSON, fields by name), and a CRC of that deal's actions (those after the previous snapshot)
-and the result. A command reads the newest snapshot row, checks it against its deal's actions and
+it (JSON, fields by name), and a CRC of that deal's actions (those after the previous snapshot),
+the result and the totals. A command reads the newest snapshot row, checks it against its deal's actions and
 the engine version, and replays only what came after. The totals are read by SQLite's JSON
 functions; the results are parsed only when a command reads them (``score``: the CRC covers each
-result, and one that cannot be read then makes the match damaged). If the check fails it replays
+result; one that does not fit its match makes the whole log be replayed). If the check fails it replays
 the whole log (and the next change rewrites the snapshots). Undo deletes the snapshots it goes behind.
 
 A match whose log no longer replays is *damaged*: loading it raises DamagedError naming the
@@ -66,7 +66,7 @@ CREATE TABLE snapshots (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL,           -- a deal finished with this action
     engine INTEGER NOT NULL,        -- ENGINE_VERSION of the pasur that computed it
-    crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines and its result
+    crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines, its result and the totals
     result TEXT NOT NULL,           -- the deal's result as JSON, see result_text
     totals TEXT NOT NULL,           -- JSON {side: match total after this deal}
     PRIMARY KEY (match_id, seq)
@@ -200,8 +200,7 @@ def parse_result(text: str) -> DealResult:
     """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
     import json
     data = json.loads(text)
-    scores = {str(side): SideScore(**{k: int(v) for k, v in score.items()})
-              for side, score in data["scores"].items()}
+    scores = {str(side): SideScore(**score) for side, score in data["scores"].items()}  # SideScore checks each
     number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
     if not isinstance(number, int) or not isinstance(dealer, str) or not isinstance(tallied, bool):
         raise ValueError("a snapshot's fields have the wrong types")
@@ -587,7 +586,7 @@ class Store:
                            (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
             return None  # an earlier action is missing (or one too many): the whole log says which
         deal = [a for seq, _, a in log if seq <= newest]
-        if len(deal) != newest - previous or crc([*deal, result]) != crc_stored:
+        if len(deal) != newest - previous or crc([*deal, result, totals_text]) != crc_stored:
             return None  # the snapshot does not match the log: replay everything
         sides = list(dict.fromkeys(side_names(players, rules.teams)))
         totals = self._totals(totals_text)
@@ -633,7 +632,7 @@ class Store:
                 raise Untrusted
             try:
                 found = parse_result(text)
-            except (ValueError, TypeError, KeyError, AttributeError):
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
                 raise Untrusted from None
             if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
                     or sorted(found.scores) != sorted(sides)):
@@ -901,8 +900,9 @@ def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, 
                                    " ORDER BY seq", (match_id, previous, seq))]
     import json
     result = result_text(match.results[number])
+    totals_text = json.dumps(totals, ensure_ascii=False)
     db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
-               (match_id, seq, ENGINE_VERSION, crc([*deal, result]), result, json.dumps(totals, ensure_ascii=False)))
+               (match_id, seq, ENGINE_VERSION, crc([*deal, result, totals_text]), result, totals_text))
 
 
 def _rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:

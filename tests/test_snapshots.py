@@ -283,3 +283,25 @@ def test_finished_deals_read_back_in_seat_order(pasur):
     assert [list(deal["scores"]) for deal in deals] == [["Sara", "Reza", "Ali"]] * 2
     rows = [line.split()[0] for line in pasur("score").output.split("\n\n")[0].splitlines()[3:6]]
     assert rows == ["Sara", "Reza", "Ali"]
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE snapshots SET totals = replace(totals, ': ', ': 4') WHERE seq = (SELECT max(seq) FROM snapshots)",
+    "UPDATE snapshots SET totals = replace(totals, ': ', ': -') WHERE seq = (SELECT max(seq) FROM snapshots)",
+    "UPDATE snapshots SET result = replace(result, '\"total\": ', '\"total\": 1e400, \"x\": ') WHERE seq = "
+    "(SELECT min(seq) FROM snapshots)",
+    "UPDATE snapshots SET result = replace(result, '\"total\": ', '\"total\": true, \"x\": ') WHERE seq = "
+    "(SELECT min(seq) FROM snapshots)",
+])
+def test_edited_figures_in_a_snapshot_are_not_believed(pasur, db, edit):
+    """The CRC covers the totals as well as the result; an older result's figures must be whole
+    numbers. Either way the whole log says what the figures are (no traceback, nothing changed)."""
+    stored(db, 3, 19, extra_plays=1)
+    before = {cmd: pasur(cmd, "--json").output for cmd in ("show", "score")}
+    stats = pasur("stats", "--json").output
+    con = sqlite3.connect(db)
+    con.execute(edit)
+    con.commit()
+    con.close()
+    assert {cmd: pasur(cmd, "--json").output for cmd in ("show", "score")} == before
+    assert pasur("stats", "--json").output == stats
