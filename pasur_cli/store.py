@@ -182,6 +182,15 @@ def _failure(err: BaseException, path: str, template: str) -> StoreError:
     return StoreError(template, path=path, reason=str(err))
 
 
+def _text(data: bytes) -> str | bytes:
+    """A stored text as str, or as its bytes when they are not UTF-8 (a hand-edited row): the
+    match that holds it is then damaged ("not text"), not the whole file."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
 def _read_header(path: str) -> bytes:
     """The first 16 bytes of the file (a seam the tests use to simulate a file nobody may read)."""
     with open(path, "rb") as f:
@@ -439,6 +448,7 @@ class Store:
                 mode = "rw" if writable else "ro"
             db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=busy_timeout(),
                                  isolation_level=None)
+            db.text_factory = _text
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:
@@ -604,6 +614,7 @@ class Store:
                     rows.extend(self.db.execute(query, (mid,)).fetchall())
                 except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
                     again = sqlite3.connect(f"{_uri(self.path)}?mode=ro", uri=True, timeout=busy_timeout())
+                    again.text_factory = _text
                     try:
                         rows.extend(again.execute(query, (mid,)).fetchall())
                     finally:

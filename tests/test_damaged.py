@@ -146,3 +146,30 @@ def test_read_only_file_or_folder(pasur, shared, monkeypatch, what):
             assert db.read_bytes() == before
     finally:
         shared.chmod(0o755)
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE actions SET action = CAST(x'706c6179ff' AS TEXT) WHERE match_id = 1 AND seq = 2",
+    "UPDATE matches SET players = CAST(x'416cff' AS TEXT) WHERE id = 1",
+    "UPDATE matches SET rules = CAST(x'ff' AS TEXT) WHERE id = 1",
+])
+def test_bytes_that_are_not_utf8_damage_one_match_not_the_file(pasur, db, edit):
+    """Text that is not UTF-8 in one match's row (a hand edit) made every listing refuse the file;
+    it is that match that is damaged, and delete removes it."""
+    for players in (("Ali", "Sara"), ("Reza", "Mina")):
+        assert pasur("new", *players).exit_code == 0
+        assert pasur("deal", "5C", "9D", "3H", "KS").exit_code == 0
+        assert pasur("play", "2S").exit_code == 0
+    con = sqlite3.connect(db)
+    con.execute(edit)
+    con.commit()
+    con.close()
+    import json
+    rows = {row["match"]: row["damaged"] for row in json.loads(pasur("matches", "--json").output)}
+    assert rows[2] is None and "not text" in rows[1]
+    assert pasur("stats").exit_code == 0
+    assert pasur("--match", 2, "show").exit_code == 0
+    shown = pasur("--match", 1, "show")
+    assert shown.exit_code == 1 and "match 1 is damaged" in shown.output
+    assert pasur("delete", "--match", 1, "--yes").exit_code == 0
+    assert [row["match"] for row in json.loads(pasur("matches", "--json").output)] == [2]
