@@ -21,9 +21,17 @@ class Sum(tuple):  # type: ignore[type-arg]
     """Cards added up, as a fact: written joined by `` + `` (``7♦ + 4♥``) instead of spaces."""
 
 
+MOST = 400  # characters of one text fact shown: a hand-edited row or a typed line can be any length
+
+
+def shorten(text: str) -> str:
+    """``text`` as a fact shows it: at most MOST characters, the rest as "..."."""
+    return text if len(text) <= MOST else text[:MOST - 3] + "..."
+
+
 def fact_text(value: object, ascii: bool = False) -> str:
     """One fact as text: a card (anything with ``show(ascii)``) by its symbol or code, a list or
-    tuple of cards joined by spaces (a Sum by `` + ``), anything else by ``str``."""
+    tuple of cards joined by spaces (a Sum by `` + ``), anything else by ``str``, shortened."""
     show = getattr(value, "show", None)
     if callable(show):
         return str(show(ascii))
@@ -31,7 +39,7 @@ def fact_text(value: object, ascii: bool = False) -> str:
         return " + ".join(fact_text(v, ascii) for v in value)
     if isinstance(value, list | tuple):
         return " ".join(fact_text(v, ascii) for v in value)
-    return str(value)
+    return str(value) if isinstance(value, PasurError | Words) else shorten(str(value))
 
 
 def fill(template: str, facts: dict[str, object], show: Callable[[object], str] = fact_text) -> str:

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 from pasur_cli import i18n
 from pasur_cli.captures import Captures, is_sur
 from pasur_cli.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.errors import PasurError, Sum, Words
+from pasur_cli.errors import PasurError, Sum, Words, shorten
 from pasur_cli.i18n import _
 from pasur_cli.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 from pasur_cli.values import Value
@@ -81,7 +81,7 @@ class Look(Value):
             return " + ".join(self._plain(v) for v in value)
         if isinstance(value, list | tuple):
             return " ".join(self._plain(v) for v in value) if value else _("(empty)")
-        text = str(value)
+        text = shorten(str(value))
         return text if text.isprintable() else visible(text)
 
     def say(self, template: str, /, **facts: object) -> str:

@@ -173,3 +173,17 @@ def test_bytes_that_are_not_utf8_damage_one_match_not_the_file(pasur, db, edit):
     assert shown.exit_code == 1 and "match 1 is damaged" in shown.output
     assert pasur("delete", "--match", 1, "--yes").exit_code == 0
     assert [row["match"] for row in json.loads(pasur("matches", "--json").output)] == [2]
+
+
+def test_a_huge_stored_line_is_shown_shortened(pasur, db):
+    """A hand-edited action of 400,000 characters made log and matches print it whole."""
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    pasur("play", "2S")
+    con = sqlite3.connect(db)
+    con.execute("UPDATE actions SET action = ? WHERE seq = 2", ("play\tSara\t" + "9" * 400_000 + "\t",))
+    con.commit()
+    con.close()
+    for args in (["log"], ["show"], ["matches"], ["matches", "--json"]):
+        result = pasur(*args)
+        assert "damaged" in result.output and len(result.output) < 2_000, (args, len(result.output))
