@@ -22,11 +22,12 @@ from pasur_cli.rules import parse_rules
 TTY = pytest.mark.skipif(not sys.stdin or os.name != "posix", reason="needs a pseudo-terminal")
 
 
-def spawn(db, command: str = "session", **options) -> pexpect.spawn:
+def spawn(db, command: str = "session", lang: str | None = None, **options) -> pexpect.spawn:
     """`pasur COMMAND` on ``db`` in a pseudo-terminal, without colour, as wide as the terminal
-    (``dimensions=(rows, columns)``; COLUMNS and LINES of the test's own shell are left out)."""
+    (``dimensions=(rows, columns)``; COLUMNS and LINES of the test's own shell are left out), in
+    ``lang`` when given."""
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(PASUR_DB=str(db), NO_COLOR="1")
+    env.update(PASUR_DB=str(db), NO_COLOR="1", **({"PASUR_LANG": lang} if lang else {}))
     return pexpect.spawn(sys.executable, ["-m", "pasur_cli", command], env=env, encoding="utf-8", timeout=20,
                          **options)
 
@@ -600,3 +601,20 @@ def test_each_languages_command_words_work_in_a_session(pasur, db, code):
         assert shown_word(command) in result.output  # the help lists the language's words
     show = json.loads(pasur("show", "--json").output)
     assert show["deal"] == 1 and show["table"] == []  # dealt, taken back, and left before the last line
+
+
+@TTY
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_ctrl_d_at_the_prompt_says_goodbye_on_a_line_of_its_own(pasur, db, lang):
+    from pasur_cli import i18n
+    pasur("new", "Ali", "Sara")
+    child = spawn(db, lang=lang, dimensions=(24, 60))
+    try:
+        child.expect_exact("› ")
+        child.sendeof()
+        i18n.set_language(lang)
+        bye = i18n._("Everything is saved. Bye.")
+        child.expect_exact(bye)
+        assert child.before.endswith("\n"), repr(child.before[-80:])  # the prompt's line was ended first
+    finally:
+        child.close(force=True)

@@ -164,7 +164,9 @@ class Session:
                 return
             try:
                 line = self.read(self.prompt(match))
-            except EOFError:
+            except EOFError:  # Ctrl-D: the terminal left the cursor after the prompt; end that line first
+                if self.at_terminal:
+                    self.echo("")
                 return
             if "\x0c" in line:  # Ctrl-L, as in a shell: a clear screen, then the line as typed
                 if self.at_terminal:
