@@ -35,12 +35,6 @@ class Refused(click.ClickException):
         super().__init__(message)
         self.exit_code = exit_code  # type: ignore[misc]  # click declares it on the class
 
-    def show(self, file: Any = None) -> None:
-        """The refusal on standard error, broken between words to fit the terminal (as echo_text)."""
-        import sys
-        text = _("Error: {message}").format(message=self.format_message())
-        click.echo(fit(text, terminal_width()), file=file or sys.stderr)
-
 
 def refuse(err: PasurError, ctx: click.Context) -> Refused:
     """The refusal a player sees, its cards drawn as stderr wants them (letters under --ascii)."""
@@ -221,15 +215,14 @@ def confirm(question: str) -> bool:
     suffix = _("[y/N]")
     while True:
         try:
-            typed = click.prompt(fit(question + " " + suffix + ": ", terminal_width()), default="",
-                                 show_default=False, prompt_suffix="")
+            typed = click.prompt(question + " " + suffix, default="", show_default=False, prompt_suffix=": ")
         except click.Abort:  # Ctrl-C or the end of input
             click.echo()
             return False
         said = answer(typed, i18n.language())
         if said is not None:
             return said
-        echo_text(_("Please answer y (yes) or n (no)."))
+        click.echo(_("Please answer y (yes) or n (no)."))
 
 
 class OutputFailed(Exception):
@@ -417,22 +410,6 @@ def fit(text: str, width: int | None) -> str:
         return text
     from pasur_cli.render import wrap
     return wrap(text, width)
-
-
-def echo_text(text: str) -> None:
-    """Write what a command says to a person: the one way text (not JSON, CSV or a chart) leaves a
-    command. Each line wider than the terminal (terminal_width) is broken between words, as the
-    session's are (fit), so the terminal never cuts a word; a table's line is left whole (render
-    draws tables to fit this width when they can; one that cannot is better cut than broken). A
-    table's line is one whose words stand two spaces apart (tabulate's columns)."""
-    width = terminal_width()
-    click.echo("\n".join(line if _columns(line) else fit(line, width) for line in text.split("\n")))
-
-
-def _columns(line: str) -> bool:
-    """Whether ``line`` is laid out in columns (two spaces or more between two words)."""
-    import re
-    return re.search(r"\S {2,}\S", line) is not None
 
 
 def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:

@@ -5,16 +5,7 @@ from __future__ import annotations
 import click
 
 from pasur_cli import actions, render
-from pasur_cli.cli import (
-    PasurCommand,
-    current,
-    echo_text,
-    expect_option,
-    look,
-    look_options,
-    open_store,
-    store_options,
-)
+from pasur_cli.cli import PasurCommand, current, expect_option, look, look_options, open_store, store_options
 from pasur_cli.typos import read_cards
 
 
@@ -29,4 +20,4 @@ def deal(ctx: click.Context, cards: tuple[str, ...], expect: int | None) -> None
     table_cards = read_cards(cards)
     store = open_store(ctx, write=True)
     match = actions.enter_table(store, current(ctx, store)[0], table_cards, expect)
-    echo_text(render.deal_text(look(ctx), match))
+    click.echo(render.deal_text(look(ctx), match))

@@ -7,14 +7,7 @@ import os
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import (
-    PasurCommand,
-    db_option,
-    echo_text,
-    json_option,
-    open_store,
-    terminal_width,
-)
+from pasur_cli.cli import PasurCommand, db_option, json_option, open_store, terminal_width
 from pasur_cli.match import name_key
 from pasur_cli.store import DamagedError, Store, check_path, default_path
 
@@ -35,7 +28,7 @@ def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: b
     if as_json:
         click.echo(render.matches_json(rows))
     else:
-        echo_text(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width()))
+        click.echo(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width()))
 
 
 def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:

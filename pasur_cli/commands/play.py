@@ -12,7 +12,6 @@ from pasur_cli.cli import (
     PasurCommand,
     Refused,
     current,
-    echo_text,
     expect_option,
     look,
     look_options,
@@ -77,7 +76,7 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
         record, deal_played, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
     except AmbiguousPlayError as err:
         raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
-    echo_text(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()))
+    click.echo(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()))
 
 
 def _one_card(words: tuple[str, ...]) -> Card:

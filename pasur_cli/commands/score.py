@@ -9,7 +9,6 @@ from pasur_cli.cli import (
     PasurCommand,
     current,
     echo_csv,
-    echo_text,
     json_option,
     look,
     look_options,
@@ -49,4 +48,4 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool) -> None:
         height = max(12, min(size.lines - 2, 30))
         click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # COLUMNS=100000: 3 MB
     else:
-        echo_text(render.score_text(look(ctx), match, width=terminal_width()))
+        click.echo(render.score_text(look(ctx), match, width=terminal_width()))

@@ -8,7 +8,6 @@ from pasur_cli import render
 from pasur_cli.cli import (
     PasurCommand,
     current,
-    echo_text,
     json_option,
     look,
     look_options,
@@ -32,4 +31,4 @@ def show(ctx: click.Context, as_json: bool) -> None:
         data["length"] = store.length(mid)  # how many actions the log holds: what --expect takes
         click.echo(render.dumps(data))
     else:
-        echo_text(render.show_text(look(ctx), mid, match, width=terminal_width()))
+        click.echo(render.show_text(look(ctx), mid, match, width=terminal_width()))

@@ -11,7 +11,6 @@ from pasur_cli.cli import (
     PasurCommand,
     db_option,
     echo_csv,
-    echo_text,
     json_option,
     look,
     look_options,
@@ -53,5 +52,5 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
     elif as_csv:
         echo_csv(*render_stats.stats_csv_rows(book))
     else:
-        echo_text(render_stats.stats_text(look(ctx), book, terminal_width()))
+        click.echo(render_stats.stats_text(look(ctx), book, terminal_width()))
 

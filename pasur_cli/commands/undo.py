@@ -9,7 +9,6 @@ from pasur_cli.cli import (
     Count,
     PasurCommand,
     current,
-    echo_text,
     expect_option,
     json_option,
     look,
@@ -38,5 +37,5 @@ def undo(ctx: click.Context, count: int, expect: int | None, as_json: bool) -> N
         click.echo(render.dumps({"match": mid, "undone": dropped}))
     else:
         for line in words:
-            echo_text(line)
-        echo_text(render.position_text(look(ctx), match))
+            click.echo(line)
+        click.echo(render.position_text(look(ctx), match))
