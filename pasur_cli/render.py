@@ -822,7 +822,7 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
             wrapped.remove(col)  # its words are as narrow as it gets
         else:
             body = narrower
-    return table(body, headers)
+    return table(body, headers, width)
 
 
 def _column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:
