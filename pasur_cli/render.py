@@ -181,16 +181,21 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
                       for i in range(len(headers))]
     if width is not None:
-        rows, headers, padding = fit_table(rows, headers, width, padding)
-        if len(headers) > 2 and _table_width(rows, headers, padding) > width:
+        fitted, fitted_headers, fitted_padding = fit_table(rows, headers, width, padding)
+        if len(headers) > 2 and _table_width(fitted, fitted_headers, fitted_padding) > width:
             # still too wide (many columns of figures): the columns that fit, then the others in a
-            # table of their own, each row named again by the first column
+            # table of their own, each row named again by the first column; the names left whole
+            # (breaking them did not make the table fit) unless the first two columns need it
+            rows, headers, padding = fit_table(rows, headers, width, padding, break_cells=False)
+            if _table_width([r[:2] for r in rows], headers[:2], padding) > width:
+                rows, headers, padding = fitted, fitted_headers, fitted_padding
             keep = 2
             while _table_width([r[:keep + 1] for r in rows], headers[:keep + 1], padding) <= width:
                 keep += 1
             return (table([r[:keep] for r in rows], headers[:keep], None, align[:keep], padding) + "\n\n"
                     + table([[r[0], *r[keep:]] for r in rows], [headers[0], *headers[keep:]], width,
                             [align[0], *align[keep:]], padding))
+        rows, headers, padding = fitted, fitted_headers, fitted_padding
     rtl = i18n.is_rtl()
     if rtl:
         # every cell an isolate and every line left to right, so that a terminal applying bidi
@@ -207,12 +212,13 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
 
 
 def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
-              padding: int = 2) -> tuple[list[list[object]], list[str], int]:
+              padding: int = 2, break_cells: bool = True) -> tuple[list[list[object]], list[str], int]:
     """(rows, headers, padding) of a table made to fit ``width`` columns, each step taken only while
     it is still wider: the headers broken between words onto more lines (each as narrow as its
     column's cells, or its longest word); no padding beside the headers; then the text cells of
     the widest text columns (side and player names) broken between words. Numbers are never
-    broken, so a table of many numbers can stay wider than a very narrow terminal."""
+    broken, so a table of many numbers can stay wider than a very narrow terminal. Without
+    ``break_cells``, no cell is broken."""
     body = [list(r) for r in rows]
     if _table_width(body, headers, padding) <= width:
         return body, headers, padding
@@ -224,7 +230,8 @@ def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
     if _table_width(body, headers, padding) <= width:
         return body, headers, padding
     padding = 0
-    texts = [i for i in range(len(headers)) if body and not all(isinstance(r[i], int | Figure) for r in body)]
+    texts = [i for i in range(len(headers))
+             if break_cells and body and not all(isinstance(r[i], int | Figure) for r in body)]
     while texts and (excess := _table_width(body, headers, padding) - width) > 0:
         col = max(texts, key=lambda i: _column_width(body, headers, i, padding))
         room = max(1, _column_width(body, headers, col, padding) - excess)
