@@ -175,20 +175,76 @@ class Figure(str):
     __slots__ = ()
 
 
-def table(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
-    """A plain text table; columns of numbers (ints, ``Figure``s) align right, nothing else is
-    reinterpreted."""
-    from tabulate import tabulate
-    align = ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
-             for i in range(len(headers))]
-    if i18n.is_rtl():
+def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | None = None,
+          align: list[str] | None = None, padding: int = 2) -> str:
+    """A plain text table; columns of numbers (ints, ``Figure``s) align right (unless ``align``
+    says how each column aligns), nothing else is reinterpreted. A header is at least ``padding``
+    columns narrower than its column. With ``width``, made to fit that many columns when it can
+    (see ``fit_table``)."""
+    import tabulate
+    align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
+                      for i in range(len(headers))]
+    if width is not None:
+        fitted, fitted_headers, fitted_padding = fit_table(rows, headers, width, padding)
+        if len(headers) > 2 and _table_width(fitted, fitted_headers, fitted_padding) > width:
+            # still too wide (many columns of figures): the columns that fit, then the others in a
+            # table of their own, each row named again by the first column; the names left whole
+            # (breaking them did not make the table fit) unless the first two columns need it
+            rows, headers, padding = fit_table(rows, headers, width, padding, break_cells=False)
+            if _table_width([r[:2] for r in rows], headers[:2], padding) > width:
+                rows, headers, padding = fitted, fitted_headers, fitted_padding
+            keep = 2
+            while _table_width([r[:keep + 1] for r in rows], headers[:keep + 1], padding) <= width:
+                keep += 1
+            return (table([r[:keep] for r in rows], headers[:keep], None, align[:keep], padding) + "\n\n"
+                    + table([[r[0], *r[keep:]] for r in rows], [headers[0], *headers[keep:]], width,
+                            [align[0], *align[keep:]], padding))
+        rows, headers, padding = fitted, fitted_headers, fitted_padding
+    rtl = i18n.is_rtl()
+    if rtl:
         # every cell an isolate and every line left to right, so that a terminal applying bidi
         # neither reverses the columns nor runs two Persian cells together
         rows = [["\n".join(i18n.isolate(line) for line in str(cell).split("\n")) for cell in row] for row in rows]
-        headers = [i18n.isolate(h) for h in headers]
-        text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
-        return "\n".join(i18n.LRM + line for line in text.split("\n"))
-    return str(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align))
+        headers = ["\n".join(i18n.isolate(line) for line in h.split("\n")) for h in headers]
+    saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
+    try:
+        text = str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
+                                     colalign=align))
+    finally:
+        tabulate.MIN_PADDING = saved
+    return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
+
+
+def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
+              padding: int = 2, break_cells: bool = True) -> tuple[list[list[object]], list[str], int]:
+    """(rows, headers, padding) of a table made to fit ``width`` columns, each step taken only while
+    it is still wider: the headers broken between words onto more lines (each as narrow as its
+    column's cells, or its longest word); no padding beside the headers; then the text cells of
+    the widest text columns (side and player names) broken between words. Numbers are never
+    broken, so a table of many numbers can stay wider than a very narrow terminal. Without
+    ``break_cells``, no cell is broken."""
+    body = [list(r) for r in rows]
+    if _table_width(body, headers, padding) <= width:
+        return body, headers, padding
+
+    def cells(i: int) -> int:
+        return max((text_width(line) for r in body for line in str(r[i]).split("\n")), default=0)
+    headers = [wrap(h, max(cells(i), *(text_width(word) for word in h.split()))) if h.strip() else h
+               for i, h in enumerate(headers)]
+    if _table_width(body, headers, padding) <= width:
+        return body, headers, padding
+    padding = 0
+    texts = [i for i in range(len(headers))
+             if break_cells and body and not all(isinstance(r[i], int | Figure) for r in body)]
+    while texts and (excess := _table_width(body, headers, padding) - width) > 0:
+        col = max(texts, key=lambda i: _column_width(body, headers, i, padding))
+        room = max(1, _column_width(body, headers, col, padding) - excess)
+        narrower = [[*r[:col], wrap(str(r[col]), room), *r[col + 1:]] for r in body]
+        if _table_width(narrower, headers, padding) >= _table_width(body, headers, padding):
+            texts.remove(col)  # its words are as narrow as they get
+        else:
+            body = narrower
+    return body, headers, padding
 
 
 def help_text(text: str, width: int) -> str:
@@ -316,10 +372,10 @@ def deal_text(look: Look, match: Match) -> str:
             + "\n" + say("{player} to play.", player=deal.turn))
 
 
-def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False) -> str:
+def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False, width: int = 80) -> str:
     """What a play did, then the table and whose turn; the cue to deal when a hand is played out;
     at the deal's end the deal and match tables and who deals next (``session``: in the
-    session's words, else as `pasur deal`)."""
+    session's words, else as `pasur deal`), the tables fitted to ``width`` columns."""
     lines = []
     if record.taken:
         lines.append(say("{player} plays {card} and takes {cards}.",
@@ -351,7 +407,7 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     else:
         lines.append(_("Last card played; the table is empty."))
     lines.append("")
-    lines.append(score_text(look, match, only_last=True))
+    lines.append(score_text(look, match, only_last=True, width=width))
     awaited = awaiting_text(match, session)
     if awaited:
         lines.append(awaited)
@@ -399,7 +455,7 @@ def _ascii_headers(headers: list[str], look: Look) -> list[str]:
     return [h.replace("♣", "C").replace("♦", "D") for h in headers] if look.ascii else headers
 
 
-def match_table(match: Match) -> str:
+def match_table(match: Match, width: int | None = None) -> str:
     running = {s: 0 for s in match.sides}
     rows = []
     for result in match.results:
@@ -407,7 +463,7 @@ def match_table(match: Match) -> str:
             running[side] += score.total
         number = say("{number} (tallied)", number=result.number) if result.tallied else str(result.number)
         rows.append([number, result.dealer, *running.values()])
-    return table(rows, [_("deal"), _("dealer"), *match.sides])
+    return table(rows, [_("deal"), _("dealer"), *match.sides], width)
 
 
 def _standing(match: Match) -> str:
@@ -429,7 +485,8 @@ def _standing(match: Match) -> str:
                lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
 
 
-def score_text(look: Look, match: Match, only_last: bool = False) -> str:
+def score_text(look: Look, match: Match, only_last: bool = False, width: int = 80) -> str:
+    """Each deal's score table and the match's running totals, every table fitted to ``width``."""
     parts = []
     results = match.results[-1:] if only_last else match.results
     for result in results:
@@ -437,13 +494,13 @@ def score_text(look: Look, match: Match, only_last: bool = False) -> str:
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
                  if result.tallied
                  else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
-        parts.append(title + "\n" + table(rows, _ascii_headers(headers, look)))
+        parts.append(title + "\n" + table(rows, _ascii_headers(headers, look), width))
     if not only_last and match.deal is not None:
         played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(played + "\n" + race_text(look, match.deal))
     if match.results:
-        parts.append(_("Match (running totals)") + "\n" + match_table(match))
+        parts.append(_("Match (running totals)") + "\n" + match_table(match, width))
     else:
         parts.append(_("No deal has been scored yet."))
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
@@ -776,13 +833,15 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
             wrapped.remove(col)  # its words are as narrow as it gets
         else:
             body = narrower
-    return table(body, headers)
+    return table(body, headers, width)
 
 
-def _column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int) -> int:
-    """Columns tabulate's simple format gives column ``i``: its widest line, or its header and 2."""
-    return max(text_width(headers[i]) + 2, *(text_width(line) for r in rows for line in str(r[i]).split("\n")))
+def _column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:
+    """Columns tabulate's simple format gives column ``i``: its widest line, or its header's widest
+    line and ``padding`` (tabulate's MIN_PADDING)."""
+    return max(max(text_width(line) for line in headers[i].split("\n")) + padding,
+               *(text_width(line) for r in rows for line in str(r[i]).split("\n")))
 
 
-def _table_width(rows: Sequence[Sequence[object]], headers: list[str]) -> int:
-    return sum(_column_width(rows, headers, i) for i in range(len(headers))) + 2 * (len(headers) - 1)
+def _table_width(rows: Sequence[Sequence[object]], headers: list[str], padding: int = 2) -> int:
+    return sum(_column_width(rows, headers, i, padding) for i in range(len(headers))) + 2 * (len(headers) - 1)

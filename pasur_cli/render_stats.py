@@ -12,7 +12,6 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pasur_cli import i18n
 from pasur_cli.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.i18n import _
 from pasur_cli.render import Look, comma, wrap
@@ -86,23 +85,12 @@ def _ratio(value: float | None, places: int) -> str:
     return "-" if value is None else f"{value:.{places}f}"
 
 
-def _grid(rows: list[list[object]], headers: list[str]) -> str:
-    """A table whose first column is text and every other column figures (aligned right). In a
-    right-to-left language every cell (each line of a two-line header) is an isolate and every
-    line runs left to right, as render.table draws its tables."""
-    import tabulate
-    align = ["left", *["right"] * (len(headers) - 1)]
-    rtl = i18n.is_rtl()
-    if rtl:
-        rows = [[i18n.isolate(str(cell)) for cell in row] for row in rows]
-        headers = ["\n".join(i18n.isolate(part) for part in h.split("\n")) for h in headers]
-    padding, tabulate.MIN_PADDING = tabulate.MIN_PADDING, 0  # two-line headers make columns narrow enough
-    try:
-        text = str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
-                                     colalign=align))
-    finally:
-        tabulate.MIN_PADDING = padding
-    return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
+def _grid(rows: list[list[object]], headers: list[str], width: int) -> str:
+    """A table whose first column is text and every other column figures (aligned right), fitted
+    to ``width`` columns, with no padding beside its headers (two-line headers make columns
+    narrow enough); drawn by render.table (isolates in a right-to-left language)."""
+    from pasur_cli.render import table
+    return table(rows, headers, width, align=["left", *["right"] * (len(headers) - 1)], padding=0)
 
 
 def _record_rows(records: Iterable[Record]) -> list[list[object]]:
@@ -121,8 +109,9 @@ def _record_headers(look: Look, first: str) -> list[str]:
             _("surs\n/deal"), _("clubs"), two, ten, _("best\ndeal")]
 
 
-def stats_text(look: Look, book: RecordBook) -> str:
-    """The record book as tables: players, partnerships, head to head."""
+def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
+    """The record book as tables (players, partnerships, head to head) and its footnote, fitted to
+    ``width`` columns."""
     left_out = ""
     if book.damaged:
         left_out = "\n" + look.say("Left out, damaged (see pasur matches): {matches}.",
@@ -131,21 +120,21 @@ def stats_text(look: Look, book: RecordBook) -> str:
         return _("No matches yet: start one with pasur new NAME NAME.") + left_out
     parts = [look.say("Matches: {finished} finished, {playing} still being played.",
                       finished=book.matches, playing=book.unfinished),
-             _grid(_record_rows(book.players), _record_headers(look, _("player")))]
+             _grid(_record_rows(book.players), _record_headers(look, _("player")), width)]
     if book.partnerships:
         parts.append(_("Partnerships (their side's figures):") + "\n"
-                     + _grid(_record_rows(book.partnerships), _record_headers(look, _("partnership"))))
+                     + _grid(_record_rows(book.partnerships), _record_headers(look, _("partnership")), width))
     names = list(dict.fromkeys([*book.head_to_head, *(b for row in book.head_to_head.values() for b in row)]))
     if names:
         rows: list[list[object]] = [
             [a, *("-" if a == b else book.head_to_head.get(a, {}).get(b, "") for b in names)] for a in names]
         parts.append(_("Head to head (finished matches the row's player won against the column's):") + "\n"
-                     + _grid(rows, [_("won by"), *names]))
+                     + _grid(rows, [_("won by"), *names], width))
     two, ten = ("2C", "10D") if look.ascii else ("2♣", "10♦")
-    import textwrap  # the footnote is prose: keep it within an 80-column terminal
+    import textwrap  # the footnote is prose: kept within the terminal
     parts.append(textwrap.fill(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}:"
                                  " in how many of their deals they took them. Surs: held at a deal's end.").format(
-                                     two=two, ten=ten), width=80, break_long_words=False, break_on_hyphens=False))
+                                     two=two, ten=ten), width=width, break_long_words=False, break_on_hyphens=False))
     parts[-1] += left_out
     return "\n\n".join(parts)
 

@@ -4,6 +4,7 @@ import io
 import itertools
 import json
 import os
+import re
 import sys
 
 import pexpect
@@ -287,3 +288,68 @@ def test_text_width_is_what_wcwidth_says_a_terminal_shows(text):
     from pasur_cli.render import text_width
     assert text_width(text) == wcswidth(text)
     assert text_width("\x1b[31m" + text + "\x1b[0m") == wcswidth(text)  # colour codes take no column
+
+
+# -- every table a command prints fits the terminal, in every language -------------
+WIDE = ["مهر انگیز", "José", "بهرام خان", "Begoña"]  # two teams: two-word Persian names, Spanish ones
+
+
+def _tables(text):
+    """The lines of each table in ``text``: from its header to the blank line after its rows (a
+    table is found by its rule, the line of dashes under the header; its title is prose)."""
+    lines = text.splitlines()
+    tables = []
+    for i, line in enumerate(lines):
+        if re.fullmatch(r"\u200e?[ -]*--[ -]*", line):
+            start = i
+            while start > 0 and lines[start - 1].strip() and not lines[start - 1].rstrip().endswith((")", ":", ".")):
+                start -= 1  # the header's lines (a title ends in ')', ':' or '.')
+            end = next((j for j in range(i, len(lines)) if not lines[j].strip()), len(lines))
+            tables.append(lines[start:end])
+    return tables
+
+
+def _fitting(pasur, monkeypatch, lang, columns, *command):
+    """The command's output at ``columns`` columns, every line of each of its tables fitting."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    result = pasur("--lang", lang, *command)
+    assert result.exit_code == 0, result.output
+    tables = _tables(result.output)
+    for lines in tables:
+        assert max(widths("\n".join(lines))) <= columns, result.output
+    return result.output, tables
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "de", "es"])
+@pytest.mark.parametrize("columns", [60, 80])
+def test_every_table_fits_the_terminal_in_every_language(pasur, monkeypatch, lang, columns):
+    # at 60 columns every table here can fit: no name is longer than its column (a single word
+    # wider than the terminal could not, and is not tried). Prose lines (titles, the clubs race,
+    # the standing) are not tables and are printed whole, as click.echo prints them.
+    for f in ["season-1.json", "season-2.json"]:
+        pasur("import", os.path.join(os.path.dirname(__file__), "..", "examples", f))
+    assert pasur("new", *WIDE, "--dealer", "José").exit_code == 0
+    assert pasur("tally", "--count", "José: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count",
+                 "بهرام خان: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Begoña=1").exit_code == 0
+    pasur("deal", "5C", "9D", "3H", "KS")
+    for command, count in ((["score"], 2), (["stats"], 3), (["matches"], 1), (["show"], 0),
+                           (["score", "--match", "2"], 5), (["log"], 0)):
+        text, tables = _fitting(pasur, monkeypatch, lang, columns, *command)
+        assert len(tables) >= count, text  # stats: players, partnerships, head to head (and any split)
+        if command == ["stats"]:
+            assert "Begoña" in text and "Ali" in text  # every player
+            if columns == 80:  # a table split in two anyway keeps its names whole
+                assert "Ali & Reza" in text, text
+    monkeypatch.setenv("COLUMNS", "200")  # wide enough: the score table as before, one line a side
+    wide = pasur("--lang", lang, "score").output
+    assert any("Begoña" in line and len(line.split()) >= 10 for line in wide.splitlines()), wide
+
+
+def test_json_and_csv_are_never_broken(pasur, monkeypatch):
+    pasur("new", *WIDE)
+    outputs = set()
+    for wide in ("40", "400"):
+        monkeypatch.setenv("COLUMNS", wide)
+        outputs.add(pasur("--lang", "es", "score", "--json").output + pasur("export").output
+                    + pasur("score", "--csv").output)
+    assert len(outputs) == 1

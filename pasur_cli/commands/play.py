@@ -8,7 +8,17 @@ import click
 
 from pasur_cli import actions, render
 from pasur_cli.cards import DECK, parse_card, parse_cards, split_tokens
-from pasur_cli.cli import PasurCommand, Refused, current, expect_option, look, look_options, open_store, store_options
+from pasur_cli.cli import (
+    PasurCommand,
+    Refused,
+    current,
+    expect_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
 from pasur_cli.errors import AmbiguousPlayError, NotationError, Words
 from pasur_cli.store import Store
 
@@ -66,7 +76,7 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
         record, deal_played, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
     except AmbiguousPlayError as err:
         raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
-    click.echo(render.play_text(look(ctx), record, deal_played, match))
+    click.echo(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()))
 
 
 def _one_card(words: tuple[str, ...]) -> Card:

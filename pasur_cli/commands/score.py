@@ -5,7 +5,17 @@ from __future__ import annotations
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, current, echo_csv, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli import (
+    PasurCommand,
+    current,
+    echo_csv,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
 from pasur_cli.i18n import _
 
 
@@ -38,4 +48,4 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool) -> None:
         height = max(12, min(size.lines - 2, 30))
         click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # COLUMNS=100000: 3 MB
     else:
-        click.echo(render.score_text(look(ctx), match))
+        click.echo(render.score_text(look(ctx), match, width=terminal_width()))

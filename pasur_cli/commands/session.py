@@ -192,7 +192,7 @@ class Session:
             self.echo(render.show_text(self.look, self.mid, self.current(match), session=True,
                                        width=self.width() or 80))
         elif command == "score":
-            self.echo(render.score_text(self.look, self.current(match)))
+            self.echo(render.score_text(self.look, self.current(match), width=self.width() or 80))
         elif command == "matches":
             from pasur_cli.commands.matches import listing
             self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
@@ -232,7 +232,7 @@ class Session:
             self.echo("")
             raise Cancelled from None
         _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
-        self.echo(render.score_text(self.look, match, only_last=True))
+        self.echo(render.score_text(self.look, match, only_last=True, width=self.width() or 80))
         awaited = render.awaiting_text(match, session=True)
         if awaited:
             self.echo(awaited)
@@ -254,7 +254,7 @@ class Session:
         deal.verify_card(card)
         take = rest or self.choose(card, match)
         record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
-        self.echo(render.play_text(self.look, record, played_in, match, session=True))
+        self.echo(render.play_text(self.look, record, played_in, match, session=True, width=self.width() or 80))
 
     def choose(self, card: Card, match: Match) -> list[Card] | None:
         """The capture to record: None when the engine has one answer, else the typist's choice."""

@@ -7,7 +7,16 @@ from typing import Any
 
 import click
 
-from pasur_cli.cli import PasurCommand, db_option, echo_csv, json_option, look, look_options, open_store
+from pasur_cli.cli import (
+    PasurCommand,
+    db_option,
+    echo_csv,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    terminal_width,
+)
 from pasur_cli.i18n import _
 from pasur_cli.store import check_path, default_path
 
@@ -43,5 +52,5 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
     elif as_csv:
         echo_csv(*render_stats.stats_csv_rows(book))
     else:
-        click.echo(render_stats.stats_text(look(ctx), book))
+        click.echo(render_stats.stats_text(look(ctx), book, terminal_width()))
 

@@ -71,7 +71,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
                                  "finished": data["finished"], "winner": data["winner"]}))
     else:
-        click.echo(render.score_text(look(ctx), match, only_last=True))
+        click.echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
 
 
 def _ask(read: Reader, look: Look, question: str, parse: Callable[[str], T], default: str | None = None,
