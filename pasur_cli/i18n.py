@@ -86,8 +86,10 @@ def answer(text: str, language: str) -> bool | None:
     typed = unicodedata.normalize("NFC", text).strip().casefold().translate(_LETTERS)
     if not typed:
         return False
-    words = [ANSWERS["en"][i] + ANSWERS.get(language, ANSWERS["en"])[i] for i in (0, 1)]
-    yes, no = ({form for word in group for form in (word, word[0])} for group in words)
+    own = ANSWERS.get(language, ANSWERS["en"])
+    # every word, and the first letter of the first one (the letter the question shows), never
+    # the first letter of another: a lone Persian alef must not delete a match
+    yes, no = ({*ANSWERS["en"][i], *own[i], ANSWERS["en"][i][0][0], own[i][0][0]} for i in (0, 1))
     if typed in yes - no:
         return True
     if typed in no - yes:

@@ -56,7 +56,7 @@ class Look(Value):
         return text
 
     def _isolate(self, text: str) -> str:
-        return f"{i18n.FSI}{text}{i18n.PDI}" if self.rtl or i18n.has_rtl(text) else text
+        return f"{i18n.FSI}{text}{i18n.PDI}" if text and (self.rtl or i18n.has_rtl(text)) else text
 
     def card(self, card: Card) -> str:
         return self._isolate(self._card(card))
