@@ -636,6 +636,14 @@ def _wrap_line(line: str, width: int, hang: int) -> str:
     return "\n".join(lines)
 
 
+def _common(a: str, b: str) -> int:
+    """How many first characters two names share."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n].casefold() == b[n].casefold():
+        n += 1
+    return n
+
+
 def _initials(side: str) -> str:
     return "&".join(p.strip()[:1] for p in side.split(" & "))
 
@@ -654,8 +662,9 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
     def turn(cut: int | None, verb: bool) -> str:
         deal = match.deal
 
-        def name(p: str) -> str:
-            return p if cut is None or len(p) <= cut else p[: cut - 1] + "."
+        def name(p: str) -> str:  # cut, but never so short that two players read the same
+            keep = max(cut or 0, 1 + max((_common(p, q) for q in match.players if q != p), default=0) + 1)
+            return p if cut is None or len(p) <= keep else p[: keep - 1].rstrip(" -\u200c") + "."
         if match.winner:
             return say("Match over, {winner} won", winner=match.winner)
         if deal is None:

@@ -353,3 +353,16 @@ def test_json_and_csv_are_never_broken(pasur, monkeypatch):
         outputs.add(pasur("--lang", "es", "score", "--json").output + pasur("export").output
                     + pasur("score", "--csv").output)
     assert len(outputs) == 1
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_cut_names_still_tell_the_players_apart(monkeypatch, columns):
+    """Names sharing their first letters are cut no shorter than what sets them apart."""
+    from pasur_cli.render import status_line
+    match = game(["Maryam-Sadat Hosseini", "Mahmoud Ahmadinejad", "Marziyeh Vafamehr", "Mahnaz Afshar-Tehrani"],
+                 True, 0)
+    line = status_line(Look(), match, columns - 23)
+    shown = line[:line.index(" · ")].replace("(", " ").replace(";", " ").replace(",", " ").split()
+    names = [w for w in shown if w.startswith("Ma")]
+    assert len(names) == 4 and len(set(names)) == 4, line
+    assert not any(n.endswith((" .", "-.")) for n in names)
