@@ -76,14 +76,16 @@ ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "es": (("sí", "si"), ("no",)),
     "fa": (("بله", "آره", "اره", "بلی"), ("نه", "خیر")),
 }
-_LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "\u200c": ""})  # Arabic keyboards' yeh and kaf
+# the letters an Arabic keyboard (or an older Persian one) types for the Persian yeh and kaf:
+# yes/no answers and names (match.name_key) read them as the Persian ones
+PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
 
 
 def answer(text: str, language: str) -> bool | None:
     """What ``text`` answers to a yes/no question asked in ``language``: True, False (also for an
     empty answer, the default), None when it is neither."""
     import unicodedata
-    typed = unicodedata.normalize("NFC", text).strip().casefold().translate(_LETTERS)
+    typed = unicodedata.normalize("NFC", text).strip().casefold().translate(PERSIAN_LETTERS).replace("\u200c", "")
     if not typed:
         return False
     own = ANSWERS.get(language, ANSWERS["en"])

@@ -21,6 +21,7 @@ from typing import Any
 from pasur_cli.cards import Card, parse_card, parse_cards
 from pasur_cli.deal import Deal, Play
 from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words
+from pasur_cli.i18n import PERSIAN_LETTERS
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
 from pasur_cli.values import Value
@@ -49,8 +50,6 @@ JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: how Per
 _DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 _IGNORED = JOINERS | {" ", "\u00a0"}  # in name_key: a space is read as the non-joiner a Persian keyboard left out
-# letters an Arabic keyboard (or an older Persian one) types for the Persian yeh and kaf
-_SAME_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
 
 
 def _refused_kind(ch: str) -> Words | None:
@@ -129,7 +128,7 @@ def name_key(name: str) -> str:
     True
     """
     import unicodedata
-    text = unicodedata.normalize("NFKD", name.strip().casefold()).translate(_SAME_LETTERS)
+    text = unicodedata.normalize("NFKD", name.strip().casefold()).translate(PERSIAN_LETTERS)
     kept = "".join(ch for ch in text if ch not in _IGNORED and unicodedata.category(ch) != "Mn")
     return unicodedata.normalize("NFKC", kept)
 
