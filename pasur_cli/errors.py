@@ -24,9 +24,9 @@ class Sum(tuple):  # type: ignore[type-arg]
 MOST = 400  # characters of one text fact shown: a hand-edited row or a typed line can be any length
 
 
-def shorten(text: str) -> str:
-    """``text`` as a fact shows it: at most MOST characters, the rest as "..."."""
-    return text if len(text) <= MOST else text[:MOST - 3] + "..."
+def shorten(text: str, most: int = MOST) -> str:
+    """``text`` as a fact shows it: at most ``most`` characters, the rest as "..."."""
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def fact_text(value: object, ascii: bool = False) -> str:

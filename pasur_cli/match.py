@@ -20,7 +20,7 @@ from typing import Any
 
 from pasur_cli.cards import Card, parse_card, parse_cards
 from pasur_cli.deal import Deal, Play
-from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words
+from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
 from pasur_cli.i18n import PERSIAN_LETTERS
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
@@ -415,7 +415,7 @@ def _json_fact(value: object) -> str:
         text = json.dumps(value, ensure_ascii=True)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return shorten(text, 60)
 
 
 def check_action(action: object) -> None:
@@ -481,7 +481,7 @@ def _describe(action: object) -> str:
         text = action_text(action).replace("\t", " ")  # type: ignore[arg-type]
     except (KeyError, TypeError, ValueError, AttributeError):
         text = repr(action)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return shorten(text, 80)
 
 
 def action_text(action: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ import unicodedata
 from typing import Any, NamedTuple
 
 from pasur_cli.cards import parse_card
-from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words
+from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
 from pasur_cli.match import Match, action_text, check_players, find_name, parse_action
 from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules, option_text, parse_rules
 
@@ -121,9 +121,7 @@ def load_json(text: str) -> Any:
 
 # -- checking each field ------------------------------------------------------------------
 def _bad(where: object, what: object, value: object) -> NotationError:
-    shown = json.dumps(value, ensure_ascii=True)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
+    shown = shorten(json.dumps(value, ensure_ascii=True), 60)
     return NotationError("{where} must be {what}, not {value}.", where=where, what=what, value=shown)
 
 

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from pasur_cli.errors import NotationError, PasurError, Words
+from pasur_cli.errors import NotationError, PasurError, Words, shorten
 from pasur_cli.i18n import N_
 from pasur_cli.match import DealResult, Match, action_text, parse_action, side_names
 from pasur_cli.rules import Rules, option_text, parse_rules
@@ -377,9 +377,8 @@ def _reason(err: Exception) -> PasurError | str:
 
 def _unreadable(match_id: int, number: int, line: str) -> DamagedError:
     """The error for a stored line that is no action: the line itself (shortened) is the reason."""
-    shown = line if len(line) <= 60 else line[:57] + "..."
     return DamagedError(match_id, Words("action {number} is not a line pasur writes ({line!r})",
-                                        number=number, line=shown))
+                                        number=number, line=shorten(line, 60)))
 
 
 def crc(texts: list[str]) -> int:
