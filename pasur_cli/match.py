@@ -44,6 +44,11 @@ def side_names(players: list[str], teams: bool) -> list[str]:
     return list(players)
 
 
+def sides_of(players: list[str], teams: bool) -> list[str]:
+    """The match's sides, each once, in seat order (a team by its first seat)."""
+    return list(dict.fromkeys(side_names(players, teams)))
+
+
 NAME_MOST = 40  # characters in a player's name
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and symbols drawn as nothing
 JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: how Persian words are spelt
@@ -189,7 +194,7 @@ class Match:
         if not 2 <= len(self.players) <= 4 or dealer not in range(len(self.players)):
             raise IllegalPlayError("a match has 2, 3 or 4 players and its dealer is one of their seats.")
         self.seat_sides = side_names(self.players, rules.teams)
-        self.sides = list(dict.fromkeys(self.seat_sides))
+        self.sides = sides_of(self.players, rules.teams)
         self.results: list[DealResult] = []
         self.completed_at: list[int] = []  # the log length when each result was added
         self.totals: dict[str, int] = {s: 0 for s in self.sides}  # running, kept by _finish

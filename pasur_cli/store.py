@@ -33,7 +33,7 @@ from typing import Any
 
 from pasur_cli.errors import NotationError, PasurError, Words, shorten
 from pasur_cli.i18n import N_
-from pasur_cli.match import DealResult, Match, action_text, parse_action, side_names
+from pasur_cli.match import DealResult, Match, action_text, parse_action, sides_of
 from pasur_cli.rules import Rules, option_text, parse_rules
 from pasur_cli.scoring import SideScore
 from pasur_cli.values import Value
@@ -597,7 +597,7 @@ class Store:
         deal = [a for seq, _, a in log if seq <= newest]
         if len(deal) != newest - previous or crc([*deal, result, totals_text]) != crc_stored:
             return None  # the snapshot does not match the log: replay everything
-        sides = list(dict.fromkeys(side_names(players, rules.teams)))
+        sides = sides_of(players, rules.teams)
         totals = self._totals(totals_text)
         if totals is None or sorted(totals) != sorted(sides):
             return None  # totals of other sides (the players or rules were changed): replay everything
@@ -612,10 +612,9 @@ class Store:
                 try:
                     rows.extend(self.db.execute(query, (mid,)).fetchall())
                 except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
-                    again = sqlite3.connect(f"{_uri(self.path)}?mode=ro", uri=True, timeout=busy_timeout())
-                    again.text_factory = _text
+                    again = Store(self.path)
                     try:
-                        rows.extend(again.execute(query, (mid,)).fetchall())
+                        rows.extend(again.db.execute(query, (mid,)).fetchall())
                     finally:
                         again.close()
             return rows
