@@ -8,6 +8,8 @@ actions are not in the log, so they are not here either. No I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pasur_cli.cards import Card
 from pasur_cli.deal import Deal, Play
 from pasur_cli.errors import NotationError
@@ -45,7 +47,7 @@ class Scored(Value):
     """A deal's result, and every side's match total after it."""
 
     result: DealResult
-    totals: dict[str, int]
+    totals: Mapping[str, int]
 
     @property
     def deal(self) -> int:
@@ -108,12 +110,6 @@ def play_dict(play: Play) -> dict[str, object]:
             "cancelled": play.cancelled}
 
 
-def result_dict(result: DealResult) -> dict[str, object]:
-    """The engine's DealResult record as a dict."""
-    return {"number": result.number, "dealer": result.dealer, "tallied": result.tallied,
-            "scores": {side: score.as_dict() for side, score in result.scores.items()}}
-
-
 def event_dict(event: Event) -> dict[str, object]:
     """One event for ``log --json``: ``event`` names its kind, ``deal`` its deal, and the rest is
     the engine's record."""
@@ -124,4 +120,4 @@ def event_dict(event: Event) -> dict[str, object]:
     if isinstance(event, Leftover):
         return {"event": "leftover", "deal": event.deal, "player": event.player, "side": event.side,
                 "cards": cards_codes(event.cards)}
-    return {"event": "result", "deal": event.deal, "result": result_dict(event.result), "totals": dict(event.totals)}
+    return {"event": "result", "deal": event.deal, "result": event.result.as_dict(), "totals": dict(event.totals)}

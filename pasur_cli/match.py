@@ -14,7 +14,7 @@ database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -24,16 +24,47 @@ from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words,
 from pasur_cli.i18n import PERSIAN_LETTERS
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import SideScore, match_winner
-from pasur_cli.values import Value
+from pasur_cli.values import FrozenDict, Value
 
 
 class DealResult(Value):
-    """A finished deal: its number (1-based), dealer, each side's score, and whether it was tallied."""
+    """A finished deal: its number (1-based), dealer, each side's score, and whether it was tallied.
+
+    Frozen all the way down: ``scores`` is a FrozenDict, so a result is hashable and equal by value.
+
+    >>> from pasur_cli.scoring import SideScore
+    >>> none = SideScore(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    >>> result = DealResult(1, "Ali", {"Ali": none, "Sara": none})
+    >>> hash(result) == hash(DealResult(1, "Ali", {"Sara": none, "Ali": none}))
+    True
+    >>> result.scores["Ali"] = none
+    Traceback (most recent call last):
+    TypeError: FrozenDict cannot be changed
+    """
 
     number: int
     dealer: str
-    scores: dict[str, SideScore]
+    scores: Mapping[str, SideScore]
     tallied: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result by field name, every side's score as its own dict (the one dict form of a
+        result: stored in snapshots, shown by ``log --json`` and ``score --json``)."""
+        return {"number": self.number, "dealer": self.dealer, "tallied": self.tallied,
+                "scores": {side: score.as_dict() for side, score in self.scores.items()}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealResult:
+        """The result whose ``as_dict()`` is ``data``. Raises ValueError or TypeError (KeyError for a
+        missing field) for a dict that is not one: each field's type is checked, each score by
+        SideScore."""
+        if not isinstance(data, dict) or not isinstance(data["scores"], dict):
+            raise TypeError("a deal result is a dict of number, dealer, tallied and scores")
+        number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
+        if number.__class__ is not int or not isinstance(dealer, str) or not isinstance(tallied, bool):
+            raise ValueError("a deal result's fields have the wrong types")
+        return cls(number, dealer, {str(side): SideScore(**score) for side, score in data["scores"].items()},
+                   tallied)
 
 
 def side_names(players: list[str], teams: bool) -> list[str]:
@@ -226,6 +257,25 @@ class Match:
     def length(self) -> int:
         """How many actions the match's log holds (the ``--expect`` of a script)."""
         return self.start + len(self.log)
+
+    def running_totals(self) -> list[Mapping[str, int]]:
+        """Every side's match total after each finished deal, in order (the one place they are
+        added up: the score table, the chart, the CSV and the snapshots read them here).
+
+        >>> from pasur_cli.rules import PRESETS
+        >>> match = Match(["Ali", "Sara"], PRESETS["pagat"])
+        >>> _ = match.tally(counts={"Ali": {"clubs": 13, "aces": 4, "jacks": 4, "two_clubs": True,
+        ...                                 "ten_diamonds": True}, "Sara": {}})
+        >>> match.running_totals()
+        [FrozenDict({'Ali': 20, 'Sara': 0})]
+        """
+        running = dict.fromkeys(self.sides, 0)
+        after: list[Mapping[str, int]] = []
+        for result in self.results:
+            for side, score in result.scores.items():
+                running[side] += score.total
+            after.append(FrozenDict(running))
+        return after
 
     @property
     def winner(self) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from pasur_cli import i18n
@@ -436,7 +436,7 @@ def awaiting_text(match: Match, session: bool = False) -> str | None:
                dealer=match.dealer, number=match.deal_number)
 
 
-def _score_rows(scores: dict[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
+def _score_rows(scores: Mapping[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
     headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
     if rules.seven_diamonds:
         headers.append("7♦")
@@ -456,13 +456,10 @@ def _ascii_headers(headers: list[str], look: Look) -> list[str]:
 
 
 def match_table(match: Match, width: int | None = None) -> str:
-    running = {s: 0 for s in match.sides}
     rows = []
-    for result in match.results:
-        for side, score in result.scores.items():
-            running[side] += score.total
+    for result, running in zip(match.results, match.running_totals(), strict=True):
         number = say("{number} (tallied)", number=result.number) if result.tallied else str(result.number)
-        rows.append([number, result.dealer, *running.values()])
+        rows.append([number, result.dealer, *(running[s] for s in match.sides)])
     return table(rows, [_("deal"), _("dealer"), *match.sides], width)
 
 
@@ -508,11 +505,11 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
 
 
 def score_json(match_id: int, match: Match) -> dict[str, Any]:
-    deals = [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": r.tallied,
-              "scores": {s: score.as_dict() for s, score in r.scores.items()}} for r in match.results]
+    from pasur_cli.match import DealResult
+    results = [(r, True) for r in match.results]
     if match.deal is not None:
-        deals.append({"number": match.deal_number, "dealer": match.dealer, "complete": False, "tallied": False,
-                      "scores": {s: score.as_dict() for s, score in match.deal.score().items()}})
+        results.append((DealResult(match.deal_number, match.dealer, match.deal.score()), False))
+    deals = [{"number": r.number, "dealer": r.dealer, "complete": complete, **r.as_dict()} for r, complete in results]
     return {"match": match_id, "rules": match.rules.preset, "target": match.rules.target,
             "sides": list(match.sides), "deals": deals, "totals": match.totals,
             "finished": match.finished, "winner": match.winner}

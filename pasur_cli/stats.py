@@ -18,7 +18,7 @@ Arabic or Persian yeh and kaf); a name is shown as it is spelt in the newest mat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from pasur_cli.errors import IllegalPlayError
 from pasur_cli.match import Match, name_key
@@ -86,7 +86,7 @@ class RecordBook(Value):
     unfinished: int
     players: tuple[Record, ...]
     partnerships: tuple[Record, ...]
-    head_to_head: dict[str, dict[str, int]]
+    head_to_head: Mapping[str, Mapping[str, int]]
     damaged: tuple[int, ...] = ()  # the matches left out because they cannot be replayed
 
     def as_json(self) -> dict[str, object]:

@@ -27,7 +27,7 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -35,7 +35,6 @@ from pasur_cli.errors import NotationError, PasurError, Words, shorten
 from pasur_cli.i18n import N_
 from pasur_cli.match import DealResult, Match, action_text, parse_action, sides_of
 from pasur_cli.rules import Rules, option_text, parse_rules
-from pasur_cli.scoring import SideScore
 from pasur_cli.values import Value
 
 APP = "pasur"
@@ -200,20 +199,13 @@ def _read_header(path: str) -> bytes:
 def result_text(r: DealResult) -> str:
     """A deal result as JSON, every field by name."""
     import json
-    return json.dumps({"number": r.number, "dealer": r.dealer, "tallied": r.tallied,
-                       "scores": {side: score.as_dict() for side, score in r.scores.items()}},
-                      ensure_ascii=False, sort_keys=True)
+    return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
 
 
 def parse_result(text: str) -> DealResult:
     """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
     import json
-    data = json.loads(text)
-    scores = {str(side): SideScore(**score) for side, score in data["scores"].items()}  # SideScore checks each
-    number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
-    if not isinstance(number, int) or not isinstance(dealer, str) or not isinstance(tallied, bool):
-        raise ValueError("a snapshot's fields have the wrong types")
-    return DealResult(number, dealer, scores, tallied)
+    return DealResult.from_dict(json.loads(text))
 
 
 class Untrusted(Exception):
@@ -900,7 +892,7 @@ class Change:
         return dropped
 
 
-def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: dict[str, int]) -> None:
+def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: Mapping[str, int]) -> None:
     """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
     with the match ``totals`` after it."""
     seq = match.completed_at[number]
@@ -917,10 +909,7 @@ def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, 
 def _rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
     """Snapshots of every finished deal, from a match just replayed from its whole log."""
     db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
-    totals = {side: 0 for side in match.sides}
-    for number, result in enumerate(match.results):
-        for side, score in result.scores.items():
-            totals[side] = totals.get(side, 0) + score.total
+    for number, totals in enumerate(match.running_totals()):
         _snapshot(db, match_id, match, number, totals)
 
 
