@@ -8,6 +8,7 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 
 from pasur_cli.captures import card_no_sur, legal_captures, verify_capture
 from pasur_cli.cards import DECK, ORDER, Card, Rank
@@ -50,28 +51,50 @@ def check_table(table: list[Card], rules: Rules) -> None:
         raise problem
 
 
-class NoSur(Value):
-    """Why a play that cleared the table was no sur: the ``rule`` option that says so
-    (``jack_sur``, ``last_hand_sur`` or ``sur_limit``); for ``sur_limit`` the side's match
-    ``total`` at the start of the deal and the ``limit``."""
+class NoSurRule(StrEnum):
+    """The rule option that made a table-clearing play no sur."""
 
-    rule: str
+    JACK_SUR = "jack_sur"            # a jack clears the table without a sur
+    LAST_HAND_SUR = "last_hand_sur"  # no sur in the deal's last hand
+    SUR_LIMIT = "sur_limit"          # the side's match total was at or above the sur limit
+
+
+class NoSur(Value):
+    """Why a play that cleared the table was no sur: the ``rule`` option that says so (a
+    ``NoSurRule``: ``jack_sur``, ``last_hand_sur`` or ``sur_limit``); for ``sur_limit`` the side's
+    match ``total`` at the start of the deal and the ``limit``."""
+
+    rule: NoSurRule
     total: int | None = None
     limit: int | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rule", NoSurRule(self.rule))  # raises ValueError for a rule that is none
+
+
+class Where(StrEnum):
+    """Where a card was seen in a deal."""
+
+    INITIAL = "initial"    # on the initial table
+    TABLE = "table"        # on the table of a position set up mid-deal
+    TRAILED = "trailed"    # played and left on the table
+    PLAYED = "played"      # played, and it captured
+    CAPTURED = "captured"  # taken from the table
+
 
 class Seen(Value):
-    """Where a card was seen in this deal: ``how`` is ``initial`` (on the initial table),
-    ``trailed``, ``played`` (it captured) or ``captured``; ``player`` and ``hand`` say by whom and when."""
+    """Where a card was seen in this deal: ``how`` is a ``Where`` (``initial``, ``trailed``,
+    ``played``, ``captured``, or ``table`` in a position set up mid-deal); ``player`` and ``hand``
+    say by whom and when."""
 
-    how: str
+    how: Where
     player: str | None = None
     hand: int | None = None
 
-    def __init__(self, how: str, player: str | None = None, hand: int | None = None) -> None:
+    def __init__(self, how: Where, player: str | None = None, hand: int | None = None) -> None:
         # written out (not Value's generic one): one is made for every play
         setter = object.__setattr__
-        setter(self, "how", how)
+        setter(self, "how", Where(how))
         setter(self, "player", player)
         setter(self, "hand", hand)
 
@@ -135,7 +158,7 @@ class Deal:
         self.last_capturer: str | None = None
         self.plays: list[Play] = []  # the plays made in this object (all of them unless set up mid-deal)
         self.played = 0  # plays made in the deal so far
-        self.where: dict[Card, Seen] = dict.fromkeys(table, Seen("initial"))
+        self.where: dict[Card, Seen] = dict.fromkeys(table, Seen(Where.INITIAL))
         self.leftover: tuple[Card, ...] = ()  # the table the last capturer took at the end
         self.leftover_taker: str | None = None  # who took it (the dealer if nobody captured)
         self._whole = True  # played from its first card: every one of the 52 cards is accounted for
@@ -166,10 +189,10 @@ class Deal:
                    [c for c in DECK if c not in table][:4], totals)
         deal.rules = rules
         deal.table = list(table)
-        deal.where = dict.fromkeys(table, Seen("table"))
+        deal.where = dict.fromkeys(table, Seen(Where.TABLE))
         for side, cards in (piles or {}).items():
             deal.piles[side] = list(cards)
-            deal.where.update(dict.fromkeys(cards, Seen("captured")))
+            deal.where.update(dict.fromkeys(cards, Seen(Where.CAPTURED)))
         deal.surs.update(surs or {})
         if not 0 <= played < deal.total_plays:
             raise IllegalPlayError("a deal of {players} players has {most} plays; {played} cannot have been made.",
@@ -237,20 +260,22 @@ class Deal:
         seen = self.where.get(card)
         if seen is None:
             return
-        if seen.how == "initial":
-            raise IllegalPlayError("{card} is on the initial table: it cannot be played now.", card=card)
-        if seen.how == "table":
-            raise IllegalPlayError("{card} is on the table: it cannot be played now.", card=card)
-        if seen.how == "trailed":
-            raise IllegalPlayError("{card} is on the table (trailed by {player} in hand {hand}): it cannot be"
-                                   " played now.", card=card, player=seen.player, hand=seen.hand)
-        if seen.how == "played":
-            raise IllegalPlayError("{card} was played by {player} in hand {hand}: it cannot be played now.",
-                                   card=card, player=seen.player, hand=seen.hand)
-        if seen.player is None:
-            raise IllegalPlayError("{card} was captured: it cannot be played now.", card=card)
-        raise IllegalPlayError("{card} was captured by {player} in hand {hand}: it cannot be played now.",
-                               card=card, player=seen.player, hand=seen.hand)
+        match seen.how:
+            case Where.INITIAL:
+                raise IllegalPlayError("{card} is on the initial table: it cannot be played now.", card=card)
+            case Where.TABLE:
+                raise IllegalPlayError("{card} is on the table: it cannot be played now.", card=card)
+            case Where.TRAILED:
+                raise IllegalPlayError("{card} is on the table (trailed by {player} in hand {hand}): it cannot"
+                                       " be played now.", card=card, player=seen.player, hand=seen.hand)
+            case Where.PLAYED:
+                raise IllegalPlayError("{card} was played by {player} in hand {hand}: it cannot be played now.",
+                                       card=card, player=seen.player, hand=seen.hand)
+            case Where.CAPTURED if seen.player is None:
+                raise IllegalPlayError("{card} was captured: it cannot be played now.", card=card)
+            case Where.CAPTURED:
+                raise IllegalPlayError("{card} was captured by {player} in hand {hand}: it cannot be played now.",
+                                       card=card, player=seen.player, hand=seen.hand)
 
     def resolve(self, card: Card, take: Iterable[Card] | None) -> tuple[Card, ...]:
         """The capture a play makes: ``take`` checked, or the only legal one when take is None.
@@ -310,13 +335,13 @@ class Deal:
             self.table = [c for c in self.table if c not in taken]
             self.piles[side].extend((card, *taken))
             self.last_capturer = player
-            captured = Seen("captured", player, hand)
+            captured = Seen(Where.CAPTURED, player, hand)
             for c in taken:
                 self.where[c] = captured
-            self.where[card] = Seen("played", player, hand)
+            self.where[card] = Seen(Where.PLAYED, player, hand)
         else:
             self.table.append(card)
-            self.where[card] = Seen("trailed", player, hand)
+            self.where[card] = Seen(Where.TRAILED, player, hand)
         record = Play(player, side, card, taken, hand, sur, no_sur, cancelled)
         self.plays.append(record)
         self.played += 1
@@ -328,12 +353,12 @@ class Deal:
         rules = self.rules
         by_card = card_no_sur(card, rules)
         if by_card:
-            return NoSur(by_card)
+            return NoSur(NoSurRule(by_card))
         if self.hand == self.hands and not rules.last_hand_sur:
-            return NoSur("last_hand_sur")
+            return NoSur(NoSurRule.LAST_HAND_SUR)
         start = self.totals_at_start.get(side, 0)
         if rules.sur_limit is not None and start >= rules.sur_limit:
-            return NoSur("sur_limit", start, rules.sur_limit)
+            return NoSur(NoSurRule.SUR_LIMIT, start, rules.sur_limit)
         return None
 
     def _add_sur(self, side: str) -> str | None:

@@ -153,11 +153,12 @@ def say(template: str, /, **facts: object) -> str:
 
 def no_sur_text(record: Play) -> str:
     """Why a play that cleared the table was no sur, as a sentence."""
+    from pasur_cli.deal import NoSurRule
     reason = record.no_sur
     assert reason is not None
-    if reason.rule == "jack_sur":
+    if reason.rule == NoSurRule.JACK_SUR:
         return _("The table is cleared, but no sur: a J makes no sur under these rules.")
-    if reason.rule == "last_hand_sur":
+    if reason.rule == NoSurRule.LAST_HAND_SUR:
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
     return say("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
              " the sur limit {limit}.", side=record.side, total=reason.total, limit=reason.limit)
