@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from pasur_cli.cards import Card, parse_card, parse_cards
-from pasur_cli.deal import Deal, Play
+from pasur_cli.deal import Deal, Play, check_table
 from pasur_cli.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
 from pasur_cli.i18n import PERSIAN_LETTERS
 from pasur_cli.rules import Rules
@@ -319,14 +319,30 @@ class Match:
         if self.finished:
             raise IllegalPlayError("the match is over: {side} won.", side=self.winner)
 
-    def start_deal(self, table: Iterable[Card | str] | str) -> Deal:
-        """Begin the next deal with its initial table (Cards or card codes). Raises
-        IllegalPlayError when not allowed (a deal in progress, the match over, a table the
-        rules' check refuses: the error says what the dealer must do)."""
+    def verify_start_deal(self, table: Iterable[Card | str] | str) -> tuple[Card, ...]:
+        """Raise the reason ``start_deal`` would refuse this table; return its cards. Raises
+        NotationError for cards that are not cards, IllegalPlayError when no deal can begin (a
+        deal in progress, the match over) or the rules' check refuses the table (the error says
+        what the dealer must do)."""
         cards = _cards(table, Words("table"))
         self._ready()
         if self.deal is not None:
             raise IllegalPlayError("deal {number} is still being played; finish it first.", number=self.deal_number)
+        check_table(cards, self.rules)
+        return tuple(cards)
+
+    def can_start_deal(self, table: Iterable[Card | str] | str) -> bool:
+        """Whether ``start_deal`` would accept this table."""
+        try:
+            self.verify_start_deal(table)
+        except PasurError:
+            return False
+        return True
+
+    def start_deal(self, table: Iterable[Card | str] | str) -> Deal:
+        """Begin the next deal with its initial table (Cards or card codes). Raises what
+        ``verify_start_deal`` raises; nothing changes then."""
+        cards = list(self.verify_start_deal(table))
         self.deal = Deal(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
                          cards, self.totals)
         self.log.append({"type": "deal", "table": [c.code for c in cards]})
@@ -372,24 +388,52 @@ class Match:
             self.deal = None
         return record
 
+    @staticmethod
+    def _tally_of(piles: dict[str, Iterable[Card | str]] | None, counts: dict[str, dict[str, int | bool]] | None,
+                  surs: dict[str, int] | None, partial: bool) -> dict[str, Any]:
+        return {"type": "tally",
+                "piles": {s: [c if isinstance(c, str) else c.code for c in cards]
+                          for s, cards in (piles or {}).items()},
+                "counts": dict(counts or {}), "surs": dict(surs or {}), "partial": partial}
+
+    def verify_tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
+                     counts: dict[str, dict[str, int | bool]] | None = None,
+                     surs: dict[str, int] | None = None, partial: bool = False) -> DealResult:
+        """Raise the reason ``tally`` would refuse this tally; return the result it would record."""
+        action = self._tally_of(piles, counts, surs, partial)
+        check_action(action)
+        return self._verify_tally(action)[1]
+
+    def can_tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
+                  counts: dict[str, dict[str, int | bool]] | None = None,
+                  surs: dict[str, int] | None = None, partial: bool = False) -> bool:
+        """Whether ``tally`` would accept this tally."""
+        try:
+            self.verify_tally(piles, counts, surs, partial)
+        except PasurError:
+            return False
+        return True
+
     def tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
               counts: dict[str, dict[str, int | bool]] | None = None,
               surs: dict[str, int] | None = None, partial: bool = False) -> DealResult:
         """Score the next deal from what each side captured (its pile's cards, or its counts:
         clubs, aces, jacks, two_clubs, ten_diamonds, seven_diamonds) and the surs it holds, as
-        ``pasur tally`` does. Raises IllegalPlayError naming the numbers that do not add up."""
-        result = self.apply({"type": "tally",
-                           "piles": {s: [c if isinstance(c, str) else c.code for c in cards]
-                                     for s, cards in (piles or {}).items()},
-                           "counts": dict(counts or {}), "surs": dict(surs or {}), "partial": partial})
+        ``pasur tally`` does. Raises IllegalPlayError naming the numbers that do not add up
+        (what ``verify_tally`` raises); nothing changes then."""
+        result = self.apply(self._tally_of(piles, counts, surs, partial))
         assert isinstance(result, DealResult)
         return result
 
-    def _tally(self, action: dict[str, Any]) -> DealResult:
+    def _verify_tally(self, action: dict[str, Any]) -> tuple[dict[str, Any], DealResult]:
+        """The canonical form of a tally action and the result it records; raises its refusal."""
         from pasur_cli.tally import tally_action, tally_scores
         self.check_tally_allowed()
         canonical = tally_action(self, action)
-        result = DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
+        return canonical, DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
+
+    def _tally(self, action: dict[str, Any]) -> DealResult:
+        canonical, result = self._verify_tally(action)
         self.log.append(canonical)
         self._finish(result, at=self.length)
         return result
