@@ -15,7 +15,7 @@ from pasur_cli.errors import IllegalPlayError, NotationError
 
 if TYPE_CHECKING:
     from pasur_cli.cards import Card
-    from pasur_cli.deal import Deal, Play
+    from pasur_cli.deal import Play
     from pasur_cli.match import DealResult, Match
     from pasur_cli.store import Store
 
@@ -32,19 +32,15 @@ def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | No
 
 
 def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None = None, by: str | None = None,
-               expect: int | None = None) -> tuple[Play, Deal, Match]:
+               expect: int | None = None) -> tuple[Play, Match]:
     """Record ``card`` played (taking ``take``, or its only legal capture when None); returns the
-    play, the deal it was played in (finished when it was the last card) and the match.
-    Raises AmbiguousPlayError when ``take`` is None and several captures are legal."""
+    play (which says what a screen shows after it) and the match. Raises AmbiguousPlayError
+    when ``take`` is None and several captures are legal."""
     with store.changing(match_id, expect) as change:
         match: Match = change.match
-        deal = match.deal
-        if deal is None:
-            match.play(card, take, by)  # raises: no deal is waiting for a card
-            raise AssertionError("unreachable")
         record = match.play(card, take, by)
         change.append(_last(match))  # the canonical form: the capture made, whose turn it was
-    return record, deal, match
+    return record, match
 
 
 def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = None,

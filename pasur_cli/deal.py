@@ -7,15 +7,15 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 
-from pasur_cli.captures import card_no_sur, legal_captures, verify_capture
+from pasur_cli.captures import Captures, card_no_sur, legal_captures, verify_capture
 from pasur_cli.cards import DECK, ORDER, Card, Rank
 from pasur_cli.errors import AmbiguousPlayError, IllegalPlayError, PasurError
 from pasur_cli.rules import Rules
 from pasur_cli.scoring import PileCount, SideScore, score_deal
-from pasur_cli.values import Value
+from pasur_cli.values import FrozenDict, Value
 
 HANDS = {2: 6, 3: 4, 4: 3}  # hands per deal by number of players
 CARDS_PER_HAND = 4
@@ -100,8 +100,15 @@ class Seen(Value):
 
 
 class Play(Value):
-    """What one play did. ``no_sur`` says why a play that cleared the table was no sur;
-    ``cancelled`` names the side whose sur this sur cancelled."""
+    """What one play did, and what a screen shows after it (no caller keeps the Deal beside it).
+
+    ``no_sur`` says why a play that cleared the table was no sur; ``cancelled`` names the side
+    whose sur this sur cancelled. After the play: ``table`` the cards on the table (before the
+    end-of-deal sweep), ``surs`` the surs each side holds, ``turn`` whose turn it is (None once
+    the deal is over), ``hand_over`` whether the play ended a hand that is not the deal's last,
+    ``stock`` the cards left in the stock once the next hand is dealt, ``hands`` the deal's
+    hands; at the deal's end, ``leftover`` the cards the ``leftover_taker`` took from the table.
+    """
 
     player: str
     side: str
@@ -111,9 +118,20 @@ class Play(Value):
     sur: bool = False
     no_sur: NoSur | None = None
     cancelled: str | None = None
+    table: tuple[Card, ...] = ()
+    surs: Mapping[str, int] = FrozenDict()
+    turn: str | None = None
+    hand_over: bool = False
+    stock: int = 0
+    hands: int = 0
+    leftover: tuple[Card, ...] = ()
+    leftover_taker: str | None = None
 
     def __init__(self, player: str, side: str, card: Card, taken: tuple[Card, ...], hand: int, sur: bool = False,
-                 no_sur: NoSur | None = None, cancelled: str | None = None) -> None:
+                 no_sur: NoSur | None = None, cancelled: str | None = None, table: tuple[Card, ...] = (),
+                 surs: Mapping[str, int] = FrozenDict(), turn: str | None = None,
+                 hand_over: bool = False, stock: int = 0, hands: int = 0, leftover: tuple[Card, ...] = (),
+                 leftover_taker: str | None = None) -> None:
         # written out (not Value's generic one): one is made for every play
         setter = object.__setattr__
         setter(self, "player", player)
@@ -124,10 +142,28 @@ class Play(Value):
         setter(self, "sur", sur)
         setter(self, "no_sur", no_sur)
         setter(self, "cancelled", cancelled)
+        setter(self, "table", table)
+        setter(self, "surs", surs if isinstance(surs, FrozenDict) else FrozenDict(surs))
+        setter(self, "turn", turn)
+        setter(self, "hand_over", hand_over)
+        setter(self, "stock", stock)
+        setter(self, "hands", hands)
+        setter(self, "leftover", leftover)
+        setter(self, "leftover_taker", leftover_taker)
 
     @property
     def trail(self) -> bool:
         return not self.taken
+
+    @property
+    def deal_over(self) -> bool:
+        """Whether this was the deal's last play."""
+        return self.turn is None
+
+    @property
+    def next_hand(self) -> int:
+        """The hand the next play is in (the last hand after the deal's last play)."""
+        return self.hand + 1 if self.hand_over else self.hand
 
 
 class Deal:
@@ -254,6 +290,12 @@ class Deal:
     def side_of(self, player: str) -> str:
         return self.seat_sides[self.players.index(player)]
 
+    @property
+    def table_taker(self) -> str:
+        """Who takes the cards left on the table when the deal ends (RULES.md section 6; the one
+        place the rule is written): the last capturer, or the dealer when nobody captured."""
+        return self.last_capturer or self.players[self.dealer]
+
     # -- plays -----------------------------------------------------------------------------
     def verify_card(self, card: Card) -> None:
         """Raise IllegalPlayError when the card cannot be in anyone's hand."""
@@ -295,18 +337,39 @@ class Deal:
         raise AmbiguousPlayError("{card} can capture in {ways} ways; say which cards it takes.",
                                  list(found.options), found.count, card=card, ways=found.count)
 
-    def verify_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> tuple[Card, ...]:
-        """Raise the reason ``play`` would refuse this play; return the cards it would capture.
-
-        IllegalPlayError: the deal is over, it is not ``by``'s turn, the card was seen, the
-        capture is illegal; AmbiguousPlayError: several captures and no ``take``.
-        """
+    def _verify_card(self, card: Card, by: str | None) -> None:
+        """Raise IllegalPlayError when nobody can play ``card`` now (the deal over, not ``by``'s turn,
+        the card seen)."""
         if self.over:
             raise IllegalPlayError("this deal is over: every card has been played.")
         player = self.turn
         if by is not None and by != player:
             raise IllegalPlayError("it is {player}'s turn, not {by}'s.", player=player, by=by)
         self.verify_card(card)
+
+    def capture_choice(self, card: Card, by: str | None = None) -> Captures | None:
+        """The question to ask before playing ``card`` with no capture named: None when the engine
+        has the answer (the only legal capture, or a trail: ``play(card)`` makes it), else the legal
+        captures to choose from (``options``, ``count``, ``truncated``). Raises IllegalPlayError
+        for a card nobody can play now, as ``verify_play`` does.
+
+        >>> from pasur_cli.cards import parse_card, parse_cards
+        >>> from pasur_cli.rules import PRESETS
+        >>> deal = Deal(["Ali", "Sara"], ["Ali", "Sara"], 0, PRESETS["pagat"], parse_cards("AC 2D 4H 5C"))
+        >>> deal.capture_choice(parse_card("5S")).count, deal.capture_choice(parse_card("KS"))
+        (2, None)
+        """
+        self._verify_card(card, by)
+        found = legal_captures(card, self.table, self.rules)
+        return None if found.forced is not None else found
+
+    def verify_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> tuple[Card, ...]:
+        """Raise the reason ``play`` would refuse this play; return the cards it would capture.
+
+        IllegalPlayError: the deal is over, it is not ``by``'s turn, the card was seen, the
+        capture is illegal; AmbiguousPlayError: several captures and no ``take``.
+        """
+        self._verify_card(card, by)
         return self.resolve(card, take)
 
     def can_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> bool:
@@ -342,11 +405,13 @@ class Deal:
         else:
             self.table.append(card)
             self.where[card] = Seen(Where.TRAILED, player, hand)
-        record = Play(player, side, card, taken, hand, sur, no_sur, cancelled)
-        self.plays.append(record)
         self.played += 1
+        table = tuple(self.table)
         if self.over:
             self._sweep()
+        record = Play(player, side, card, taken, hand, sur, no_sur, cancelled, table, FrozenDict(self.surs),
+                      self.turn, self.hand_played_out, self.stock, self.hands, self.leftover, self.leftover_taker)
+        self.plays.append(record)
         return record
 
     def _no_sur_reason(self, card: Card, side: str) -> NoSur | None:
@@ -375,7 +440,7 @@ class Deal:
         """End of deal (RULES.md section 6): the table goes to the last capturer's side, or the
         dealer's side if nobody captured. ``leftover`` and ``leftover_taker`` say what and who."""
         self.leftover = tuple(sorted(self.table, key=ORDER))
-        self.leftover_taker = self.last_capturer or self.players[self.dealer]
+        self.leftover_taker = self.table_taker
         self.piles[self.side_of(self.leftover_taker)].extend(self.table)
         self.table = []
         if self._whole:

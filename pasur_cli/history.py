@@ -64,19 +64,17 @@ def match_events(players: list[str], rules: Rules, dealer: int, actions: list[di
     """
     match = Match(players, rules, dealer)
     events: list[Event] = []
-    deal: Deal | None = None
     for action in actions:
         number, before = match.deal_number, len(match.results)
         done = match.apply(action)
         if isinstance(done, Deal):
-            deal = done
             events.append(TableDealt(number, match.dealer, tuple(done.table)))
         elif isinstance(done, Play):
             events.append(Played(number, done))
         if len(match.results) > before:  # the action finished a deal (its last play, or a tally)
-            if isinstance(done, Play) and deal is not None:
-                taker = deal.last_capturer or deal.players[deal.dealer]
-                events.append(Leftover(number, taker, deal.side_of(taker), deal.leftover))
+            if isinstance(done, Play) and done.leftover_taker is not None:
+                taker = done.leftover_taker
+                events.append(Leftover(number, taker, match.side_of(taker), done.leftover))
             events.append(Scored(match.results[-1], dict(match.totals)))
     return events
 

@@ -373,10 +373,11 @@ def deal_text(look: Look, match: Match) -> str:
             + "\n" + say("{player} to play.", player=deal.turn))
 
 
-def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False, width: int = 80) -> str:
+def play_text(look: Look, record: Play, match: Match, session: bool = False, width: int = 80) -> str:
     """What a play did, then the table and whose turn; the cue to deal when a hand is played out;
     at the deal's end the deal and match tables and who deals next (``session``: in the
-    session's words, else as `pasur deal`), the tables fitted to ``width`` columns."""
+    session's words, else as `pasur deal`), the tables fitted to ``width`` columns. Everything
+    about the deal is read from the ``Play`` record."""
     lines = []
     if record.taken:
         lines.append(say("{player} plays {card} and takes {cards}.",
@@ -384,7 +385,7 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     else:
         lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
     if record.sur:
-        held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+        held = comma().join(f"{s} {n}" for s, n in record.surs.items() if n) or _("none")
         if record.cancelled:
             sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
                 side=record.side, other=record.cancelled, held=held)
@@ -393,18 +394,18 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
         lines.append(look.loud(sur))
     elif record.no_sur:
         lines.append(no_sur_text(record))
-    if not deal.over:
-        cue = hand_cue(deal)
+    if not record.deal_over:
+        cue = hand_cue(record)
         if cue:
             lines.append(look.loud(cue))
-        lines.append(say("Table: {table}", table=look.cards(deal.table, sort=False)))
+        lines.append(say("Table: {table}", table=look.cards(record.table, sort=False)))
         if not session:  # the session's prompt says whose turn it is
             lines.append(say("{player} to play (hand {hand} of {hands}).",
-                player=deal.turn, hand=deal.hand, hands=deal.hands))
+                player=record.turn, hand=record.next_hand, hands=record.hands))
         return "\n".join(lines)
-    if deal.leftover:
+    if record.leftover:
         lines.append(say("Last card played. {player} made the last capture and takes the table: {cards}.",
-            player=deal.leftover_taker, cards=look.cards(deal.leftover)))
+            player=record.leftover_taker, cards=look.cards(record.leftover)))
     else:
         lines.append(_("Last card played; the table is empty."))
     lines.append("")
@@ -415,15 +416,16 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     return "\n".join(lines)
 
 
-def hand_cue(deal: Deal) -> str | None:
+def hand_cue(record: Play) -> str | None:
     """After the last card of a hand that is not the deal's last: say to deal the next one."""
-    if not deal.hand_played_out:
+    from pasur_cli.deal import CARDS_PER_HAND  # loaded already: a play was made
+    if not record.hand_over:
         return None
-    if deal.stock:
+    if record.stock:
         return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).",
-                   hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand, stock=deal.stock)
+                   hand=record.hand, hands=record.hands, n=CARDS_PER_HAND, stock=record.stock)
     return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.",
-        hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand)
+        hand=record.hand, hands=record.hands, n=CARDS_PER_HAND)
 
 
 def awaiting_text(match: Match, session: bool = False) -> str | None:
@@ -703,7 +705,7 @@ def race_text(look: Look, deal: Deal) -> str:
     # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
     from pasur_cli.scoring import PileCount, score_deal
     piles = {side: list(pile) for side, pile in deal.piles.items()}
-    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
+    piles[deal.side_of(deal.table_taker)] += deal.table
     ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
     now = dot.join(f"{s} {score.total}" for s, score in ended.items())
     return "\n".join([

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli import actions, render
-from pasur_cli.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.cli import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
 from pasur_cli.errors import NotationError, PasurError
 from pasur_cli.i18n import N_, _, catalog_words, whole_number
@@ -30,6 +29,7 @@ from pasur_cli.typos import read_cards
 
 if TYPE_CHECKING:
     from pasur_cli.cards import Card
+    from pasur_cli.deal import Deal
     from pasur_cli.match import Match
     from pasur_cli.render import Look
     from pasur_cli.store import Store
@@ -251,17 +251,15 @@ class Session:
         assert deal is not None
         # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
         card, *rest = read_cards(words, deal.unseen_cards, deal.table)
-        deal.verify_card(card)
-        take = rest or self.choose(card, match)
-        record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
-        self.echo(render.play_text(self.look, record, played_in, match, session=True, width=self.width() or 80))
+        take = rest or self.choose(card, deal)
+        record, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
+        self.echo(render.play_text(self.look, record, match, session=True, width=self.width() or 80))
 
-    def choose(self, card: Card, match: Match) -> list[Card] | None:
-        """The capture to record: None when the engine has one answer, else the typist's choice."""
-        deal = match.deal
-        assert deal is not None
-        found = legal_captures(card, deal.table, match.rules)
-        if found.forced is not None:  # the engine's answer, as Deal.resolve gives it
+    def choose(self, card: Card, deal: Deal) -> list[Card] | None:
+        """The capture to record: None when the engine has the answer (``Deal.capture_choice``),
+        else the typist's choice among the captures it lists, each answer checked by the engine."""
+        found = deal.capture_choice(card)  # raises for a card nobody can play now
+        if found is None:
             return None
         question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
         if not self.at_terminal:
@@ -281,18 +279,11 @@ class Session:
             if answer and not answer.isdecimal():
                 try:
                     take = read_cards(answer.replace(",", " ").split(), deal.table)
-                except NotationError as err:
+                    deal.verify_play(card, take)  # the engine says whether, and why not
+                except PasurError as err:
                     self.refuse(err)
                 else:
-                    if tuple(sorted(take)) in found.options or (
-                            found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
-                        return take
-                    problem = capture_problem(card, deal.table, take, match.rules)  # why not, when it can say
-                    if problem is not None:
-                        self.refuse(problem)
-                    else:
-                        self.echo(_("{card} cannot take {cards}.").format(
-                            card=self.look.card(card), cards=self.look.cards(take)))
+                    return take
             self.echo(self.look.say("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.",
                                     n=len(found.options)))
             question = _("Which one? ")
