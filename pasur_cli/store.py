@@ -687,6 +687,14 @@ class Store:
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
         """The stored match replayed (kept, so a change in the same command need not replay it
         again). Raises DamagedError when it cannot be replayed."""
+        kept = self._replayed
+        if kept and kept[0].id == match_id:  # replayed in this process: still the log, unless another wrote
+            try:
+                row = self.db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
+            except (sqlite3.Error, UnicodeDecodeError):
+                row = None
+            if row and row[0] == kept[0].touched:
+                return kept
         record = self.load(match_id)
         match = record.replay()
         self._replayed = (record, match)
@@ -808,6 +816,7 @@ class Store:
         Whatever the body records with ``Change.append`` / ``Change.drop`` is committed when it
         ends without an exception; an exception (a refused play, Ctrl-C) rolls everything back.
         """
+        after: tuple[MatchRecord, Match] | None = None
         with self.transaction() as db:
             row = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
             kept = self._replayed
@@ -828,6 +837,11 @@ class Store:
                 elif len(match.results) > finished:
                     _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                 self._touch(db, match_id)
+                if not change.dropped:  # the match replayed stays the log's: the next read needs no replay
+                    touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
+                    after = record.replace(touched=touched, texts=(*record.texts, *change.texts),
+                                           times=(*record.times, *change.times)), match
+        self._replayed = after  # set once committed
 
 
 def _check_rows(mid: int, log: list[Any]) -> None:
@@ -864,11 +878,15 @@ class Change:
         self.count = record.length
         self.changed = False
         self.dropped = False
+        self.texts: list[str] = []  # the lines appended, and their times
+        self.times: list[str] = []
 
     def append(self, action: dict[str, Any]) -> None:
-        text = checked_text(action)
+        text, at = checked_text(action), now()
         self.count += 1
-        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, now(), text))
+        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, at, text))
+        self.texts.append(text)
+        self.times.append(at)
         self.changed = True
         _fault("after-append")
 
