@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from pasur_cli.engine.errors import IllegalPlayError
-from pasur_cli.engine.match import Match, name_key
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.names import name_key
 from pasur_cli.engine.values import Value
 
 

@@ -9,7 +9,7 @@ with the match as it now stands. Refusals are the engine's PasurErrors; nothing 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.errors import IllegalPlayError, NotationError
 
@@ -62,15 +62,14 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = 
     return dropped, words, store.match(match_id)[1]
 
 
-def enter_tally(store: Store, match_id: int, piles: list[str], counts: list[str], surs: list[str],
-                partial: bool = False, expect: int | None = None) -> tuple[DealResult, Match]:
-    """Score the next deal from each side's pile or counts and surs (the texts `pasur tally`
-    takes: ``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``); returns the result and the match."""
+def enter_tally(store: Store, match_id: int, action: dict[str, Any], expect: int | None = None,
+                ) -> tuple[DealResult, Match]:
+    """Score the next deal from a tally action (``{"type": "tally", "piles": ..., "counts": ...,
+    "surs": ..., "partial": ...}``, as pasur_cli.text.tally_input reads it from what was typed);
+    returns the result and the match."""
     from pasur_cli.engine.match import DealResult
-    from pasur_cli.engine.tally import build_action
     with store.changing(match_id, expect) as change:
         match: Match = change.match
-        action = build_action(match, piles, counts, surs, partial)
         result = match.apply(action)
         change.append(_last(match))  # the canonical form, as it replays
     assert isinstance(result, DealResult)

@@ -32,10 +32,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from pasur_cli.engine.errors import NotationError, PasurError, Words, shorten
-from pasur_cli.engine.match import DealResult, Match, action_text, parse_action, sides_of
+from pasur_cli.engine.match import DealResult, Match, action_text, parse_action
+from pasur_cli.engine.names import sides_of
+from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, option_text, parse_rules
 from pasur_cli.engine.values import Value
-from pasur_cli.text.i18n import N_
 
 APP = "pasur"
 SCHEMA_VERSION = 2

@@ -54,7 +54,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
         players = _current_match(ctx).players
     except Exception:  # as above
         return []
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     return [p for p in players if name_key(p).startswith(name_key(incomplete))]
 
 

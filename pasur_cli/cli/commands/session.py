@@ -73,7 +73,7 @@ def command_words() -> dict[str, str]:
     """Every word that names a session command, compared as names are (``name_key``: any case,
     Unicode normalization, Arabic or Persian yeh and kaf, with or without the zero-width
     non-joiner), mapped to its command."""
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     words = {name_key(word): command for command, english in COMMANDS.items() for word in english}
     for command in COMMANDS:
         for word in translated_words(command):
@@ -182,7 +182,7 @@ class Session:
 
     def do(self, words: list[str], match: Match, seen: int) -> bool:
         """Carry out one typed line; False to leave."""
-        from pasur_cli.engine.match import name_key
+        from pasur_cli.engine.names import name_key
         command = self.commands.get(name_key(words[0]))
         if command == "quit":
             return False
@@ -232,7 +232,9 @@ class Session:
             self.handled()
             self.echo("")
             raise Cancelled from None
-        _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
+        from pasur_cli.text.tally_input import build_action
+        action = build_action(match, piles, counts, surs, partial=False)
+        _result, match = actions.enter_tally(self.store, self.mid, action, expect=seen)
         self.echo(render.score_text(self.look, match, only_last=True, width=self.width() or 80))
         awaited = render.awaiting_text(match, session=True)
         if awaited:
