@@ -21,7 +21,7 @@ print(" ".join(sorted(set(sys.modules) - before)))
 COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.engine", "pasur_cli.text", "pasur_cli.cli.app", "pasur_cli.cli.commands", "pasur_cli.engine.errors", "pasur_cli.engine.cards",
           "pasur_cli.engine.rules", "pasur_cli.engine.captures", "pasur_cli.text.render", "pasur_cli.engine.values", "pasur_cli.text.i18n", "pasur_cli.engine.reading"}
 ENGLISH = [{"LANG": "en_US.UTF-8"}, {"LC_ALL": "C"}, {"LANG": "C.UTF-8", "LANGUAGE": "fa"}, {"PASUR_LANG": "xx"}, {}]
-MATCH = COMMON | {"pasur_cli.engine.deal", "pasur_cli.engine.names", "pasur_cli.engine.scoring", "pasur_cli.engine.match", "pasur_cli.store", "pasur_cli.store.database",
+MATCH = COMMON | {"pasur_cli.engine.deal", "pasur_cli.engine.names", "pasur_cli.engine.action", "pasur_cli.engine.scoring", "pasur_cli.engine.match", "pasur_cli.store", "pasur_cli.store.database",
                   "sqlite3", "sqlite3.dbapi2", "_sqlite3"}
 
 

@@ -101,7 +101,7 @@ def _surs(side: str) -> Callable[[str], int]:
         number = whole_number(text)
         if number is None:
             raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
-        from pasur_cli.engine.tally import check_surs
+        from pasur_cli.engine.action import check_surs
         check_surs(side, number)
         return number
     return parse
