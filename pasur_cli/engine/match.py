@@ -352,16 +352,19 @@ class Match:
         """The canonical form of the last action applied (None when this object applied none)."""
         return self.log[-1] if self.log else None
 
-    def undo(self) -> dict[str, Any]:
-        """Take back the last action (as python-chess's ``pop()``) and return it (canonical form).
-        The match is rebuilt by replaying the actions before it; a deal in progress stays the
-        same object, a play earlier. Raises IllegalPlayError when
-        there is nothing this object can take back (the log is empty, or its earlier actions
-        came from a snapshot)."""
+    def undo(self, count: int = 1) -> dict[str, Any]:
+        """Take back the last ``count`` actions (as python-chess's ``pop()``) and return the last of
+        them (canonical form): the one way a match takes an action back (the store's undo calls
+        it too). The match is rebuilt by replaying the actions before them; a deal in progress
+        stays the same object, a play earlier. Raises IllegalPlayError when this object cannot
+        take back that many (its log is shorter, or its earlier actions came from a snapshot)."""
         if not self.log:
             raise IllegalPlayError("there is nothing to take back.")
+        if not 1 <= count <= len(self.log):
+            raise IllegalPlayError("cannot undo {count}: {have} actions can be taken back here.", count=count,
+                                   have=len(self.log))
         last = self.log[-1]
-        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-1], self.base, self.start)
+        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-count], self.base, self.start)
         for name in ("results", "completed_at", "totals", "log"):
             setattr(self, name, getattr(again, name))
         if self.deal is not None and again.deal is not None:

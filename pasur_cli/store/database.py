@@ -838,10 +838,11 @@ class Store:
                 elif len(match.results) > finished:
                     _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                 self._touch(db, match_id)
-                if not change.dropped:  # the match replayed stays the log's: the next read needs no replay
+                if not change.dropped or change.undone:  # the match stays the log's: the next read needs no replay
                     touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
-                    after = record.replace(touched=touched, texts=(*record.texts, *change.texts),
-                                           times=(*record.times, *change.times)), match
+                    kept_texts, kept_times = len(record.texts) - change.undone, len(record.times) - change.undone
+                    after = record.replace(touched=touched, texts=(*record.texts[:kept_texts], *change.texts),
+                                           times=(*record.times[:kept_times], *change.times)), match
         self._replayed = after  # set once committed
 
 
@@ -879,6 +880,7 @@ class Change:
         self.count = record.length
         self.changed = False
         self.dropped = False
+        self.undone = 0  # actions ``match`` took back with the rows dropped
         self.texts: list[str] = []  # the lines appended, and their times
         self.times: list[str] = []
 
@@ -893,7 +895,8 @@ class Change:
 
     def drop(self, count: int) -> list[dict[str, Any]]:
         """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
-        (``match`` no longer describes the log after this.) Raises DamagedError, before removing
+        ``match`` takes them back too (``Match.undo``) when they came after its snapshot; else it no
+        longer describes the log (``undone`` stays 0). Raises DamagedError, before removing
         anything, when one of them cannot be read."""
         keep = self.count - count
         rows = self.db.execute("SELECT seq, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
@@ -908,6 +911,9 @@ class Change:
         self.db.execute("DELETE FROM snapshots WHERE match_id = ? AND seq > ?", (self.record.id, keep))
         self.count = keep
         self.changed = self.dropped = True
+        if count <= len(self.match.log):  # taken back as the engine takes back (Match.undo): no reload
+            self.match.undo(count)
+            self.undone = count
         return dropped
 
 
