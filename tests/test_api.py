@@ -215,7 +215,7 @@ def test_a_script_of_public_names_replays_matches_to_the_cli_scores(tmp_path, se
     from matchbook import random_match as whole_match
     from matchbook import stored
 
-    from pasur_cli.cli import main
+    from pasur_cli.cli.app import main
 
     path = tmp_path / "pasur.db"
     ids = stored(path, [whole_match(random.Random(seed)) for seed in seeds])

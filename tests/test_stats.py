@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from matchbook import random_match, stored
 from tier import sized
 
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 
 
 def run(db: Path, *args: str):
