@@ -11,8 +11,8 @@ import sys
 import pytest
 from matchbook import random_actions, stored
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
 
 
 def process(*args: str) -> subprocess.CompletedProcess:
