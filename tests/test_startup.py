@@ -98,8 +98,8 @@ CASES = [
     ("none", {}, CHECK, NO_STORE | NO_TABLE | {"json", "zlib", "pasur_cli.engine.match"}),
     *(("none", env, CHECK, NO_STORE | NO_TABLE | {"json"})
       for env in ({"LANG": "en_US.UTF-8"}, {"LC_ALL": "C"}, {"LANG": "C.UTF-8", "LANGUAGE": "fa"}, {"PASUR_LANG": "xx"})),
-    ("playing", {}, ["show"], NO_TABLE | {"json", "zlib"}),
-    ("playing", {}, ["play", "2S"], NO_TABLE | {"json", "zlib"}),
+    ("playing", {}, ["show"], NO_TABLE | {"json"}),
+    ("playing", {}, ["play", "2S"], NO_TABLE | {"json"}),
     ("snapshot", {}, ["show"], NO_TABLE | {"json"}),
     ("snapshot", {}, ["play", "2S"], NO_TABLE | {"json"}),
     ("snapshot", {}, ["score"], set()),
@@ -110,8 +110,8 @@ CASES = [
 ]
 # in another language the catalog is read: struct, and nothing else more
 LANGUAGES = [
-    ("playing", {"PASUR_LANG": "fa"}, ["show"], NO_TABLE | {"json", "zlib"}),
-    ("playing", {}, ["--lang", "de", "show"], NO_TABLE | {"json", "zlib"}),
+    ("playing", {"PASUR_LANG": "fa"}, ["show"], NO_TABLE | {"json"}),
+    ("playing", {}, ["--lang", "de", "show"], NO_TABLE | {"json"}),
     ("none", {"LANG": "es_ES.UTF-8"}, CHECK, NO_STORE | NO_TABLE | {"json"}),
 ]
 CHART = ("snapshot", {}, ["score", "--chart"])
