@@ -1,4 +1,4 @@
-"""All file I/O: the SQLite database that holds every match as its players, rules and log.
+"""The record book on disk: the SQLite database that holds every match as its players, rules and log.
 
 A match's state is replayed from its log through the engine. Every change is one
 ``BEGIN IMMEDIATE`` transaction that reads the log, checks the change against the replayed match
@@ -22,11 +22,11 @@ reason, and the other matches are unaffected; ``delete`` removes it.
 
 from __future__ import annotations
 
-import functools
 import os
 import sqlite3
 import sys
 import time
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -375,24 +375,8 @@ def _unreadable(match_id: int, number: int, line: str) -> DamagedError:
 
 
 def crc(texts: list[str]) -> int:
-    """The CRC-32 (as zlib computes it) of the texts joined by newlines. Written out here: a deal's
-    log is a few hundred bytes, and loading zlib's shared library would cost every command that
-    reads a snapshot more memory (about 0.2 MiB) than the rest of this module."""
-    table = _crc_table()
-    c = 0xFFFFFFFF
-    for byte in "\n".join(texts).encode():
-        c = table[(c ^ byte) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
-
-@functools.cache
-def _crc_table() -> list[int]:
-    table = []
-    for n in range(256):
-        for _ in range(8):
-            n = (n >> 1) ^ 0xEDB88320 if n & 1 else n >> 1
-        table.append(n)
-    return table
+    """The CRC-32 of the texts joined by newlines: a snapshot's checksum."""
+    return zlib.crc32("\n".join(texts).encode())
 
 
 class Store:
