@@ -398,11 +398,9 @@ def _output_failed(err: OSError, code: int) -> int:
     when a change was already committed (the change happened: saying "error" would make the
     table enter it again), else 1."""
     import os
-    import sys
 
     from pasur_cli.text.i18n import _
-    store = sys.modules.get("pasur_cli.store.database")
-    done = bool(store and getattr(store, "committed", False))
+    done = any(store.commits for store in _OPENED)
     reason = err.strerror or type(err).__name__
     line = _("pasur: the output could not be written ({reason}); the change was recorded.") if done else \
         _("pasur: the output could not be written ({reason}).")
@@ -491,7 +489,13 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
     from pasur_cli.store.database import Store
     store = Store(ctx.meta.get("pasur.db"), write=write, create=create)
     ctx.call_on_close(store.close)
+    _OPENED.append(store)
     return store
+
+
+# The stores this process opened: once one has committed a change, output that fails afterwards
+# must not turn the command into a failure (the exit code is the command line's, not the store's).
+_OPENED: list[Store] = []
 
 
 def current(ctx: click.Context, store: Store) -> tuple[int, Match]:
