@@ -103,10 +103,16 @@ def read_pipe(prompt: str) -> str:
     return line.rstrip("\r\n")
 
 
+def at_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal; None when it was closed): the
+    one place the command line tells a person from a pipe."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 @contextmanager
 def lines() -> Iterator[tuple[Reader, bool]]:
     """(reader, at_terminal) for standard input: the Terminal reader at a terminal, else the pipe's."""
-    if sys.stdin is not None and sys.stdin.isatty():
+    if at_terminal():
         with Terminal() as terminal:
             yield terminal, True
     else:

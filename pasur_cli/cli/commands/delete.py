@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from pasur_cli.cli.app import PasurCommand, confirm, expect_option, look, open_store, store_options
@@ -12,8 +10,9 @@ from pasur_cli.store.database import DamagedError, StoreError
 
 
 def at_terminal() -> bool:
-    """Whether a person can be asked (standard input is a terminal; None when it was closed)."""
-    return sys.stdin is not None and sys.stdin.isatty()
+    """Whether a person can be asked (pasur_cli.cli.terminal says; loaded only when asked)."""
+    from pasur_cli.cli import terminal
+    return terminal.at_terminal()
 
 
 @click.command(cls=PasurCommand)

@@ -14,8 +14,9 @@ from pasur_cli.text import render
 
 
 def at_terminal() -> bool:
-    """Whether a person can be asked (standard input is a terminal; None when it was closed)."""
-    return sys.stdin is not None and sys.stdin.isatty()
+    """Whether a person can be asked (pasur_cli.cli.terminal says; loaded only when asked)."""
+    from pasur_cli.cli import terminal
+    return terminal.at_terminal()
 
 
 def read_text(path: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, TypeVar
 
 import click
@@ -19,7 +18,7 @@ from pasur_cli.cli.app import (
     terminal_width,
 )
 from pasur_cli.cli.questions import ask_tally
-from pasur_cli.cli.terminal import Terminal
+from pasur_cli.cli.terminal import Terminal, at_terminal
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.store import actions
 from pasur_cli.text import render
@@ -55,7 +54,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
     mid, match = current(ctx, store)
     given = list(piles), list(counts), list(surs)
     if not (piles or counts or surs):
-        if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
+        if not at_terminal():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         match.check_tally_allowed()  # before the terminal is taken and the first question is asked
         with Terminal() as terminal:
