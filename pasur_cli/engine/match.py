@@ -20,7 +20,7 @@ from typing import Any
 from pasur_cli.engine.action import check_action as check_action  # its home is action; found here too
 from pasur_cli.engine.cards import Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
-from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
+from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
 from pasur_cli.engine.names import check_players as check_players  # their home is names; found here too
 from pasur_cli.engine.names import find_name, side_names, sides_of
 from pasur_cli.engine.names import name_key as name_key
@@ -375,23 +375,13 @@ class Match:
 
 
 def _card(card: Card | str) -> Card:
-    if isinstance(card, Card):
-        return card
     if isinstance(card, str):
         return parse_card(card)
-    raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
+    return parse_cards([card])[0]  # a Card, or the refusal of what is none
 
 
 def _cards(cards: Iterable[Card | str] | str, what: object) -> list[Card]:
-    if isinstance(cards, str):
-        return parse_cards(cards, what)
-    out: list[Card] = []
-    for card in cards:
-        one = _card(card)
-        if one in out:
-            raise NotationError("{card} is named twice in the {what}: each card exists once.", card=one, what=what)
-        out.append(one)
-    return out
+    return parse_cards(cards, what)
 
 
 def _describe(action: object) -> str:
