@@ -28,7 +28,7 @@ from typing import Any
 from pasur_cli.engine.errors import PasurError, Words, shorten
 from pasur_cli.engine.match import DealResult, Match, action_text, parse_action
 from pasur_cli.engine.reading import N_
-from pasur_cli.engine.rules import Rules, option_text, parse_rules
+from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.values import Value
 from pasur_cli.store.errors import BusyError as BusyError
 from pasur_cli.store.errors import DamagedError as DamagedError
@@ -345,7 +345,7 @@ class Store:
         if not isinstance(created, str):
             raise DamagedError(mid, Words("its date is not text"))
         try:
-            players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
+            players, rules = players.split("\n"), stored_rules(rules)
         except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
             raise DamagedError(mid, _reason(err)) from None
         if not isinstance(dealer, int) or not 0 <= dealer < len(players):
@@ -460,12 +460,11 @@ class Store:
         """Store a new match and return its id. An import passes its (canonical) log, the times,
         the match it replays to (for the snapshots of its finished deals), its fingerprint and
         when it was created (else now)."""
-        rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
         texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
             cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched, fingerprint)"
                              " VALUES (?, ?, ?, ?, 0, ?)",
-                             (created or now(), "\n".join(players), rules_lines, dealer, fingerprint))
+                             (created or now(), "\n".join(players), rules_lines(rules), dealer, fingerprint))
             mid = int(cur.lastrowid or 0)
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                            [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
