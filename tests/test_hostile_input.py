@@ -246,7 +246,7 @@ def test_session_shows_and_scores_what_another_shell_recorded(tmp_path, monkeypa
 def test_expect_says_the_lengths_to_a_script(tmp_path):
     path = fresh(tmp_path)
     refused = run(path, "play", "5h", "--expect", 3)
-    assert refused.exit_code == 1 and "its log holds 1 actions, not 3" in refused.output
+    assert refused.exit_code == 1 and "the length of its log is 1, not 3" in refused.output
 
 
 def test_session_says_how_many_actions_someone_took_back(tmp_path, monkeypatch):

@@ -831,7 +831,7 @@ def _check_rows(mid: int, log: list[Any]) -> None:
 
 def _check_expect(expect: int | None, count: int) -> None:
     if expect is not None and expect != count:
-        raise StaleError("the match changed since it was shown (its log holds {length} actions, not {expect});"
+        raise StaleError("the match changed since it was shown (the length of its log is {length}, not {expect});"
                          " nothing was recorded. Look again and re-enter.", length=count, expect=expect)
 
 
