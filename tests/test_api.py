@@ -231,3 +231,21 @@ def test_a_script_of_public_names_replays_matches_to_the_cli_scores(tmp_path, se
     for mine, score in zip(replayed, scores, strict=True):
         assert mine["deals"] == [deal["scores"] for deal in score["deals"]]
         assert (mine["totals"], mine["winner"], mine["finished"]) == (score["totals"], score["winner"], score["finished"])
+
+
+def test_start_deal_and_tally_have_the_trio_play_has() -> None:
+    """verify_ raises the reason, can_ says whether, the action does it: one code path each."""
+    match = pasur_cli.Match(["Ali", "Sara"], pasur_cli.PRESETS["pagat"])
+    assert not match.can_start_deal("JC JD 3H 4S")
+    with pytest.raises(pasur_cli.IllegalPlayError, match="misdeal"):
+        match.verify_start_deal("JC JD 3H 4S")
+    assert match.verify_start_deal("5C 9D 3H KS") == tuple(pasur_cli.parse_cards("5C 9D 3H KS"))
+    assert match.length == 0  # asking changed nothing
+    everything = {"clubs": 13, "aces": 4, "jacks": 4, "two_clubs": True, "ten_diamonds": True}
+    assert not match.can_tally(counts={"Ali": everything, "Sara": {"clubs": 1}})
+    result = match.verify_tally(counts={"Ali": everything, "Sara": {}})
+    assert match.length == 0 and not match.results
+    assert match.tally(counts={"Ali": everything, "Sara": {}}) == result
+    match.start_deal("5C 9D 3H KS")
+    with pytest.raises(pasur_cli.IllegalPlayError, match="being played card by card"):
+        match.verify_tally(counts={"Ali": everything, "Sara": {}})
