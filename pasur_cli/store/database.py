@@ -148,8 +148,8 @@ def check_file(path: str) -> str:
 
 def user_data_dir(platform: str = sys.platform) -> str:
     """pasur's folder in the user data folder: the folder platformdirs' ``user_data_dir("pasur",
-    appauthor=False)`` names (tests hold the two equal), without its import, which costs about
-    9 ms, a fifth of start-up, on every command."""
+    appauthor=False)`` names (tests hold the two equal), without importing platformdirs at the
+    start of every command."""
     if platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
     elif platform == "darwin":
@@ -652,7 +652,7 @@ class Store:
     def _totals(self, text: object) -> dict[str, int] | None:
         """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an
         object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
-        module (about 0.1 MiB and 2 ms of their start); the json module reads it only when this
+        module; the json module reads it only when this
         SQLite has no JSON functions (they are built in since 3.38) or the text is malformed."""
         try:
             if self.db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":
@@ -839,7 +839,7 @@ def _check_rows(mid: int, log: list[Any]) -> None:
 
 def _check_expect(expect: int | None, count: int) -> None:
     if expect is not None and expect != count:
-        raise StaleError("the match changed since it was shown (its log holds {length} actions, not {expect});"
+        raise StaleError("the match changed since it was shown (the length of its log is {length}, not {expect});"
                          " nothing was recorded. Look again and re-enter.", length=count, expect=expect)
 
 
