@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from pasur_cli import actions, render
 from pasur_cli.cli import PasurCommand, current, expect_option, look, look_options, open_store, store_options
 from pasur_cli.typos import read_cards
+
+if TYPE_CHECKING:
+    from pasur_cli.store import Expected
 
 
 @click.command(cls=PasurCommand)
@@ -15,7 +20,7 @@ from pasur_cli.typos import read_cards
 @store_options
 @look_options
 @click.pass_context
-def deal(ctx: click.Context, cards: tuple[str, ...], expect: int | None) -> None:
+def deal(ctx: click.Context, cards: tuple[str, ...], expect: Expected | None) -> None:
     """Enter the face-up table of the next deal: four CARDS (checked for misdeals)."""
     table_cards = read_cards(cards)
     store = open_store(ctx, write=True)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from pasur_cli.cli import PasurCommand, confirm, expect_option, look, open_store, store_options
 from pasur_cli.errors import NotationError, Words
 from pasur_cli.store import DamagedError, StoreError
+
+if TYPE_CHECKING:
+    from pasur_cli.store import Expected
 
 
 def at_terminal() -> bool:
@@ -21,7 +25,7 @@ def at_terminal() -> bool:
 @expect_option
 @store_options
 @click.pass_context
-def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
+def delete(ctx: click.Context, yes: bool, expect: Expected | None) -> None:
     """Remove the match given by --match, with its whole log, for good.
 
     Asks for confirmation at a terminal; a script gives --yes. Works on a damaged match too.

@@ -25,6 +25,7 @@ from pasur_cli.store import Store
 if TYPE_CHECKING:
     from pasur_cli.cards import Card
     from pasur_cli.match import Match
+    from pasur_cli.store import Expected
 
 
 def _current_match(ctx: click.Context) -> Match:
@@ -67,7 +68,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
 @look_options
 @click.pass_context
 def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None,
-         expect: int | None) -> None:
+         expect: Expected | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes."""
     played = _one_card(card)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))

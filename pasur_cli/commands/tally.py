@@ -32,6 +32,7 @@ from pasur_cli.typos import read_cards
 if TYPE_CHECKING:
     from pasur_cli.match import Match
     from pasur_cli.render import Look
+    from pasur_cli.store import Expected
 
 T = TypeVar("T")
 
@@ -50,7 +51,7 @@ T = TypeVar("T")
 @look_options
 @click.pass_context
 def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], surs: tuple[str, ...],
-          partial: bool, expect: int | None, as_json: bool) -> None:
+          partial: bool, expect: Expected | None, as_json: bool) -> None:
     """Score a deal played without play-by-play entry, from what each side captured.
 
     A side may be named by its name or any of its players. At a terminal with no options, asks
