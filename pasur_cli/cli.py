@@ -369,9 +369,15 @@ def echo_csv(headers: list[str], rows: list[list[object]]) -> None:
     import sys
 
     from pasur_cli.render_stats import csv_text
-    sys.stdout.flush()
-    sys.stdout.buffer.write(csv_text(headers, rows).encode("utf-8"))
-    sys.stdout.buffer.flush()
+    text = csv_text(headers, rows).encode("utf-8")
+    out = sys.stdout
+    if out is None:  # started with standard output closed: said as any failed write is (cli.run)
+        import errno
+        import os
+        raise OutputFailed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
+    out.flush()
+    out.buffer.write(text)
+    out.buffer.flush()
 
 
 def rule_options(f: F) -> F:

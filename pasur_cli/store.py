@@ -850,6 +850,20 @@ class Store:
             return kept[0].expected
         return self.load(match_id).expected
 
+    def stored_revision(self, match_id: int) -> Expected | None:
+        """The match's key and revision as stored, read without replaying it (a damaged match has
+        them too); None when there is no such match."""
+        identity = "key, revision" if self.schema >= 3 else "NULL, NULL"
+        try:
+            row = self.db.execute(f"SELECT {identity}, (SELECT count(*) FROM actions WHERE match_id = ?)"
+                                  " FROM matches WHERE id = ?", (match_id, match_id)).fetchone()
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+        if row is None:
+            return None
+        key, revision, count = row
+        return Expected(key if isinstance(key, str) else None, revision if type(revision) is int else count, count)
+
     def length(self, match_id: int) -> int:
         """How many actions the match's log holds (as replayed by ``match`` in this command, if it was)."""
         kept = self._replayed

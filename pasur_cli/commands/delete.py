@@ -49,6 +49,8 @@ def delete(ctx: click.Context, yes: bool, expect: Expected | None) -> None:
         question = look(ctx).say_count("Delete match {match} ({players}, {count} action){state} for good?",
                                        "Delete match {match} ({players}, {count} actions){state} for good?", count,
                                        match=mid, players=", ".join(players), count=count, state=state)
+        if expect is None:  # what the question showed: a match that moves while it is asked is not deleted
+            expect = store.stored_revision(mid)
         if not confirm(question):
             raise StoreError("match {match} was not deleted; nothing was changed.", match=mid)
     store.delete(mid, expect)

@@ -64,6 +64,8 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         match.check_tally_allowed()  # before the terminal is taken and the first question is asked
+        if expect is None:  # recorded only if the match has not moved while the questions were answered
+            expect = store.expected(mid)
         with Terminal() as terminal:
             given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
     result, match = actions.enter_tally(store, mid, *given, partial=partial, expect=expect)
