@@ -20,13 +20,13 @@ import pytest
 from click.testing import CliRunner
 from simulate import random_table
 
-from pasur_cli import actions
-from pasur_cli.captures import legal_captures
-from pasur_cli.cli import main
-from pasur_cli.errors import PasurError
-from pasur_cli.record import read_record
-from pasur_cli.rules import PRESETS
-from pasur_cli.store import AlreadyImported, Expected, NoMatchError, StaleError, Store
+from pasur_cli.cli.app import main
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.errors import PasurError
+from pasur_cli.engine.record import read_record
+from pasur_cli.engine.rules import PRESETS
+from pasur_cli.store import actions
+from pasur_cli.store.database import AlreadyImported, Expected, NoMatchError, StaleError, Store
 
 
 def run(path: Path, *args: object, input: str | None = None):
