@@ -187,7 +187,7 @@ class Session:
             self.echo(self.look.say('Type "{help}" for how to enter plays; Ctrl-C or Ctrl-D leaves.',
                                     help=shown_word("help")))
         while True:
-            latest = True
+            latest, self.pending = True, None  # a Ctrl-C from here on interrupts no recording
             try:
                 match, seen = self.state()
             except BusyError:  # another program holds the database for now: what was read last stands
@@ -225,8 +225,6 @@ class Session:
                 self.refuse(err)
             except Cancelled:
                 self.echo(_("Cancelled: nothing was recorded."))
-            finally:
-                self.pending = None
 
     def do(self, words: list[str], match: Match, seen: Expected) -> bool:
         """Carry out one typed line; False to leave."""
