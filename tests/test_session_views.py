@@ -249,3 +249,17 @@ def test_csv_with_standard_output_closed_says_one_line(tmp_path, command):
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "the output could not be written" in lines[0], done.stderr
     assert done.returncode == 1
+
+
+def test_delete_at_a_terminal_is_refused_when_the_match_moved_while_it_asked(tmp_path):
+    """Every interactive command records only what was answered about the match as it still is:
+    `delete` asks about a match of N actions; another shell plays meanwhile; yes deletes nothing."""
+    path = started(tmp_path / "p.db")
+    child = spawn(path, "delete", "--match", "1")
+    child.expect_exact("for good? [y/N]: ")
+    assert run(path, "play", "2S").exit_code == 0
+    child.sendline("y")
+    child.expect_exact("changed since it was shown")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1 and length(path) == 2

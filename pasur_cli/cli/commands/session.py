@@ -103,7 +103,6 @@ class Session:
         self.commands = command_words()
         self.key: str | None = None  # the match's key, read when the session starts
         self.pending: tuple[str, int] | None = None  # a line being recorded, and the store's commits before it
-        store.waiting(self.waiting)
 
     def handled(self) -> None:
         """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
@@ -181,6 +180,7 @@ class Session:
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> None:
+        self.store.waiting(self.waiting)
         match, seen = self.state()
         self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
         if self.at_terminal:
