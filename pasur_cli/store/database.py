@@ -139,7 +139,7 @@ class Expected(Value):
 def parse_expected(text: str) -> Expected | None:
     """The Expected that ``--expect`` text names: ``KEY:REVISION`` (as ``show --json`` reports
     "revision") or a bare number; None when it is neither. Digits may be in any script."""
-    from pasur_cli.text.i18n import whole_number
+    from pasur_cli.engine.reading import whole_number
     key, sep, number = text.strip().rpartition(":")
     if sep and not _is_key(key):
         return None
