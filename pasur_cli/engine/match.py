@@ -361,7 +361,7 @@ class Match:
         if not self.log:
             raise IllegalPlayError("there is nothing to take back.")
         if not 1 <= count <= len(self.log):
-            raise IllegalPlayError("cannot undo {count}: {have} actions can be taken back here.", count=count,
+            raise IllegalPlayError("cannot undo {count}: at most {have} can be taken back here.", count=count,
                                    have=len(self.log))
         last = self.log[-1]
         again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-count], self.base, self.start)

@@ -24,8 +24,12 @@ def _counts_ok(value: Value, most: dict[str, int]) -> None:
             continue
         if held.__class__ is not int:
             raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=held)
-        if held < 0 or (name in most and held > most[name]):
-            raise NotationError("{name}={text!r} is not allowed: the number is out of range.", name=name, text=held)
+        if name in most and not 0 <= held <= most[name]:
+            raise NotationError("{name}={number} is not allowed: write a whole number from {least} to {most}.",
+                                name=name, number=held, least=0, most=most[name])
+        if held < 0:
+            raise NotationError("{name}={number} is not allowed: the number cannot be negative.", name=name,
+                                number=held)
 
 
 class PileCount(Value):

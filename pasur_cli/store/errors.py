@@ -31,7 +31,22 @@ class DamagedError(StoreError):
 
 
 class StaleError(PasurError):
-    """The match changed after it was shown; the change was not recorded."""
+    """The match changed after it was shown, or is not the match that was shown; the change was not
+    recorded. Facts: ``match``, ``revision`` and ``length`` now, ``expect`` (the revision expected),
+    ``shown`` (the log length that was shown, when the caller knows it)."""
+
+
+class GoneError(StoreError):
+    """The match or the file a long-lived view (the session) was showing is gone: the match was
+    deleted, or the database file was replaced or deleted. Nothing was recorded."""
+
+
+class NoMatchError(StoreError):
+    """There is no match of that id (never made, or deleted)."""
+
+
+class AlreadyImported(StoreError):
+    """The record was imported before (``match`` says as which match); nothing was changed."""
 
 
 def check_rows(mid: int, log: list[Any]) -> None:

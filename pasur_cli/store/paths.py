@@ -47,8 +47,8 @@ def check_file(path: str) -> str:
 
 def user_data_dir(platform: str = sys.platform) -> str:
     """pasur's folder in the user data folder: the folder platformdirs' ``user_data_dir("pasur",
-    appauthor=False)`` names (tests hold the two equal), without its import, which costs about
-    9 ms, a fifth of start-up, on every command."""
+    appauthor=False)`` names (tests hold the two equal), without importing platformdirs at the
+    start of every command."""
     if platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
     elif platform == "darwin":

@@ -250,7 +250,7 @@ def snapshot_number(db: sqlite3.Connection, text: str) -> object:
 def snapshot_totals(db: sqlite3.Connection, text: object) -> dict[str, int] | None:
     """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an
     object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
-    module (about 0.1 MiB and 2 ms of their start); the json module reads it only when this
+    module; the json module reads it only when this
     SQLite has no JSON functions (they are built in since 3.38) or the text is malformed."""
     try:
         if db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":

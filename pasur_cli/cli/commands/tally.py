@@ -25,7 +25,7 @@ from pasur_cli.text import render
 from pasur_cli.text.tally_input import build_action
 
 if TYPE_CHECKING:
-    pass
+    from pasur_cli.store.database import Expected
 
 T = TypeVar("T")
 
@@ -44,7 +44,7 @@ T = TypeVar("T")
 @look_options
 @click.pass_context
 def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], surs: tuple[str, ...],
-          partial: bool, expect: int | None, as_json: bool) -> None:
+          partial: bool, expect: Expected | None, as_json: bool) -> None:
     """Score a deal played without play-by-play entry, from what each side captured.
 
     A side may be named by its name or any of its players. At a terminal with no options, asks
@@ -57,6 +57,8 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         if not at_terminal():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         match.check_tally_allowed()  # before the terminal is taken and the first question is asked
+        if expect is None:  # recorded only if the match has not moved while the questions were answered
+            expect = store.expected(mid)
         with Terminal() as terminal:
             given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
     result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
