@@ -26,7 +26,7 @@ Scoring: ``score_deal``, ``SideScore``, ``PileCount``, ``clubs_winners``, ``matc
 The match record (JSON): ``read_record``, ``write_record``.
 Across time: ``match_events`` (a match's events play by play: the table dealt, each ``Play``, the
 leftover, each ``DealResult``), ``record_book`` (a ``RecordBook`` of every player's and
-partnership's ``Record`` across matches, and the head-to-head wins).
+partnership's ``PlayerRecord`` across matches, and the head-to-head wins).
 The record book (one SQLite file, as the commands keep it): ``Store(path, write=True, create=True)``
 opens it, ``store.create(players, rules, dealer)`` enters a match, and ``enter_table``,
 ``enter_play``, ``enter_tally`` and ``take_back`` record through the same code the commands use
@@ -88,7 +88,8 @@ _WHERE = {
     "match_events": "history",
     "record_book": "stats",
     "RecordBook": "stats",
-    "Record": "stats",
+    "PlayerRecord": "stats",
+    "Record": "stats",  # PlayerRecord's name before; not in __all__
     "PasurError": "errors",
     "NotationError": "errors",
     "IllegalPlayError": "errors",
@@ -109,8 +110,8 @@ __all__ = [
     "PasurError",
     "PileCount",
     "Play",
+    "PlayerRecord",
     "Rank",
-    "Record",
     "RecordBook",
     "Rules",
     "SideScore",
@@ -193,6 +194,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.scoring import clubs_winners as clubs_winners
     from pasur_cli.engine.scoring import match_winner as match_winner
     from pasur_cli.engine.scoring import score_deal as score_deal
+    from pasur_cli.engine.stats import PlayerRecord as PlayerRecord
     from pasur_cli.engine.stats import Record as Record
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book
