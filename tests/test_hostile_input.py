@@ -29,7 +29,7 @@ from tier import sized
 from pasur_cli.cli.app import main
 
 # each example runs several commands on a database of its own: a smoke sample in the quick suite
-SETTINGS = sized(8)
+SETTINGS = sized(5)
 
 
 def run(path: Path, *args: object, input: str | None = None, color: bool = False, env: dict | None = None):
