@@ -135,6 +135,7 @@ def test_a_stale_expect_says_the_logs_length_in_each_language(started, pasur, co
     before = started.read_bytes()
     result = pasur("--lang", code, "play", "7C", "--expect", "3")
     assert result.exit_code == 1 and started.read_bytes() == before
-    expected = in_language(code, "the match changed since it was shown (the length of its log is {length}, not"
-                           " {expect}); nothing was recorded. Look again and re-enter.", length=4, expect=3)
+    expected = in_language(code, "the match changed since it was shown (its revision is {revision}, not {expect};"
+                           " the length of its log is {length}); nothing was recorded. Look again and re-enter.",
+                           revision=4, length=4, expect=3)
     assert expected in plain(result.output), result.output

@@ -321,13 +321,42 @@ def db_option(f: F) -> F:
                         help="The database file (default: $PASUR_DB, else the user data folder).")(f)
 
 
+if TYPE_CHECKING:
+    from pasur_cli.store.database import Expected
+    _RevisionType = click.ParamType[Expected]
+else:
+    _RevisionType = click.ParamType
+
+
+class Revision(_RevisionType):
+    """What ``--expect`` takes: a match's revision as `show --json` reports it (``KEY:N``), or a
+    bare number N (the revision alone; until the match's first undo it equals the log's length,
+    which scripts read before there were revisions). Read into a ``store.Expected``."""
+
+    name = "revision"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Expected:
+        from pasur_cli.store.database import Expected, parse_expected
+        if isinstance(value, Expected):
+            return value
+        found = parse_expected(str(value))
+        if found is not None:
+            return found
+        from pasur_cli.text.render import Look  # a refusal only
+        text = str(value)
+        shown = text if len(text) <= 30 else text[:29] + "…"
+        self.fail(Look(rtl=i18n.is_rtl()).say("{value!r} is not a revision: give \"revision\" from"
+                                              " `pasur show --json`, or a number.", value=shown), param, ctx)
+
+
 def expect_option(f: F) -> F:
-    """--expect N on every command that changes a match: refuse, changing nothing, unless its log
-    holds N actions (the "length" of `show --json`), so a script never records into a match that
-    moved under it."""
-    return click.option("--expect", type=Count(0), metavar="N",
-                        help="Refuse, changing nothing, unless the match's log holds N actions"
-                             " (see \"length\" in show --json).")(f)
+    """--expect REVISION on every command that changes a match: refuse, changing nothing, unless the
+    match is the one and at the revision that `show --json` reported (its "revision"), so a script
+    never records into a match that moved under it, nor into another match."""
+    return click.option("--expect", type=Revision(), metavar="REVISION",
+                        help="Refuse, changing nothing, unless the match is still at REVISION"
+                             " (\"revision\" in show --json; a bare number is compared with the"
+                             " revision, which is the log's length until the match's first undo).")(f)
 
 
 def json_option(f: F) -> F:
@@ -339,9 +368,15 @@ def echo_csv(headers: list[str], rows: list[list[object]]) -> None:
     import sys
 
     from pasur_cli.text.render_stats import csv_text
-    sys.stdout.flush()
-    sys.stdout.buffer.write(csv_text(headers, rows).encode("utf-8"))
-    sys.stdout.buffer.flush()
+    text = csv_text(headers, rows).encode("utf-8")
+    out = sys.stdout
+    if out is None:  # started with standard output closed: said as any failed write is (cli.run)
+        import errno
+        import os
+        raise OutputFailed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
+    out.flush()
+    out.buffer.write(text)
+    out.buffer.flush()
 
 
 def rule_options(f: F) -> F:
