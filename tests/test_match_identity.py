@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from simulate import random_table
 
 from pasur_cli.cli.app import main
@@ -26,7 +28,7 @@ from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.record import read_record
 from pasur_cli.engine.rules import PRESETS
 from pasur_cli.store import actions
-from pasur_cli.store.database import AlreadyImported, Expected, NoMatchError, StaleError, Store
+from pasur_cli.store.database import AlreadyImported, Expected, NoMatchError, StaleError, Store, parse_expected
 
 
 def run(path: Path, *args: object, input: str | None = None):
@@ -140,6 +142,25 @@ def test_expect_takes_digits_of_any_script_and_refuses_other_text(tmp_path):
     for bad in ("x", f"{key}:", f"{key[:-1]}:1", "KEY:1", "-1", "1:2:3", "9" * 30):
         result = run(path, "undo", "--expect", bad)
         assert result.exit_code == 2 and "is not a revision" in result.output, bad
+
+
+KEYS = st.text("0123456789abcdef", min_size=16, max_size=16)
+
+
+@given(key=st.one_of(st.none(), KEYS), revision=st.integers(0, 2**63 - 1))
+def test_a_revision_token_reads_back_as_itself(key, revision):
+    assert parse_expected(Expected(key, revision).token) == Expected(key, revision)
+
+
+@given(text=st.text(max_size=40))
+def test_expect_text_is_a_revision_only_in_its_two_forms(text):
+    """Any text: read as a revision only when it is N or KEY:N (N a whole number in any script's
+    digits, KEY 16 lowercase hexadecimal digits), never half-read."""
+    found = parse_expected(text)
+    if found is not None:
+        key, sep, number = text.strip().rpartition(":")
+        assert found.key == (key if sep else None) and number.strip().isdecimal()
+        assert int(number.strip()) == found.revision if number.strip().isascii() else True
 
 
 def test_every_write_command_checks_the_revision(tmp_path):
