@@ -367,3 +367,78 @@ def test_export_without_force_never_replaces_a_file_or_a_link(tmp_path):
         assert result.exit_code == 1 and "already exists" in result.output
     assert kept.read_text() == "mine" and not (tmp_path / "nowhere.json").exists()
     assert run(path, "export", "-o", kept, "--force").exit_code == 0 and json.loads(kept.read_text())["players"]
+
+
+# -- generated: a session beside another shell ------------------------------------------------
+def _line_for(match) -> str:
+    """A line the session accepts for the position ``match`` shows: its table, or a legal play
+    with its capture named (so no question is asked)."""
+    deal = match.deal
+    if deal is None:
+        return " ".join(c.code for c in random_table(random.Random(match.length), match.rules)[0])
+    card = sorted(deal.unseen_cards)[match.length % len(deal.unseen_cards)]
+    options = legal_captures(card, deal.table, match.rules).options
+    return " ".join([card.code, *(c.code for c in (options[0] if options else []))])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_session_beside_another_shell_records_only_what_it_showed(tmp_path, seed, capsys):
+    """A session (in-process, its lines read from the test) and another shell on one file. Before
+    each line the other shell may play, take back, take back and play again, or delete the match
+    and make another; the line is one the session's last prompt allows. It is recorded exactly
+    when nothing changed since that prompt; after a delete the session ends, and the new match
+    holds nothing of it."""
+    from pasur_cli.cli.commands import session
+    from pasur_cli.text.render import Look
+    rng = random.Random(seed)
+    path = tmp_path / "p.db"
+    other = Store(path, create=True)
+    mid = other.create(["Ali", "Sara"], PRESETS["pagat"], 0)
+    ours = Store(path, write=True)
+    state: dict = {"lines": 0, "deleted": False}
+
+    def revision() -> int:
+        found = other.stored_revision(mid)
+        return -1 if found is None else found.revision
+
+    def read(prompt: str) -> str:
+        if "expect" in state:  # what the last line must have done
+            assert revision() == state["expect"], (seed, state)
+        if state["lines"] == 25:
+            raise EOFError
+        state["lines"] += 1
+        match = other.match(mid)[1]  # what the session's prompt was drawn from
+        line = _line_for(match)
+        before = revision()
+        what = rng.choice(["nothing"] * 4 + ["play", "undo", "undo+play"] * 2 + ["delete"])
+        if what == "play":
+            _step(random.Random(rng.random()), other, mid) if match.length else None
+        elif what == "undo" and match.length:
+            actions.take_back(other, mid)
+        elif what == "undo+play" and match.length:
+            actions.take_back(other, mid)
+            _step(random.Random(rng.random()), other, mid)
+        elif what == "delete":
+            other.delete(mid)
+            state["new"] = other.create(["Reza", "Mina"], PRESETS["standard"], 0)
+            state["deleted"] = True
+            state.pop("expect", None)
+            return line
+        moved = revision() != before
+        state["expect"] = revision() if moved else before + 1
+        state["refused" if moved else "recorded"] = state.get("refused" if moved else "recorded", 0) + 1
+        return line
+
+    try:
+        session.run(ours, mid, Look(), read)
+    finally:
+        ours.close()
+    out = capsys.readouterr().out
+    if state["deleted"]:
+        assert f"match {mid} was deleted while this session was open" in out
+        assert other.stored_revision(state["new"]).revision == 0
+    elif "expect" in state:
+        assert revision() == state["expect"]
+    assert "Traceback" not in out
+    assert state.get("recorded", 0) >= 1 and state.get("refused", 0) >= 1, state  # both were tried
+    other.close()
