@@ -238,7 +238,7 @@ def test_interactive_tally_is_refused_when_another_shell_tallied_the_deal_meanwh
     child.sendline("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
     child.expect_exact("surs held [0]: ")
     child.sendline("")
-    child.expect_exact("changed since it was shown")
+    child.expect_exact("someone recorded 1 more action since this was shown; nothing was recorded.")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1

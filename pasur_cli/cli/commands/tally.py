@@ -11,6 +11,7 @@ import click
 
 from pasur_cli.cli.app import (
     PasurCommand,
+    Refused,
     current,
     expect_option,
     fit,
@@ -27,6 +28,7 @@ from pasur_cli.engine.names import find_name
 from pasur_cli.engine.tally import check_surs
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
+from pasur_cli.store.database import StaleError
 from pasur_cli.text import render
 from pasur_cli.text.i18n import _, whole_number
 from pasur_cli.text.tally_input import build_action, parse_counts
@@ -70,7 +72,12 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
             expect = store.expected(mid)
         with Terminal() as terminal:
             given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
-    result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
+    try:
+        result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
+    except StaleError as err:
+        if piles or counts or surs:
+            raise
+        raise Refused(render.stale_text(look(ctx), err)) from None  # said to the person who answered
     if as_json:
         data = render.score_json(mid, match)
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
