@@ -55,9 +55,8 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 def help_param() -> click.Option:
     """-h/--help as a plain eager flag. click's own (``help_option_names``) translates its help
-    text with gettext on every run, which imports locale and looks for catalogues: measured at
-    +0.6 to +2.3 ms of CPU per command (median of 150 interleaved runs each of `rules` and
-    `check`; one gettext call in a fresh process, 1.9 ms), against a budget of ~0.5 ms."""
+    text with gettext on every run, which imports locale and looks for catalogues in every
+    command, asked for help or not."""
     return click.Option(["-h", "--help"], is_flag=True, expose_value=False, is_eager=True, callback=_help,
                         help=N_("Show this message and exit."))
 
@@ -214,8 +213,8 @@ def _output_error(err: OSError) -> bool:
 
 
 class PasurGroup(Translated, click.Group):
-    """Loads a command's module only when that command is used (defining the thirteen there were cost about
-    0.4 MiB and 0.8 ms of every run), chooses the language before anything is written, and turns
+    """Loads a command's module only when that command is used (defining every command would cost each
+    run the time and memory of all of them), chooses the language before anything is written, and turns
     every PasurError into a clean message and exit code."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -396,8 +395,11 @@ def look(ctx: click.Context) -> Look:
 
 def terminal_width() -> int:
     """The width text is fitted to: the terminal's columns (COLUMNS when set), 80 when output
-    is not a terminal (piped into a file or a pager), never under 40. As shutil.get_terminal_size,
-    without importing shutil (and the compression modules it loads) at every start."""
+    is not a terminal (piped into a file or a pager), never under 40.
+
+    As shutil.get_terminal_size, written out: importing shutil (it loads zlib, bz2 and lzma)
+    measured more than the 2 ms of start-up a standard part may cost here, in every command that
+    prints (python -X importtime -c "import click, shutil"; README, Performance)."""
     import os
     import sys
     try:
@@ -464,8 +466,8 @@ def run() -> None:
 
     Once a command has finished, every change is committed and its database closed, so the
     process leaves with os._exit after flushing its output instead of tearing the interpreter
-    down: freeing the objects of every module click imports costs about 5 ms, an eighth of a
-    command's run. A bug's traceback still takes Python's normal way out, and so does every run
+    down (freeing the objects of every module click imports is a good share of a short command's
+    run). A bug's traceback still takes Python's normal way out, and so does every run
     under a tracer, profiler or coverage (`python -m cProfile -m pasur_cli ...`), which report at
     exit.
     """

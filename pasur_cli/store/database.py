@@ -146,7 +146,7 @@ class Expected(Value):
 def parse_expected(text: str) -> Expected | None:
     """The Expected that ``--expect`` text names: ``KEY:REVISION`` (as ``show --json`` reports
     "revision") or a bare number; None when it is neither. Digits may be in any script."""
-    from pasur_cli.text.i18n import whole_number
+    from pasur_cli.engine.reading import whole_number
     key, sep, number = text.strip().rpartition(":")
     if sep and not _is_key(key):
         return None
@@ -209,8 +209,8 @@ def check_file(path: str) -> str:
 
 def user_data_dir(platform: str = sys.platform) -> str:
     """pasur's folder in the user data folder: the folder platformdirs' ``user_data_dir("pasur",
-    appauthor=False)`` names (tests hold the two equal), without its import, which costs about
-    9 ms, a fifth of start-up, on every command."""
+    appauthor=False)`` names (tests hold the two equal), without importing platformdirs at the
+    start of every command."""
     if platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
     elif platform == "darwin":
@@ -806,7 +806,7 @@ class Store:
     def _totals(self, text: object) -> dict[str, int] | None:
         """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an
         object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
-        module (about 0.1 MiB and 2 ms of their start); the json module reads it only when this
+        module; the json module reads it only when this
         SQLite has no JSON functions (they are built in since 3.38) or the text is malformed."""
         try:
             if self.db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":
@@ -1030,11 +1030,12 @@ class Store:
                 elif len(match.results) > finished:
                     _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                 self._touch(db, match_id, change.steps)
-                if not change.dropped:  # the match replayed stays the log's: the next read needs no replay
+                if not change.dropped or change.undone:  # the match stays the log's: the next read needs no replay
                     touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
+                    kept_texts, kept_times = len(record.texts) - change.undone, len(record.times) - change.undone
                     after = record.replace(touched=touched, revision=record.revision + change.steps,
-                                           texts=(*record.texts, *change.texts),
-                                           times=(*record.times, *change.times)), match
+                                           texts=(*record.texts[:kept_texts], *change.texts),
+                                           times=(*record.times[:kept_times], *change.times)), match
         self._replayed = after  # set once committed
 
 
@@ -1064,8 +1065,8 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
         raise StaleError("--expect {expect} is the log's length, but match {match} had an undo, so a length no"
                          " longer tells whether it changed: give its revision from `pasur show --json`"
                          " (now {revision}); nothing was recorded.", **facts)
-    raise StaleError("the match changed since it was shown (its revision is {revision}, not {expect}; its log"
-                     " holds {length} actions); nothing was recorded. Look again and re-enter.", **facts)
+    raise StaleError("the match changed since it was shown (its revision is {revision}, not {expect}; the"
+                     " length of its log is {length}); nothing was recorded. Look again and re-enter.", **facts)
 
 
 def checked_text(action: dict[str, Any]) -> str:
@@ -1089,6 +1090,7 @@ class Change:
         self.count = record.length
         self.changed = False
         self.dropped = False
+        self.undone = 0  # actions ``match`` took back with the rows dropped
         self.steps = 0  # how far the revision moves: one an action appended, one an undo
         self.texts: list[str] = []  # the lines appended, and their times
         self.times: list[str] = []
@@ -1105,7 +1107,8 @@ class Change:
 
     def drop(self, count: int) -> list[dict[str, Any]]:
         """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
-        (``match`` no longer describes the log after this.) Raises DamagedError, before removing
+        ``match`` takes them back too (``Match.undo``) when they came after its snapshot; else it no
+        longer describes the log (``undone`` stays 0). Raises DamagedError, before removing
         anything, when one of them cannot be read."""
         keep = self.count - count
         rows = self.db.execute("SELECT seq, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
@@ -1121,6 +1124,9 @@ class Change:
         self.count = keep
         self.changed = self.dropped = True
         self.steps += 1
+        if count <= len(self.match.log):  # taken back as the engine takes back (Match.undo): no reload
+            self.match.undo(count)
+            self.undone = count
         return dropped
 
 

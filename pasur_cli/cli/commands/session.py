@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli.cli.app import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.questions import ask_capture, ask_tally
 from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
 from pasur_cli.engine.errors import NotationError, PasurError
@@ -246,7 +247,7 @@ class Session:
         elif command == "score":
             self.echo(render.score_text(self.look, self.current(), width=self.width() or 80))
         elif command == "matches":
-            from pasur_cli.cli.commands.matches import listing
+            from pasur_cli.cli.listing import listing
             self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
         elif command == "undo":
             self.undo(words[1:], seen)
@@ -277,7 +278,6 @@ class Session:
 
     def tally(self, match: Match, seen: Expected) -> None:
         """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
-        from pasur_cli.cli.commands.tally import ask_tally
         try:
             piles, counts, surs = ask_tally(match, self.read, self.look, width=self.width())
         except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
@@ -314,37 +314,16 @@ class Session:
         self.echo(render.play_text(self.look, record, match, session=True, width=self.width() or 80))
 
     def choose(self, card: Card, deal: Deal) -> list[Card] | None:
-        """The capture to record: None when the engine has the answer (``Deal.capture_choice``),
-        else the typist's choice among the captures it lists, each answer checked by the engine."""
-        found = deal.capture_choice(card)  # raises for a card nobody can play now
-        if found is None:
-            return None
-        question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
-        if not self.at_terminal:
-            self.echo(question.rstrip())
-        while True:
-            try:
-                answer = self.read(question if self.at_terminal else "").strip()
-            except KeyboardInterrupt:
-                self.handled()
-                self.echo("")
-                raise Cancelled from None
-            except EOFError:
-                raise Cancelled from None
-            number = whole_number(answer)
-            if number is not None and 1 <= number <= len(found.options):
-                return list(found.options[number - 1])
-            if answer and not answer.isdecimal():
-                try:
-                    take = read_cards(answer.replace(",", " ").split(), deal.table)
-                    deal.verify_play(card, take)  # the engine says whether, and why not
-                except PasurError as err:
-                    self.refuse(err)
-                else:
-                    return take
-            self.echo(self.look.say("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.",
-                                    n=len(found.options)))
-            question = _("Which one? ")
+        """The capture to record: None when the engine has the answer, else the typist's choice
+        (pasur_cli.cli.questions asks it); Ctrl-C or Ctrl-D there cancels the play."""
+        try:
+            return ask_capture(card, deal, self.read, self.look, self.echo, self.refuse, prompted=self.at_terminal)
+        except KeyboardInterrupt:
+            self.handled()
+            self.echo("")
+            raise Cancelled from None
+        except EOFError:
+            raise Cancelled from None
 
 
 def run(store: Store, match_id: int, look: Look, read: Reader | None = None) -> None:
