@@ -12,9 +12,9 @@ is asked before anything is recorded, from the engine's list of legal captures.
 Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
 are read by pasur_cli.cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
 prompt is being drawn is never held until the next Enter (as it is with ``input()``); a wait on a
-busy file is made of short waits (store.database.Patient), so Ctrl-C ends that too, and the goodbye then
-says that the line being recorded was not. Prompts
-are written only at a terminal; piped input is read line by line.
+busy file is made of short waits (store.database.Patient), so Ctrl-C ends that too, and the
+goodbye then says that the line being recorded was not. Prompts are written only at a terminal;
+piped input is read line by line.
 """
 
 from __future__ import annotations
@@ -104,6 +104,7 @@ class Session:
         self.commands = command_words()
         self.key: str | None = None  # the match's key, read when the session starts
         self.pending: tuple[str, int] | None = None  # a line being recorded, and the store's commits before it
+        self.busy = False  # the last line could not read the latest state (and said so)
 
     def handled(self) -> None:
         """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
@@ -161,6 +162,7 @@ class Session:
         try:
             return self.state()[0]
         except BusyError:
+            self.busy = True
             raise StoreError("could not read the latest state of match {match}: {path} is busy (another program is"
                              " using it). Try again in a moment.", match=self.mid, path=self.store.path) from None
 
@@ -190,7 +192,10 @@ class Session:
         while True:
             latest, self.pending = True, None  # a Ctrl-C from here on interrupts no recording
             try:
-                match, seen = self.state()
+                if self.busy:  # just said, after waiting: the prompt comes at once, showing no position
+                    self.busy, latest = False, False
+                else:
+                    match, seen = self.state()
             except BusyError:  # another program holds the database for now: what was read last stands
                 latest = False
                 self.echo(_("Error: {message}").format(message=self.look.say(
