@@ -347,7 +347,8 @@ def test_ctrl_d_and_ctrl_c_leave(pasur, db):
             child.expect_exact("Sara to play (4 left; Ali 4) · Ali 0 – Sara 0 › ")
             child.send("5s")
             child.sendcontrol(key)
-            if key == "d":  # Ctrl-D after some text hands it over; on an empty line it leaves
+            if key == "d":  # Ctrl-D after some text leaves the line as it is (as in a shell); on an
+                child.sendcontrol("u")  # empty line it leaves
                 child.sendcontrol("d")
             child.expect_exact("Everything is saved. Bye.")
             child.expect(pexpect.EOF)
