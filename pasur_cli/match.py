@@ -144,6 +144,22 @@ def find_name(names: Iterable[str], name: str) -> str | None:
     return next((n for n in names if name_key(n) == key), None)
 
 
+def names_starting(names: Iterable[str], typed: str) -> list[str]:
+    """The ``names`` that ``typed`` spells (see ``name_key``) or, when none does, those it begins
+    (at least two letters of it: a single letter is read as a card's rank, not a name).
+
+    >>> names_starting(["Sara", "Sam", "Ali"], "sa"), names_starting(["Sara", "Sam"], "SAR")
+    (['Sara', 'Sam'], ['Sara'])
+    >>> names_starting(["Sa", "Sara"], "sa"), names_starting(["Ali"], "a")
+    (['Sa'], [])
+    """
+    names, key = list(names), name_key(typed)
+    whole = [n for n in names if name_key(n) == key]
+    if whole or len(key) < 2:
+        return whole
+    return [n for n in names if name_key(n).startswith(key)]
+
+
 def check_players(players: list[str], dealer: str | None = None) -> list[str]:
     """The players' names as they are stored (see ``check_name``). Raises IllegalPlayError for
     a wrong number of players, a refused name, two names that are one name once compared as
@@ -252,12 +268,16 @@ class Match:
 
     def player_named(self, name: str) -> str:
         """The player called ``name`` (compared as ``name_key`` compares: any case, any Unicode
-        normalization, Arabic or Persian yeh and kaf). Raises IllegalPlayError for a stranger."""
+        normalization, Arabic or Persian yeh and kaf), or the one player whose name it begins (two
+        letters or more). Raises IllegalPlayError for a stranger or a beginning of several names."""
         if name in self.players:
             return name
-        found = find_name(self.players, name)
-        if found is not None:
-            return found
+        found = names_starting(self.players, name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise IllegalPlayError("{name!r} begins more than one name ({players}): type more of it.", name=name,
+                                   players=", ".join(found))
         raise IllegalPlayError("{name!r} is not playing in this match ({players}).", name=name,
                                players=", ".join(self.players))
 
