@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pasur_cli import actions, render
-from pasur_cli.cli import PasurCommand, current, expect_option, look, look_options, open_store, store_options
+from pasur_cli.cli import PasurCommand, current, echo, expect_option, look, look_options, open_store, store_options
 from pasur_cli.typos import read_cards
 
 
@@ -20,4 +20,4 @@ def deal(ctx: click.Context, cards: tuple[str, ...], expect: int | None) -> None
     table_cards = read_cards(cards)
     store = open_store(ctx, write=True)
     match = actions.enter_table(store, current(ctx, store)[0], table_cards, expect)
-    click.echo(render.deal_text(look(ctx), match))
+    echo(render.deal_text(look(ctx), match))

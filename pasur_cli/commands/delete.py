@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pasur_cli.cli import PasurCommand, confirm, expect_option, look, open_store, store_options
+from pasur_cli.cli import PasurCommand, confirm, echo, expect_option, look, open_store, store_options
 from pasur_cli.errors import NotationError, Words
 from pasur_cli.store import DamagedError, StoreError
 
@@ -48,4 +48,4 @@ def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
         if not confirm(question):
             raise StoreError("match {match} was not deleted; nothing was changed.", match=mid)
     store.delete(mid, expect)
-    click.echo(look(ctx).say("Deleted match {match} ({players}).", match=mid, players=", ".join(players)))
+    echo(look(ctx).say("Deleted match {match} ({players}).", match=mid, players=", ".join(players)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pasur_cli import render
-from pasur_cli.cli import PasurCommand, look_options, open_store, rule_options, store_options
+from pasur_cli.cli import PasurCommand, echo, look_options, open_store, rule_options, store_options
 from pasur_cli.errors import NotationError
 from pasur_cli.match import Match, check_players
 from pasur_cli.rules import parse_rules
@@ -33,4 +33,4 @@ def new(ctx: click.Context, players: tuple[str, ...], preset: str, overrides: tu
         seat = names.index(match.player_named(dealer))
     store = open_store(ctx, create=True)
     mid = store.create(names, rules, seat)
-    click.echo(render.new_text(mid, Match(names, rules, seat)))
+    echo(render.new_text(mid, Match(names, rules, seat)))

@@ -8,6 +8,7 @@ from pasur_cli import render
 from pasur_cli.cli import (
     PasurCommand,
     current,
+    echo,
     json_option,
     look,
     look_options,
@@ -31,4 +32,4 @@ def show(ctx: click.Context, as_json: bool) -> None:
         data["length"] = store.length(mid)  # how many actions the log holds: what --expect takes
         click.echo(render.dumps(data))
     else:
-        click.echo(render.show_text(look(ctx), mid, match, width=terminal_width()))
+        echo(render.show_text(look(ctx), mid, match, width=terminal_width()))

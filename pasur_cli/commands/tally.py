@@ -13,6 +13,7 @@ from pasur_cli import actions, render
 from pasur_cli.cli import (
     PasurCommand,
     current,
+    echo,
     expect_option,
     fit,
     json_option,
@@ -71,7 +72,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
                                  "finished": data["finished"], "winner": data["winner"]}))
     else:
-        click.echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
+        echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
 
 
 def _ask(read: Reader, look: Look, question: str, parse: Callable[[str], T], default: str | None = None,

@@ -9,6 +9,7 @@ from pasur_cli.cli import (
     Count,
     PasurCommand,
     current,
+    echo,
     expect_option,
     json_option,
     look,
@@ -37,5 +38,5 @@ def undo(ctx: click.Context, count: int, expect: int | None, as_json: bool) -> N
         click.echo(render.dumps({"match": mid, "undone": dropped}))
     else:
         for line in words:
-            click.echo(line)
-        click.echo(render.position_text(look(ctx), match))
+            echo(line)
+        echo(render.position_text(look(ctx), match))
