@@ -1,0 +1,144 @@
+"""`pasur play`: record a card played, with the capture it makes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from pasur_cli.cli.app import (
+    PasurCommand,
+    Refused,
+    current,
+    expect_option,
+    fit,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
+from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
+from pasur_cli.engine.errors import AmbiguousPlayError, NotationError, Words
+from pasur_cli.store import actions
+from pasur_cli.store.database import Store
+from pasur_cli.text import render
+from pasur_cli.text.i18n import _
+
+if TYPE_CHECKING:
+    from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.match import Match
+
+
+def _current_match(ctx: click.Context) -> Match:
+    store = Store(ctx.meta.get("pasur.db"))
+    try:
+        return current(ctx, store)[1]
+    finally:
+        store.close()
+
+
+def complete_cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """For a played card: the cards still unseen in the current deal; for --take: the table's cards."""
+    try:
+        match = _current_match(ctx)
+    except Exception:  # completion must never fail loudly; no match means nothing to offer
+        return []
+    deal = match.deal
+    if deal is None:
+        return []
+    cards = deal.table if param.name == "take_text" else [c for c in DECK if c not in deal.where]
+    return [c.code for c in cards if c.code.startswith(incomplete.upper())]
+
+
+def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    try:
+        players = _current_match(ctx).players
+    except Exception:  # as above
+        return []
+    from pasur_cli.engine.match import name_key
+    return [p for p in players if name_key(p).startswith(name_key(incomplete))]
+
+
+@click.command(cls=PasurCommand)
+@click.argument("card", nargs=-1, required=True, metavar="CARD", shell_complete=complete_cards)
+@click.option("--take", "take_text", default=None, metavar="CARDS", shell_complete=complete_cards,
+              help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
+@click.option("--by", metavar="NAME", shell_complete=complete_players, help="Refuse unless it is NAME's turn.")
+@click.option("--no-input", is_flag=True, help="Never ask which capture: refuse, listing the --take options"
+              " (as when not at a terminal).")
+@expect_option
+@store_options
+@look_options
+@click.pass_context
+def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None, no_input: bool,
+         expect: int | None) -> None:
+    """Record CARD played by whoever's turn it is, with the capture it makes: `pasur play 7C 4D`
+    (or `--take 4D`) names the cards it takes. At a terminal, when it can capture in several ways,
+    asks which one (Ctrl-C cancels, recording nothing)."""
+    played, named = _cards(card)
+    take = None if take_text is None else parse_cards(take_text, Words("--take list"))
+    if named:  # `7H 2C 2D` is the session's "7h 2c 2d"; `7H --take 2C 2D` takes both
+        take = [*(take or []), *(c for c in named if c not in (take or []))]
+    store = open_store(ctx, write=True)
+    mid, match = current(ctx, store)
+    if take is None and not no_input and _at_terminal():
+        take, expect = _ask(ctx, match, played, by, expect)
+    try:
+        record, deal_played, match = actions.enter_play(store, mid, played, take, by, expect)
+    except AmbiguousPlayError as err:
+        raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
+    click.echo(fit(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()), _width()))
+
+
+def _cards(words: tuple[str, ...]) -> tuple[Card, list[Card]]:
+    """The played card and the cards it takes from the words typed after `pasur play`; a word
+    that is not a card is refused saying what it probably is (``1O D`` is 10♦)."""
+    tokens = split_tokens(list(words))
+    if not tokens:
+        return parse_card(" ".join(words)), []
+    try:
+        played, *take = parse_cards(tokens)
+    except NotationError:
+        from pasur_cli.engine.typos import read_cards  # only for a mistyped card: says what it probably is
+        played, *take = read_cards(tokens)
+    return played, take
+
+
+class Said(click.ClickException):
+    """Exit 1 with a sentence that is not an error (a question cancelled)."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
+
+
+def _at_terminal() -> bool:
+    import sys
+    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+
+
+def _width() -> int | None:
+    """The width prose is broken at: the terminal's, when output goes to one."""
+    return terminal_width() if _at_terminal() else None
+
+
+def _ask(ctx: click.Context, match: Match, played: Card, by: str | None,
+         expect: int | None) -> tuple[list[Card] | None, int]:
+    """The capture chosen at the terminal (None: the engine's own answer), and the log length the
+    play must find (a play recorded meanwhile by another pasur refuses this one)."""
+    from contextlib import suppress
+
+    from pasur_cli.cli.question import Cancelled, ask_capture
+    from pasur_cli.cli.terminal import lines
+    with suppress(AmbiguousPlayError):  # anything else wrong is refused before the question
+        match.verify_play(played, None, by)
+    assert match.deal is not None
+    if expect is not None and expect != match.length:
+        return None, expect  # refused by the store, as it would be without the question
+    try:
+        with lines() as (read, _terminal):
+            take = ask_capture(played, match.deal, look(ctx), read, lambda text: click.echo(fit(text, _width())),
+                               width=terminal_width(), handled=getattr(read, "handled", None))
+    except Cancelled:
+        raise Said(_("Cancelled: nothing was recorded.")) from None
+    return take, match.length
