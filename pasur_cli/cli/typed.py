@@ -132,4 +132,5 @@ def read_line(text: str, commands: dict[str, str], players: list[str]) -> Line |
                 if by is not None:
                     del plain[at]
         plain += options.pop("take", [])
+    plain = [w for word in plain for w in word.split()]  # a quoted list is its cards
     return Line(command, plain, by, options, shell)
