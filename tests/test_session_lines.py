@@ -232,3 +232,53 @@ def test_the_log_of_a_played_deal_goes_through_the_pager(pasur, db):
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+# -- a whole match naming the player on every line ------------------------------------------------
+def test_a_whole_two_player_match_naming_the_player_on_every_line(pasur, db):
+    import random
+
+    from simulate import random_plays, random_table
+
+    from pasur_cli.engine.captures import legal_captures
+    from pasur_cli.engine.match import Match
+    from pasur_cli.engine.rules import parse_rules
+    rules = parse_rules("pagat", ["fixed_deals=1"])
+    players = ["Ali", "Sara"]
+    pasur("new", *players, "--rules", "pagat", "--rule", "fixed_deals=1")
+    match = Match(players, rules)
+    rng = random.Random(4)
+    forms = ["{name} {card}", "{card} {name}", "{short}: {card}", "{card} --by {name}", "pasur play {card} --by {name}"]
+    child = spawn(db)
+    try:
+        child.expect_exact("› ")
+        table, stock = random_table(rng, rules)
+        child.sendline("ali " + " ".join(c.code.lower() for c in table))   # the dealer names himself
+        match.start_deal(table)
+        child.expect_exact(f"Deal 1 (Ali deals). Table: {' '.join(c.symbol for c in table)}")
+        refused = asked = 0
+        for number, (player, card, take) in enumerate(random_plays(rng, match.deal, stock)):
+            other = next(p for p in players if p != player)
+            child.expect_exact("› ")
+            if number % 12 == 5:            # the other player's card, named: refused, nothing recorded
+                child.sendline(f"{other.lower()} {card.code.lower()}")
+                child.expect_exact(f"Error: it is {player}'s turn, not {other}'s.")
+                child.expect_exact("› ")
+                refused += 1
+            form = forms[number % len(forms)]
+            child.sendline(form.format(name=player.lower(), short=player[:2].lower(), card=card.code.lower()))
+            options = legal_captures(card, match.deal.table, rules).options
+            if len(options) > 1:
+                child.expect_exact("Which one? ")
+                child.sendline(str(options.index(tuple(sorted(take))) + 1))
+                asked += 1
+            child.expect_exact(f"{player} plays {card.symbol}")
+            match.play(card, take)
+        assert match.finished and refused >= 3 and asked
+        child.expect_exact(f"{match.winner} won the match")
+        child.expect_exact("Type new for another match")
+        child.expect_exact("› ")
+        leave(child)
+    finally:
+        child.close(force=True)
+    assert json.loads(pasur("score", "--json").output)["totals"] == match.totals
