@@ -190,3 +190,15 @@ def test_a_whole_four_player_match_through_play_with_its_questions(pasur, db):
 @pytest.mark.soak
 def test_a_whole_four_player_match_through_play_every_card_at_a_terminal(pasur, db):
     assert play_match_one_shot(pasur, db, all_at_terminal=True) >= 2
+
+
+def test_a_play_recorded_while_the_question_is_open_refuses_the_answer(pasur, db):
+    pasur("new", "Ali", "Sara", "--rules", "pagat")
+    pasur("deal", "AC", "2D", "4H", "5C")
+    child = spawn(db, "play", "5S")
+    child.expect_exact("Which one? ")
+    assert pasur("play", "KD").exit_code == 0   # meanwhile someone enters Sara's K♦
+    child.sendline("1")
+    said, status = finished(child)
+    assert status == 1 and "someone recorded 1 more action since this was shown; nothing was recorded." in said
+    assert length(pasur) == 2

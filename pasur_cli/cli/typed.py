@@ -127,7 +127,7 @@ def read_line(text: str, commands: dict[str, str], players: list[str]) -> Line |
                 raise NotationError("--by takes one name, e.g. --by {name}.", name=players[0] if players else "Ali")
             by = named[0]
         for at in (0, -1):
-            if by is None and len(plain) > 1:
+            if by is None and plain:
                 by = _names(plain[at], players)
                 if by is not None:
                     del plain[at]

@@ -21,7 +21,7 @@ from pasur_cli.cli.app import (
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import AmbiguousPlayError, NotationError, Words
 from pasur_cli.store import actions
-from pasur_cli.store.database import Store
+from pasur_cli.store.database import StaleError, Store
 from pasur_cli.text import render
 from pasur_cli.text.i18n import _
 
@@ -82,12 +82,17 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
         take = [*(take or []), *(c for c in named if c not in (take or []))]
     store = open_store(ctx, write=True)
     mid, match = current(ctx, store)
-    if take is None and not no_input and _at_terminal():
+    asked = take is None and not no_input and _at_terminal()
+    if asked:
         take, expect = _ask(ctx, match, played, by, expect)
     try:
         record, deal_played, match = actions.enter_play(store, mid, played, take, by, expect)
     except AmbiguousPlayError as err:
         raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
+    except StaleError as err:
+        if not asked:
+            raise
+        raise Refused(render.stale_text(look(ctx), err)) from None  # someone played while the question was open
     click.echo(fit(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()), _width()))
 
 

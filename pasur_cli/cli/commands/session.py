@@ -316,7 +316,7 @@ class Session:
         deal = match.deal
         assert deal is not None
         if not words:
-            raise NotationError("which card? Type it, e.g. {example}.", example="7c")
+            raise NotationError("which card? Type it, e.g. {example}.", example=f"{by.lower()} 7c" if by else "7c")
         # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
         card, *rest = read_cards(words, deal.unseen_cards, deal.table)
         with suppress(AmbiguousPlayError):  # out of turn: refused before any question, as `play --by` is
