@@ -200,5 +200,6 @@ def test_a_play_recorded_while_the_question_is_open_refuses_the_answer(pasur, db
     assert pasur("play", "KD").exit_code == 0   # meanwhile someone enters Sara's K♦
     child.sendline("1")
     said, status = finished(child)
+    said = " ".join(said.split())  # broken between words at 80 columns
     assert status == 1 and "someone recorded 1 more action since this was shown; nothing was recorded." in said
     assert length(pasur) == 2
