@@ -163,8 +163,9 @@ def play_match_one_shot(pasur, db, all_at_terminal: bool) -> int:
     asked = 0
     for player, card, take in random_plays(rng, match.deal, stock):
         found = legal_captures(card, match.deal.table, rules)
-        if len(found.options) > 1 or all_at_terminal:
-            child = spawn(db, "play", card.code)
+        last = len(match.deal.plays) == match.deal.total_plays - 1
+        if len(found.options) > 1 or all_at_terminal or last:
+            child = spawn(db, "play", card.code, columns=60 if last else 80)
             if len(found.options) > 1:
                 child.expect_exact("Which one? ")
                 answer = (str(found.options.index(tuple(sorted(take))) + 1) if asked % 2 else
@@ -173,6 +174,8 @@ def play_match_one_shot(pasur, db, all_at_terminal: bool) -> int:
                 asked += 1
             said, status = finished(child)
             assert status == 0, said
+            if last:  # the last-card line and the tables at 60 columns
+                assert "Last card played." in " ".join(lines_fit(said, 60))
         else:
             said = pasur("play", card.code).output
         assert f"{player} plays {card.symbol}" in said
