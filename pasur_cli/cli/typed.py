@@ -22,7 +22,7 @@ import shlex
 
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import NotationError
-from pasur_cli.engine.match import name_key, names_starting
+from pasur_cli.engine.names import name_key, names_starting
 
 # `pasur COMMAND` typed in the session: the session's command of the same name ("play" is a card)
 SHELL_COMMANDS = {"play": "play", "deal": "deal", "show": "show", "score": "score", "undo": "undo",

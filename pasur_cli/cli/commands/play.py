@@ -56,7 +56,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
         players = _current_match(ctx).players
     except Exception:  # as above
         return []
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     return [p for p in players if name_key(p).startswith(name_key(incomplete))]
 
 
@@ -86,14 +86,14 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     if asked:
         take, expect = _ask(ctx, match, played, by, expect)
     try:
-        record, deal_played, match = actions.enter_play(store, mid, played, take, by, expect)
+        record, match = actions.enter_play(store, mid, played, take, by, expect)
     except AmbiguousPlayError as err:
         raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
     except StaleError as err:
         if not asked:
             raise
         raise Refused(render.stale_text(look(ctx), err)) from None  # someone played while the question was open
-    click.echo(fit(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()), _width()))
+    click.echo(fit(render.play_text(look(ctx), record, match, width=terminal_width()), _width()))
 
 
 def _cards(words: tuple[str, ...]) -> tuple[Card, list[Card]]:
@@ -128,22 +128,31 @@ def _width() -> int | None:
 
 
 def _ask(ctx: click.Context, match: Match, played: Card, by: str | None,
-         expect: int | None) -> tuple[list[Card] | None, int]:
+         expect: int | None) -> tuple[list[Card] | None, int | None]:
     """The capture chosen at the terminal (None: the engine's own answer), and the log length the
-    play must find (a play recorded meanwhile by another pasur refuses this one)."""
-    from contextlib import suppress
-
-    from pasur_cli.cli.question import Cancelled, ask_capture
+    play must find (a play recorded meanwhile by another pasur refuses this one). The question is
+    the session's (pasur_cli.cli.questions); Ctrl-C or Ctrl-D there cancels, recording nothing."""
+    from pasur_cli.cli.questions import ask_capture
     from pasur_cli.cli.terminal import lines
-    with suppress(AmbiguousPlayError):  # anything else wrong is refused before the question
-        match.verify_play(played, None, by)
-    assert match.deal is not None
+    deal = match.deal
+    if deal is None or deal.capture_choice(played, by and match.player_named(by)) is None:
+        return None, expect  # no question: the engine decides, or refuses as it would without one
     if expect is not None and expect != match.length:
         return None, expect  # refused by the store, as it would be without the question
+    width = _width()
+
+    def show(text: str) -> None:
+        click.echo(fit(text, width))
+
+    def refuse(err: Exception) -> None:
+        show(_("Error: {message}").format(message=render.error_text(look(ctx), err)))
     try:
         with lines() as (read, _terminal):
-            take = ask_capture(played, match.deal, look(ctx), read, lambda text: click.echo(fit(text, _width())),
-                               width=terminal_width(), handled=getattr(read, "handled", None))
-    except Cancelled:
+            try:
+                take = ask_capture(played, deal, read, look(ctx), show, refuse)
+            except (KeyboardInterrupt, EOFError):
+                show("")  # the question's line ends first
+                raise Said(_("Cancelled: nothing was recorded.")) from None
+    except KeyboardInterrupt:  # a Ctrl-C as the terminal was being given back
         raise Said(_("Cancelled: nothing was recorded.")) from None
     return take, match.length

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli.cli.app import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
-from pasur_cli.cli.question import Cancelled, ask_capture
+from pasur_cli.cli.questions import ask_capture
 from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
 from pasur_cli.cli.typed import Line, read_line
@@ -33,6 +33,7 @@ from pasur_cli.text.i18n import N_, _, catalog_words, whole_number
 
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.deal import Deal
     from pasur_cli.engine.match import Match
     from pasur_cli.store.database import Store
     from pasur_cli.text.render import Look
@@ -79,7 +80,7 @@ def command_words() -> dict[str, str]:
     """Every word that names a session command, compared as names are (``name_key``: any case,
     Unicode normalization, Arabic or Persian yeh and kaf, with or without the zero-width
     non-joiner), mapped to its command."""
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     words = {name_key(word): command for command, english in COMMANDS.items() for word in english}
     for command in COMMANDS:
         for word in translated_words(command):
@@ -90,6 +91,10 @@ def command_words() -> dict[str, str]:
 def shown_word(command: str) -> str:
     """The word the help shows for a command: the reader's language's first, else the English."""
     return next(iter(translated_words(command)), COMMANDS[command][0])
+
+
+class Cancelled(Exception):
+    """The typist cancelled a question (Ctrl-C at the capture choice)."""
 
 
 class Session:
@@ -292,7 +297,9 @@ class Session:
             self.handled()
             self.echo("")
             raise Cancelled from None
-        _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
+        from pasur_cli.text.tally_input import build_action
+        action = build_action(match, piles, counts, surs, partial=False)
+        _result, match = actions.enter_tally(self.store, self.mid, action, expect=seen)
         self.echo(render.score_text(self.look, match, only_last=True, width=self.width() or 80))
         awaited = render.awaiting_text(match, session=True)
         if awaited:
@@ -316,22 +323,29 @@ class Session:
         deal = match.deal
         assert deal is not None
         if not words:
-            raise NotationError("which card? Type it, e.g. {example}.", example=f"{by.lower()} 7c" if by else "7c")
+            example = " ".join(filter(None, [by and by.lower(), "7c"]))
+            raise NotationError("which card? Type it, e.g. {example}.", example=example)
         # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
         card, *rest = read_cards(words, deal.unseen_cards, deal.table)
         with suppress(AmbiguousPlayError):  # out of turn: refused before any question, as `play --by` is
             match.verify_play(card, rest or None, by)
-        take = rest or self.choose(card, match)
-        record, played_in, match = actions.enter_play(self.store, self.mid, card, take, by, expect=seen)
-        self.echo(render.play_text(self.look, record, played_in, match, session=True, width=self.width() or 80))
+        take = rest or self.choose(card, deal)
+        record, match = actions.enter_play(self.store, self.mid, card, take, by, expect=seen)
+        self.echo(render.play_text(self.look, record, match, session=True, width=self.width() or 80))
         if match.finished:
             self.echo(self.next_match(match))
 
-    def choose(self, card: Card, match: Match) -> list[Card] | None:
-        """The capture to record: None when the engine has one answer, else the typist's choice."""
-        assert match.deal is not None
-        return ask_capture(card, match.deal, self.look, self.read, self.echo, self.at_terminal, self.handled,
-                           self.width() or 80)
+    def choose(self, card: Card, deal: Deal) -> list[Card] | None:
+        """The capture to record: None when the engine has the answer, else the typist's choice
+        (pasur_cli.cli.questions asks it); Ctrl-C or Ctrl-D there cancels the play."""
+        try:
+            return ask_capture(card, deal, self.read, self.look, self.echo, self.refuse, prompted=self.at_terminal)
+        except KeyboardInterrupt:
+            self.handled()
+            self.echo("")
+            raise Cancelled from None
+        except EOFError:
+            raise Cancelled from None
 
 
 def run(store: Store, match_id: int, look: Look, read: Reader | None = None) -> None:
