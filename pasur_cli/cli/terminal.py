@@ -13,8 +13,9 @@ caller says it was ``handled()``, and the next read raises it again if it was sw
 
 Line editing and history (the arrow keys, Ctrl-A/E, Ctrl-R) come from GNU readline, driven through
 its *callback* interface (``Editor``) from this same select() loop: readline is handed one byte
-only when select() has said one is there, so it never waits for the keyboard itself, and every
-wait stays the select() above, which a signal ends. That is why it is safe where ``input()`` with
+only when select() has said one is there, so it does not wait for the keyboard itself (after a lone
+Esc it may wait up to its keyseq-timeout for the rest of a key, in a select() that a signal also
+ends), and every other wait stays the select() above, which a signal ends. That is why it is safe where ``input()`` with
 readline is not: input() waits inside C (readline's own select), where a Ctrl-C that arrived
 while the prompt was being drawn is only seen after the next key. Here readline's own signal
 handling is off (``rl_catch_signals = 0``), so Python's handler alone sees SIGINT; whatever it
