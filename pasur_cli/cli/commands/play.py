@@ -28,6 +28,7 @@ from pasur_cli.text.i18n import _
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.match import Match
+    from pasur_cli.store.database import Expected
 
 
 def _current_match(ctx: click.Context) -> Match:
@@ -72,7 +73,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
 @look_options
 @click.pass_context
 def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None, no_input: bool,
-         expect: int | None) -> None:
+         expect: Expected | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes: `pasur play 7C 4D`
     (or `--take 4D`) names the cards it takes. At a terminal, when it can capture in several ways,
     asks which one (Ctrl-C cancels, recording nothing)."""
@@ -84,7 +85,9 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     mid, match = current(ctx, store)
     asked = take is None and not no_input and _at_terminal()
     if asked:
-        take, expect = _ask(ctx, match, played, by, expect)
+        if expect is None:  # what the question was drawn from: a play recorded meanwhile refuses this one
+            expect = store.expected(mid)
+        take = _ask(ctx, match, played, by)
     try:
         record, match = actions.enter_play(store, mid, played, take, by, expect)
     except AmbiguousPlayError as err:
@@ -127,18 +130,14 @@ def _width() -> int | None:
     return terminal_width() if _at_terminal() else None
 
 
-def _ask(ctx: click.Context, match: Match, played: Card, by: str | None,
-         expect: int | None) -> tuple[list[Card] | None, int | None]:
-    """The capture chosen at the terminal (None: the engine's own answer), and the log length the
-    play must find (a play recorded meanwhile by another pasur refuses this one). The question is
-    the session's (pasur_cli.cli.questions); Ctrl-C or Ctrl-D there cancels, recording nothing."""
+def _ask(ctx: click.Context, match: Match, played: Card, by: str | None) -> list[Card] | None:
+    """The capture chosen at the terminal (None: the engine's own answer). The question is the
+    session's (pasur_cli.cli.questions); Ctrl-C or Ctrl-D there cancels, recording nothing."""
     from pasur_cli.cli.questions import ask_capture
     from pasur_cli.cli.terminal import lines
     deal = match.deal
     if deal is None or deal.capture_choice(played, by and match.player_named(by)) is None:
-        return None, expect  # no question: the engine decides, or refuses as it would without one
-    if expect is not None and expect != match.length:
-        return None, expect  # refused by the store, as it would be without the question
+        return None  # no question: the engine decides, or refuses as it would without one
     width = _width()
 
     def show(text: str) -> None:
@@ -155,4 +154,4 @@ def _ask(ctx: click.Context, match: Match, played: Card, by: str | None,
                 raise Said(_("Cancelled: nothing was recorded.")) from None
     except KeyboardInterrupt:  # a Ctrl-C as the terminal was being given back
         raise Said(_("Cancelled: nothing was recorded.")) from None
-    return take, match.length
+    return take
