@@ -414,6 +414,13 @@ def terminal_width() -> int:
     return max(columns or 80, 40)
 
 
+def echo(text: str) -> None:
+    """Write ``text`` on standard output; at a terminal every line wider than it is broken between
+    words (the tables are fitted to it already and keep their layout)."""
+    import sys
+    click.echo(fit(text, terminal_width() if sys.stdout is not None and sys.stdout.isatty() else None))
+
+
 def fit(text: str, width: int | None) -> str:
     """``text`` with every line wider than ``width`` broken between words (render.wrap); as it is
     when ``width`` is None."""
@@ -428,6 +435,18 @@ def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         from pasur_cli import __version__
         click.echo(f"pasur {__version__}")
         ctx.exit()
+
+
+def _show(err: click.ClickException) -> None:
+    """Write an error as click does; at a terminal its lines broken between words at its width."""
+    import sys
+    if sys.stderr is None or not sys.stderr.isatty():
+        err.show()
+        return
+    import io
+    said = io.StringIO()
+    err.show(file=said)
+    sys.stderr.write(fit(said.getvalue().rstrip("\n"), terminal_width()) + "\n")
 
 
 def _output_failed(err: OSError, code: int) -> int:
@@ -481,7 +500,7 @@ def run() -> None:
         except click.exceptions.Exit as stop:
             code = stop.exit_code
         except click.ClickException as err:
-            err.show()
+            _show(err)
             code = err.exit_code
         except click.Abort:
             from pasur_cli.text.i18n import _

@@ -10,6 +10,7 @@ from pasur_cli.cli.app import (
     PasurCommand,
     Refused,
     current,
+    echo,
     expect_option,
     json_option,
     look,
@@ -74,4 +75,4 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
                                  "finished": data["finished"], "winner": data["winner"]}))
     else:
-        click.echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
+        echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
