@@ -37,11 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from simulate import random_table  # the tests' legal initial tables
 
-from pasur_cli.captures import legal_captures
-from pasur_cli.cards import Card
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import Card
 from pasur_cli.engine.advice import EFFORT, advise, quick
-from pasur_cli.match import Match
-from pasur_cli.rules import PRESETS, Rules
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import PRESETS, Rules
 
 POINTS = {"2C": 2, "10D": 3}
 

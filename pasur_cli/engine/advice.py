@@ -20,15 +20,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from pasur_cli.captures import legal_captures
-from pasur_cli.cards import DECK, ORDER, Card, parse_card
-from pasur_cli.deal import Deal
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card
+from pasur_cli.engine.deal import Deal
 from pasur_cli.engine import playout as sim
-from pasur_cli.errors import IllegalPlayError, NotationError
-from pasur_cli.match import Match
-from pasur_cli.values import Value
+from pasur_cli.engine.errors import IllegalPlayError, NotationError
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.values import Value
 
-EFFORT = 24  # guessed deals per decision at the default effort
+EFFORT = 8  # guessed deals per decision at the default effort (cheap: bench/strength.py plays thousands)
+REVIEW_EFFORT = 32  # a review labels plays: more guesses, so two seeds agree on the labels
+HINT_EFFORT = 64  # one decision, read by a person: the most the time allows
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
 INDEX = {card: i for i, card in enumerate(DECK)}
 
@@ -214,7 +216,7 @@ def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None 
     return tuple(Advice(valued[k][0], valued[k][1], round(valued[k][2], 3)) for k in order)
 
 
-def review(match: Match, deal: int, *, seed: int | None = None, effort: int = EFFORT) -> DealReview:
+def review(match: Match, deal: int, *, seed: int | None = None, effort: int = REVIEW_EFFORT) -> DealReview:
     """Review finished deal number ``deal`` (from 1) of ``match``: each play with the option the
     player should have preferred given what they knew then, and what it cost.
 

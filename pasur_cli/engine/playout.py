@@ -18,7 +18,7 @@ import random
 from functools import lru_cache
 from itertools import combinations, product
 
-from pasur_cli.rules import Rules
+from pasur_cli.engine.rules import Rules
 
 RANK = tuple(i // 4 + 1 for i in range(52))  # 1 (A) .. 13 (K)
 VALUE = tuple(r if r <= 10 else 0 for r in RANK)
@@ -27,6 +27,10 @@ JACK, QUEEN, KING = 11, 12, 13
 TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
 HANDS = {2: 6, 3: 4, 4: 3}
 _CACHES: dict[object, dict[object, object]] = {}  # the policy's view of (card, table), per rules
+# the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
+# the share of the worth left on the table counted against a play, and the share of a sur an
+# opponent is assumed to make of a table some card could sweep
+CLUB_SHARE, LEFT_SHARE, DANGER = 1.2, 0.3, 0.6
 
 Counts = tuple[int, ...]  # index v (1..10): how many numerals of value v; index 0 unused
 Take = tuple[int, ...]
@@ -67,7 +71,7 @@ class Game:
         points[SEVEN_DIAMONDS] += rules.seven_diamonds
         self.points = tuple(points)
         # what a card is worth to the playout policy: its points and a share of the clubs points
-        club_share = rules.clubs_points / 13 * 1.2
+        club_share = rules.clubs_points / 13 * CLUB_SHARE
         self.worth = tuple(points[i] + (club_share if CLUB[i] else 0.0) + 0.02 for i in range(52))
         self.cache = _CACHES.setdefault((rules, self.sur_open, self.players), {})
 
@@ -336,19 +340,19 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     found = game.cache.get(key)
     if found is None:
         worth = game.worth
-        danger = game.sur_points * 0.6
+        danger = game.sur_points * DANGER
         takes = captures(card, table, game)
         found = []
         if takes:
             for take in takes:
                 left = tuple(c for c in table if c not in take)
-                score = worth[card] + sum(worth[c] for c in take) - 0.3 * sum(worth[c] for c in left)
+                score = worth[card] + sum(worth[c] for c in take) - LEFT_SHARE * sum(worth[c] for c in left)
                 if left and sweepable(left, game):
                     score -= danger
                 found.append((take, score, not left, left))
         else:
             left = tuple(sorted((*table, card)))
-            score = -worth[card] - 0.3 * sum(worth[c] for c in left)
+            score = -worth[card] - LEFT_SHARE * sum(worth[c] for c in left)
             if sweepable(left, game):
                 score -= danger
             found.append(((), score, False, left))
