@@ -37,9 +37,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from simulate import random_table  # the tests' legal initial tables
 
+from pasur_cli.engine.advice import EFFORT, advise, quick
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import Card
-from pasur_cli.engine.advice import EFFORT, advise, quick
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import PRESETS, Rules
 
@@ -207,7 +207,8 @@ def main() -> None:
             timer: list[float] = []
             margins = pairs_margin(PRESETS[preset], me, OPPONENTS[name], args.pairs, args.seed, timer)
             mean, half = interval(margins)
-            print(f"{preset:9} {name:8} {len(margins):>6} {mean:>+12.2f} {f'[{mean - half:+.2f}, {mean + half:+.2f}]':>17}"
+            ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
+            print(f"{preset:9} {name:8} {len(margins):>6} {mean:>+12.2f} {ci:>17}"
                   f" {1000 * statistics.median(timer):>12.1f}", flush=True)
     if args.curve:
         print(f"\nmargin against greedy (standard) by effort, {args.curve} pairs each")

@@ -20,10 +20,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from pasur_cli.engine import playout as sim
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card
 from pasur_cli.engine.deal import Deal
-from pasur_cli.engine import playout as sim
 from pasur_cli.engine.errors import IllegalPlayError, NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
@@ -158,10 +158,10 @@ def _position(deal: Deal, game: sim.Game) -> sim.Position:
 
 def options(deal: Deal, hand: list[Card]) -> list[tuple[Card, tuple[Card, ...]]]:
     """Every legal (card, capture) of ``hand`` in ``deal``, as the referee lists them."""
-    found = []
+    found: list[tuple[Card, tuple[Card, ...]]] = []
     for card in hand:
         takes = legal_captures(card, deal.table, deal.rules).options
-        found.extend((card, take) for take in takes) if takes else found.append((card, ()))
+        found.extend((card, take) for take in takes or [()])
     return found
 
 
@@ -238,7 +238,8 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
         assert current is not None
         player = current.turn or ""
         hand = _still_held(current, plays, k)
-        card, take = _card(action["card"]), tuple(sorted((_card(c) for c in action["take"]), key=ORDER))
+        card = parse_card(str(action["card"]))
+        take = tuple(sorted((parse_card(str(c)) for c in action["take"]), key=ORDER))  # type: ignore[attr-defined]
         choices = options(current, hand)
         if len(choices) > 1:
             valued = evaluate(current, hand, seed, effort)

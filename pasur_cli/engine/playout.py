@@ -15,7 +15,7 @@ compare the legal captures with ``legal_captures`` on random positions.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 
 from pasur_cli.engine.rules import Rules
@@ -26,7 +26,8 @@ CLUB = tuple(i % 4 == 0 for i in range(52))
 JACK, QUEEN, KING = 11, 12, 13
 TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
 HANDS = {2: 6, 3: 4, 4: 3}
-_CACHES: dict[object, dict[object, object]] = {}  # the policy's view of (card, table), per rules
+# the policy's view of (card, table), per rules
+_CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
 # the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
 # the share of the worth left on the table counted against a play, and the share of a sur an
 # opponent is assumed to make of a table some card could sweep
@@ -34,15 +35,37 @@ CLUB_SHARE, LEFT_SHARE, DANGER = 1.2, 0.3, 0.6
 
 Counts = tuple[int, ...]  # index v (1..10): how many numerals of value v; index 0 unused
 Take = tuple[int, ...]
+Move = tuple[Take, float, bool, tuple[int, ...]]  # take, the policy's score before a sur, clears, table left
 
 
 class Game:
     """What stays fixed during one deal: the rules, the seats' sides, the dealer, and which sides
     can score a sur at all (``sur_limit`` against the match totals at the start of the deal)."""
 
-    __slots__ = ("rules", "players", "seat_side", "sides", "dealer", "hands", "total_plays", "points",
-                 "sur_open", "sur_points", "jack_sur", "last_hand_sur", "sur_cancel", "mode", "multi",
-                 "court_all", "jack_wild", "clubs_points", "clubs_min", "third", "worth", "cache")
+    __slots__ = (
+        "cache",
+        "clubs_min",
+        "clubs_points",
+        "court_all",
+        "dealer",
+        "hands",
+        "jack_sur",
+        "jack_wild",
+        "last_hand_sur",
+        "mode",
+        "multi",
+        "players",
+        "points",
+        "rules",
+        "seat_side",
+        "sides",
+        "sur_cancel",
+        "sur_open",
+        "sur_points",
+        "third",
+        "total_plays",
+        "worth",
+    )
 
     def __init__(self, rules: Rules, seat_side: list[int], dealer: int, sur_open: list[bool]) -> None:
         self.rules = rules
@@ -81,7 +104,7 @@ class Position:
     order it will be dealt), the plays made so far, and per side the clubs, points and surs held;
     ``last`` is the seat that captured last (-1: nobody yet)."""
 
-    __slots__ = ("table", "hands", "stock", "played", "clubs", "points", "surs", "last")
+    __slots__ = ("clubs", "hands", "last", "played", "points", "stock", "surs", "table")
 
     def __init__(self, table: tuple[int, ...], hands: list[list[int]], stock: list[int], played: int,
                  clubs: list[int], points: list[int], surs: list[int], last: int) -> None:
@@ -116,7 +139,7 @@ def _reaches(t: int, counts: Counts) -> bool:
     return bool(bits >> t & 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _splits(t: int, counts: Counts) -> bool:
     """Whether ``counts`` splits into disjoint sets each summing to ``t``."""
     top = max((v for v in range(1, 11) if counts[v]), default=0)
@@ -329,7 +352,6 @@ def sweepable(table: tuple[int, ...] | list[int], game: Game) -> bool:
                       (game.mode, game.multi, game.court_all, game.jack_wild, game.jack_sur))
 
 
-Move = tuple[Take, float, bool, tuple[int, ...]]  # take, the policy's score before a sur, clears, table left
 
 
 def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
@@ -337,12 +359,12 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     worth of the cards taken, less a share of the worth left on the table and the danger of
     leaving a table an opponent could sweep."""
     key = (card, table)
-    found = game.cache.get(key)
-    if found is None:
+    cached = game.cache.get(key)
+    if cached is None:
         worth = game.worth
         danger = game.sur_points * DANGER
         takes = captures(card, table, game)
-        found = []
+        found: list[Move] = []
         if takes:
             for take in takes:
                 left = tuple(c for c in table if c not in take)
@@ -358,8 +380,8 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
             found.append(((), score, False, left))
         if len(game.cache) > 400_000:
             game.cache.clear()
-        game.cache[key] = found
-    return found
+        game.cache[key] = cached = found
+    return cached
 
 
 def policy(pos: Position, game: Game) -> tuple[int, Move]:

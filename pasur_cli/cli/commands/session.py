@@ -42,7 +42,8 @@ HELP = N_("""Type each card as it is played:
   5c 9d 3h ks   when a deal waits for its table: the four face-up cards
 Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
 The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
-Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit}.
+Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit},
+{review} (the deal just finished: what each play cost), {hint} CARDS (the options of the hand to play).
 Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
 TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d 3h ks" and more)
 
@@ -52,7 +53,7 @@ TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d
 # translated word reads as a card or a mistyped one, nor as another command.
 COMMANDS: dict[str, tuple[str, ...]] = {
     "show": ("show",), "score": ("score",), "undo": ("undo",), "tally": ("tally",), "matches": ("matches",),
-    "deal": ("deal",), "help": ("help", "?", "h"),
+    "deal": ("deal",), "help": ("help", "?", "h"), "review": ("review",), "hint": ("hint",),
     "quit": ("quit", "exit"),  # not "q": a queen typed without its suit must not end the evening
 }
 COMMAND_WORDS: dict[str, str] = {
@@ -60,6 +61,7 @@ COMMAND_WORDS: dict[str, str] = {
     "undo": N_("session command word: undo"), "tally": N_("session command word: tally"),
     "matches": N_("session command word: matches"), "deal": N_("session command word: deal"),
     "help": N_("session command word: help"), "quit": N_("session command word: quit"),
+    "review": N_("session command word: review"), "hint": N_("session command word: hint"),
 }
 
 
@@ -203,6 +205,9 @@ class Session:
             self.table(words[1:], seen)
         elif command == "tally":
             self.tally(match, seen)
+        elif command in ("review", "hint"):  # the analysis engine, loaded only when asked
+            from pasur_cli.cli.commands.review import session_advice
+            self.echo(session_advice(self.look, self.store, self.mid, command, words[1:]))
         elif match.finished:
             self.echo(self.look.say("The match is over: {winner} won. Type {quit} to leave.", winner=match.winner,
                                     quit=shown_word("quit")))
