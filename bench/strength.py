@@ -80,6 +80,10 @@ def engine(effort: int):  # type: ignore[no-untyped-def]
         return lambda match, hand, rng: quick(match, hand)
 
     def choose(match: Match, hand: list[Card], rng: random.Random) -> tuple[Card, tuple[Card, ...]]:
+        deal = match.deal
+        assert deal is not None
+        if len(hand) == 1 and len(legal_captures(hand[0], deal.table, deal.rules).options) <= 1:
+            return hand[0], legal_captures(hand[0], deal.table, deal.rules).forced or ()  # nothing to decide
         best = advise(match, hand, seed=rng.randrange(1 << 30), effort=effort)[0]
         return best.card, best.take
     return choose
@@ -187,6 +191,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--effort", type=int, default=EFFORT)
     parser.add_argument("--opponents", default="greedy,random,noisy")
+    parser.add_argument("--others", type=int, default=None,
+                        help="pairs against the opponents other than greedy (default: --pairs)")
     parser.add_argument("--presets", default="standard,pagat")
     parser.add_argument("--curve", type=int, default=0, help="pairs per effort for the margin against time")
     parser.add_argument("--efforts", default="0,2,4,8,16,32")
@@ -200,12 +206,13 @@ def main() -> None:
     me = engine(args.effort)
     print(f"advise at effort {args.effort} against each opponent, {args.pairs} paired deals, 2 players")
     print(f"{'preset':9} {'opponent':8} {'pairs':>6} {'margin/deal':>12} {'95% CI':>17} {'ms/decision':>12}")
-    for preset in args.presets.split(","):
-        for name in args.opponents.split(","):
-            if not args.pairs:
+    for name in args.opponents.split(","):
+        for preset in args.presets.split(","):
+            pairs = args.pairs if name == "greedy" or args.others is None else args.others
+            if not pairs:
                 continue
             timer: list[float] = []
-            margins = pairs_margin(PRESETS[preset], me, OPPONENTS[name], args.pairs, args.seed, timer)
+            margins = pairs_margin(PRESETS[preset], me, OPPONENTS[name], pairs, args.seed, timer)
             mean, half = interval(margins)
             ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
             print(f"{preset:9} {name:8} {len(margins):>6} {mean:>+12.2f} {ci:>17}"
@@ -223,7 +230,7 @@ def main() -> None:
         print(f"\n4 players in teams, advise (effort {args.effort}) partners against greedy partners,"
               f" {args.teams} pairs")
         for preset in args.presets.split(","):
-            for name in args.opponents.split(","):
+            for name in ("greedy",):
                 timer = []
                 margins = teams_margin(PRESETS[preset], me, OPPONENTS[name], args.teams, args.seed, timer)
                 mean, half = interval(margins)

@@ -26,8 +26,9 @@ CLUB = tuple(i % 4 == 0 for i in range(52))
 JACK, QUEEN, KING = 11, 12, 13
 TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
 HANDS = {2: 6, 3: 4, 4: 3}
-# the policy's view of (card, table), per rules
 _CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
+_TAKES: dict[Rules, dict[tuple[int, tuple[int, ...]], list[Take]]] = {}
+_SWEEPS: dict[Rules, dict[tuple[int, ...], bool]] = {}
 # the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
 # the share of the worth left on the table counted against a play, and the share of a sur an
 # opponent is assumed to make of a table some card could sweep
@@ -62,6 +63,8 @@ class Game:
         "sur_cancel",
         "sur_open",
         "sur_points",
+        "sweeps",
+        "takes",
         "third",
         "total_plays",
         "worth",
@@ -96,7 +99,10 @@ class Game:
         # what a card is worth to the playout policy: its points and a share of the clubs points
         club_share = rules.clubs_points / 13 * CLUB_SHARE
         self.worth = tuple(points[i] + (club_share if CLUB[i] else 0.0) + 0.02 for i in range(52))
-        self.cache = _CACHES.setdefault((rules, self.sur_open, self.players), {})
+        key = (rules, self.sur_open, self.players)
+        self.cache = _CACHES.setdefault(key, {})  # (card, table): the policy's view of each play
+        self.takes = _TAKES.setdefault(rules, {})  # (rank, table): the legal captures
+        self.sweeps = _SWEEPS.setdefault(rules, {})  # table: whether one card could sweep it
 
 
 class Position:
@@ -335,7 +341,15 @@ def _sweepable(counts: Counts, jacks: int, queens: int, kings: int, key: tuple[o
     return False
 
 
-def sweepable(table: tuple[int, ...] | list[int], game: Game) -> bool:
+def sweepable(table: tuple[int, ...], game: Game) -> bool:
+    """Whether some single card could clear ``table`` as a sur (cached per rules)."""
+    found = game.sweeps.get(table)
+    if found is None:
+        found = game.sweeps[table] = _sweepable_table(table, game)
+    return found
+
+
+def _sweepable_table(table: tuple[int, ...], game: Game) -> bool:
     counts = [0] * 11
     jacks = queens = kings = 0
     for c in table:
@@ -363,7 +377,9 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     if cached is None:
         worth = game.worth
         danger = game.sur_points * DANGER
-        takes = captures(card, table, game)
+        takes = game.takes.get((RANK[card], table))
+        if takes is None:
+            takes = game.takes[RANK[card], table] = captures(card, table, game)
         found: list[Move] = []
         if takes:
             for take in takes:
@@ -378,8 +394,10 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
             if sweepable(left, game):
                 score -= danger
             found.append(((), score, False, left))
-        if len(game.cache) > 400_000:
+        if len(game.cache) > 300_000:
             game.cache.clear()
+            game.takes.clear()
+            game.sweeps.clear()
         game.cache[key] = cached = found
     return cached
 
