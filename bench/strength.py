@@ -139,6 +139,9 @@ def pairs_margin(rules: Rules, me: object, them: object, pairs: int, seed: int,
         one = play_deal(rules, ["E", "O"], {"E": me, "O": them}, table, stock, rng, timer)
         two = play_deal(rules, ["O", "E"], {"E": me, "O": them}, table, stock, rng, timer)
         margins.append(((one["E"] - one["O"]) + (two["E"] - two["O"])) / 2)
+        if len(margins) % 100 == 0:
+            mean, half = interval(margins)
+            print(f"  ... {len(margins)} pairs: {mean:+.2f} ± {half:.2f}", file=sys.stderr, flush=True)
     return margins
 
 

@@ -18,8 +18,8 @@ from simulate import random_plays, random_table
 import pasur_cli as pasur
 from pasur_cli.engine import playout as sim
 from pasur_cli.engine.advice import INDEX, _game, _position, quick
-from pasur_cli.engine.cards import DECK, parse_card, parse_cards
 from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal
 from pasur_cli.engine.match import Match, side_names
 from pasur_cli.engine.rules import PRESETS, parse_rules
