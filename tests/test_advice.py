@@ -187,7 +187,7 @@ def test_a_missed_sur_is_labelled_a_mistake_or_a_blunder():
         match.start_deal(table)
         missed = []
 
-        def choose(m, hand):
+        def choose(m, hand, missed=missed):
             deal = m.deal
             if not missed and deal.hand < 5 and len(deal.table) >= 2:
                 surs = [c for c in hand for t in legal_captures(c, deal.table, m.rules).options

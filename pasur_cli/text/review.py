@@ -8,14 +8,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.errors import Words
-from pasur_cli.text.i18n import N_
 
 if TYPE_CHECKING:
     from pasur_cli.engine.advice import Advice, DealReview, PlayReview
     from pasur_cli.engine.cards import Card
     from pasur_cli.text.render import Look
 
-LABELS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+
+
+def label_words(label: str) -> Words:
+    """A play's label (the engine's ``inaccuracy``, ``mistake``, ``blunder``) in the reader's language."""
+    if label == "blunder":
+        return Words("blunder")
+    if label == "mistake":
+        return Words("mistake")
+    return Words("inaccuracy")
 
 
 def points(value: float) -> str:
@@ -43,7 +50,7 @@ def play_line(look: Look, play: PlayReview) -> str:
     else:
         line = look.say("hand {hand}: {player} trails {card}", hand=play.hand, player=play.player, card=play.card)
     if play.label is not None:
-        line += " — " + look.say("{label} ({loss}): better {best}", label=Words(LABELS[play.label]),
+        line += " — " + look.say("{label} ({loss}): better {best}", label=label_words(play.label),
                                  loss=points(-play.loss), best=option_words(play.best_card, play.best_take))
     return line
 
@@ -60,7 +67,7 @@ def review_text(look: Look, reviews: list[DealReview]) -> str:
         lines.extend("  " + play_line(look, p) for p in review.plays)
         for summary in review.players:
             line = look.say("{player}: {choices} choices, {lost} expected points lost", player=summary.player,
-                            choices=summary.choices, lost=f"{summary.lost:.1f}")
+                            choices=summary.choices, lost=format(summary.lost, ".1f"))
             if summary.worst:
                 worst = [Words("hand {hand} {option} ({loss})", hand=review.plays[i].hand,
                                option=option_words(review.plays[i].card, review.plays[i].take),
@@ -78,7 +85,7 @@ def review_text(look: Look, reviews: list[DealReview]) -> str:
             mine = [p for r in reviews for p in r.players if p.player == name]
             lines.append("  " + look.say("{player}: {choices} choices, {lost} expected points lost", player=name,
                                          choices=sum(p.choices for p in mine),
-                                         lost=f"{sum(p.lost for p in mine):.1f}"))
+                                         lost=format(sum(p.lost for p in mine), ".1f")))
     return "\n".join(lines)
 
 
