@@ -32,95 +32,107 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from simulate import random_table  # the tests' legal initial tables
 
-from pasur_cli.engine.advice import EFFORT, advise, quick
-from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine import playout as sim
+from pasur_cli.engine.advice import EFFORT, INDEX
 from pasur_cli.engine.cards import Card
-from pasur_cli.engine.match import Match
+from pasur_cli.engine.match import side_names
 from pasur_cli.engine.rules import PRESETS, Rules
 
-POINTS = {"2C": 2, "10D": 3}
+Chooser = Callable[["Table", int, random.Random], tuple[int, sim.Take]]
 
 
-def worth(card: Card) -> float:
+class Table:
+    """One deal played in the simulator (the tests check it against the referee): the true
+    position, and the cards every seat has seen (the initial table and every card played)."""
+
+    def __init__(self, rules: Rules, players: int, table: list[Card], stock: list[Card]) -> None:
+        sides = side_names([str(k) for k in range(players)], rules.teams)
+        order = list(dict.fromkeys(sides))
+        self.game = sim.Game(rules, [order.index(s) for s in sides], 0, [True] * len(order))
+        deck = [INDEX[c] for c in stock]
+        hands = [deck[-4 * (k + 1):len(deck) - 4 * k] for k in range(players)]
+        del deck[len(deck) - 4 * players:]
+        self.pos = sim.Position(tuple(sorted(INDEX[c] for c in table)), hands, deck, 0, [0] * len(order),
+                                [0] * len(order), [0] * len(order), -1)
+        self.seen = set(self.pos.table)
+
+    def options(self, seat: int) -> list[tuple[int, sim.Take]]:
+        table = self.pos.table
+        return [(c, t) for c in self.pos.hands[seat] for t in (sim.captures(c, table, self.game) or [()])]
+
+
+def worth(card: int) -> float:
     """What greedy thinks a card is worth: its points, and half a point for a club."""
-    return (POINTS.get(card.code, 0) + (card.rank in (1, 11)) + 0.5 * (card.suit == "C"))
+    return ((sim.RANK[card] in (1, 11)) + 2 * (card == sim.TWO_CLUBS) + 3 * (card == sim.TEN_DIAMONDS)
+            + 0.5 * sim.CLUB[card])
 
 
-def greedy(match: Match, hand: list[Card], rng: random.Random, noise: float = 0.0) -> tuple[Card, tuple[Card, ...]]:
-    deal = match.deal
-    assert deal is not None
-    options = [(c, t) for c in hand for t in (legal_captures(c, deal.table, deal.rules).options or [()])]
+def greedy(t: Table, seat: int, rng: random.Random, noise: float = 0.0) -> tuple[int, sim.Take]:
+    options = t.options(seat)
     if noise and rng.random() < noise:
         return rng.choice(options)
-    captures = [(c, t) for c, t in options if t]
+    captures = [(c, take) for c, take in options if take]
     if captures:
-        def value(option: tuple[Card, tuple[Card, ...]]) -> float:
-            card, take = option
-            sur = 5 if len(take) == len(deal.table) else 0
-            return worth(card) + sum(worth(c) for c in take) + sur
-        return max(captures, key=value)
+        size = len(t.pos.table)
+        return max(captures, key=lambda o: worth(o[0]) + sum(worth(c) for c in o[1]) + 5 * (len(o[1]) == size))
     return min(options, key=lambda o: (worth(o[0]), o[0]))
 
 
-def uniform(match: Match, hand: list[Card], rng: random.Random) -> tuple[Card, tuple[Card, ...]]:
-    deal = match.deal
-    assert deal is not None
-    card = rng.choice(hand)
-    takes = legal_captures(card, deal.table, deal.rules).options
+def uniform(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
+    card = rng.choice(t.pos.hands[seat])
+    takes = sim.captures(card, t.pos.table, t.game)
     return card, (rng.choice(takes) if takes else ())
 
 
-def engine(effort: int):  # type: ignore[no-untyped-def]
-    if effort <= 0:
-        return lambda match, hand, rng: quick(match, hand)
-
-    def choose(match: Match, hand: list[Card], rng: random.Random) -> tuple[Card, tuple[Card, ...]]:
-        deal = match.deal
-        assert deal is not None
-        if len(hand) == 1 and len(legal_captures(hand[0], deal.table, deal.rules).options) <= 1:
-            return hand[0], legal_captures(hand[0], deal.table, deal.rules).forced or ()  # nothing to decide
-        best = advise(match, hand, seed=rng.randrange(1 << 30), effort=effort)[0]
-        return best.card, best.take
+def engine(effort: int) -> Chooser:
+    """advise's own search (``playout.search``, as ``advise`` runs it), always taking the best
+    option; at effort 0 the playout policy alone."""
+    def choose(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
+        options = t.options(seat)
+        if len(options) == 1:
+            return options[0]  # nothing to decide
+        if effort <= 0:
+            card, move = sim.policy(t.pos, t.game)
+            return card, move[0]
+        pos, game = t.pos, t.game
+        mine = pos.hands[seat]
+        unseen = [c for c in range(52) if c not in t.seen and c not in mine]
+        sizes = [0 if k == seat else len(h) for k, h in enumerate(pos.hands)]
+        base = sim.Position(pos.table, [], [], pos.played, pos.clubs[:], pos.points[:], pos.surs[:], pos.last)
+        values = sim.search(game, base, seat, mine[:], unseen, sizes, options, rng, effort)
+        return options[max(range(len(options)), key=lambda k: (values[k], -k))]
     return choose
 
 
-OPPONENTS = {
-    "greedy": lambda m, h, r: greedy(m, h, r),
+OPPONENTS: dict[str, Chooser] = {
+    "greedy": lambda t, s, r: greedy(t, s, r),
     "random": uniform,
-    "noisy": lambda m, h, r: greedy(m, h, r, 0.2),
+    "noisy": lambda t, s, r: greedy(t, s, r, 0.2),
 }
 
 
-def play_deal(rules: Rules, names: list[str], choosers: dict[str, object], table: list[Card],
-              deck: list[Card], rng: random.Random, timer: list[float]) -> dict[str, int]:
-    """One deal from this table and stock (dealt from the end, 4 cards a seat, seats in order);
-    each side's deal score."""
-    match = Match(names, rules, dealer=0)
-    match.start_deal(table)
-    stock = list(deck)
-    hands: dict[str, list[Card]] = {}
-    per_hand = 4 * len(names)
-    deal = match.deal
-    while match.deal is not None:
-        assert deal is not None
-        if deal.played % per_hand == 0:
-            for name in names:
-                hands[name] = [stock.pop() for _ in range(4)]
-        player = deal.turn
-        assert player is not None
-        choose = choosers[player]
+def play_deal(rules: Rules, seats: list[Chooser], table: list[Card], stock: list[Card], rng: random.Random,
+              timer: list[float], timed: Chooser) -> list[int]:
+    """One deal from this table and stock (dealt from the end, 4 cards a seat, seats in order,
+    seat 1 leads); each side's deal score."""
+    t = Table(rules, len(seats), table, stock)
+    game, pos = t.game, t.pos
+    while pos.played < game.total_plays:
+        seat = sim.turn(pos, game)
+        choose = seats[seat]
         start = time.process_time()
-        card, take = choose(match, hands[player], rng)  # type: ignore[operator]
-        if choose not in OPPONENTS.values():
+        card, take = choose(t, seat, rng)
+        if choose is timed:
             timer.append(time.process_time() - start)
-        hands[player].remove(card)
-        match.play(card, take)
-    return {side: score.total for side, score in match.results[-1].scores.items()}
+        t.seen.add(card)
+        sim.play(pos, game, card, take)
+    return sim.scores(pos, game)
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -129,42 +141,56 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def pairs_margin(rules: Rules, me: object, them: object, pairs: int, seed: int,
+def pairs_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int,
                  timer: list[float]) -> list[float]:
     """The engine's mean margin per deal of each pair (2 players)."""
     rng = random.Random(seed)
     margins = []
     for _ in range(pairs):
         table, stock = random_table(rng, rules)
-        one = play_deal(rules, ["E", "O"], {"E": me, "O": them}, table, stock, rng, timer)
-        two = play_deal(rules, ["O", "E"], {"E": me, "O": them}, table, stock, rng, timer)
-        margins.append(((one["E"] - one["O"]) + (two["E"] - two["O"])) / 2)
+        one = play_deal(rules, [me, them], table, stock, rng, timer, me)
+        two = play_deal(rules, [them, me], table, stock, rng, timer, me)
+        margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
         if len(margins) % 100 == 0:
             mean, half = interval(margins)
             print(f"  ... {len(margins)} pairs: {mean:+.2f} ± {half:.2f}", file=sys.stderr, flush=True)
     return margins
 
 
-def teams_margin(rules: Rules, me: object, them: object, pairs: int, seed: int, timer: list[float]) -> list[float]:
+def teams_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int, timer: list[float]) -> list[float]:
     """4 players in teams: the engine's partnership less the other, the deck played with the
     partnerships in both seatings."""
     rng = random.Random(seed)
     margins = []
     for _ in range(pairs):
         table, stock = random_table(rng, rules)
-        one = play_deal(rules, ["E1", "O1", "E2", "O2"], {"E1": me, "E2": me, "O1": them, "O2": them},
-                        table, stock, rng, timer)
-        two = play_deal(rules, ["O1", "E1", "O2", "E2"], {"E1": me, "E2": me, "O1": them, "O2": them},
-                        table, stock, rng, timer)
-        margins.append(((one["E1 & E2"] - one["O1 & O2"]) + (two["E1 & E2"] - two["O1 & O2"])) / 2)
+        one = play_deal(rules, [me, them, me, them], table, stock, rng, timer, me)
+        two = play_deal(rules, [them, me, them, me], table, stock, rng, timer, me)
+        margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
     return margins
 
 
 def speed() -> None:
+    from pasur_cli import advise
+    from pasur_cli.engine.match import Match
     rng = random.Random(3)
     timer: list[float] = []
-    for preset in ("standard", "pagat"):
-        pairs_margin(PRESETS[preset], engine(EFFORT), OPPONENTS["greedy"], 10, rng.randrange(1 << 30), timer)
+    for number in range(8):
+        rules = PRESETS[("standard", "pagat")[number % 2]]
+        match = Match(["A", "B"], rules)
+        table, stock = random_table(rng, rules)
+        match.start_deal(table)
+        hands: dict[str, list[Card]] = {}
+        while match.deal is not None:
+            deal = match.deal
+            if deal.played % 8 == 0:
+                hands = {p: [stock.pop() for _ in range(4)] for p in match.players}
+            player = deal.turn or ""
+            start = time.process_time()
+            best = advise(match, hands[player])[0]
+            timer.append(time.process_time() - start)
+            hands[player].remove(best.card)
+            match.play(best.card, best.take)
     timer.sort()
     print(f"advise at the default effort ({EFFORT} guessed deals): median {1000 * statistics.median(timer):.1f} ms"
           f" CPU per decision, 90th percentile {1000 * timer[len(timer) * 9 // 10]:.1f} ms, {len(timer)} decisions")
@@ -207,38 +233,40 @@ def main() -> None:
         speed()
         return
     me = engine(args.effort)
-    print(f"advise at effort {args.effort} against each opponent, {args.pairs} paired deals, 2 players")
-    print(f"{'preset':9} {'opponent':8} {'pairs':>6} {'margin/deal':>12} {'95% CI':>17} {'ms/decision':>12}")
-    for name in args.opponents.split(","):
+    head = f"{'preset':9} {'opponent':8} {'pairs':>6} {'margin/deal':>12} {'95% CI':>17} {'ms/decision':>12}"
+
+    def line(preset: str, name: str, margins: list[float], timer: list[float]) -> None:
+        mean, half = interval(margins)
+        ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
+        print(f"{preset:9} {name:8} {len(margins):>6} {mean:>+12.2f} {ci:>17}"
+              f" {1000 * statistics.median(timer):>12.1f}", flush=True)
+
+    names = args.opponents.split(",")
+    print(f"advise at effort {args.effort}, paired deals, 2 players (ms/decision: median CPU of a decision)")
+    print(head)
+    for index, name in enumerate(names):
+        pairs = args.pairs if name == "greedy" or args.others is None else args.others
         for preset in args.presets.split(","):
-            pairs = args.pairs if name == "greedy" or args.others is None else args.others
             if not pairs:
                 continue
             timer: list[float] = []
-            margins = pairs_margin(PRESETS[preset], me, OPPONENTS[name], pairs, args.seed, timer)
-            mean, half = interval(margins)
-            ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
-            print(f"{preset:9} {name:8} {len(margins):>6} {mean:>+12.2f} {ci:>17}"
-                  f" {1000 * statistics.median(timer):>12.1f}", flush=True)
-    if args.curve:
-        print(f"\nmargin against greedy (standard) by effort, {args.curve} pairs each")
-        for effort in (int(e) for e in args.efforts.split(",")):
-            timer = []
-            margins = pairs_margin(PRESETS["standard"], engine(effort), OPPONENTS["greedy"], args.curve, args.seed,
-                                   timer)
-            mean, half = interval(margins)
-            print(f"effort {effort:>3}: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
-                  f"  median {1000 * statistics.median(timer):.1f} ms CPU per decision", flush=True)
-    if args.teams:
-        print(f"\n4 players in teams, advise (effort {args.effort}) partners against greedy partners,"
-              f" {args.teams} pairs")
-        for preset in args.presets.split(","):
-            for name in ("greedy",):
+            line(preset, name, pairs_margin(PRESETS[preset], me, OPPONENTS[name], pairs, args.seed, timer), timer)
+        if index == 0 and args.curve:
+            print(f"\nmargin against {name} (standard) by effort, {args.curve} pairs each")
+            print(head.replace("preset   ", "effort   "))
+            for effort in (int(e) for e in args.efforts.split(",")):
                 timer = []
-                margins = teams_margin(PRESETS[preset], me, OPPONENTS[name], args.teams, args.seed, timer)
-                mean, half = interval(margins)
-                print(f"{preset:9} {name:8} {len(margins):>6} {mean:>+12.2f}"
-                      f" {f'[{mean - half:+.2f}, {mean + half:+.2f}]':>17}", flush=True)
+                margins = pairs_margin(PRESETS["standard"], engine(effort), OPPONENTS[name], args.curve, args.seed,
+                                       timer)
+                line(str(effort), name, margins, timer)
+            print("\n" + head)
+    if args.teams:
+        print(f"\n4 players in teams, advise (effort {args.effort}) partners against greedy partners")
+        print(head)
+        for preset in args.presets.split(","):
+            timer = []
+            line(preset, "greedy", teams_margin(PRESETS[preset], me, OPPONENTS["greedy"], args.teams, args.seed,
+                                                timer), timer)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from pasur_cli.engine.errors import IllegalPlayError, NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 
-EFFORT = 8  # guessed deals per decision at the default effort (cheap: bench/strength.py plays thousands)
+EFFORT = 2  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
 REVIEW_EFFORT = 32  # a review labels plays: more guesses, so two seeds agree on the labels
 HINT_EFFORT = 64  # one decision, read by a person: the most the time allows
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
@@ -153,7 +153,7 @@ def _position(deal: Deal, game: sim.Game) -> sim.Position:
     surs = [deal.surs.get(s, 0) for s in sides]
     last = deal.players.index(deal.last_capturer) if deal.last_capturer is not None else -1
     hands: list[list[int]] = [[] for _ in deal.players]
-    return sim.Position(tuple(INDEX[c] for c in deal.table), hands, [], deal.played, clubs, points, surs, last)
+    return sim.Position(tuple(sorted(INDEX[c] for c in deal.table)), hands, [], deal.played, clubs, points, surs, last)
 
 
 def options(deal: Deal, hand: list[Card]) -> list[tuple[Card, tuple[Card, ...]]]:
@@ -172,7 +172,6 @@ def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
     game = _game(deal)
     base = _position(deal, game)
     seat = deal.players.index(deal.turn or "")
-    side = game.seat_side[seat]
     held = deal.cards_left()
     sizes = [0 if p == deal.turn else held[p] for p in deal.players]
     unseen = [INDEX[c] for c in deal.unseen_cards if c not in hand]
@@ -182,17 +181,8 @@ def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
     mine = [INDEX[c] for c in hand]
     coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in take))) for c, take in choices]
     rng = random.Random(0 if seed is None else seed)
-    guesses = effort if unseen else 1
-    totals = [0.0] * len(coded)
-    for _ in range(guesses):
-        hands, stock = sim.deal_hidden(rng, unseen, sizes)
-        hands[seat] = mine
-        for k, (card, take) in enumerate(coded):
-            pos = sim.Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
-                               base.points[:], base.surs[:], base.last)
-            sim.play(pos, game, card, take)
-            totals[k] += sim.margin(sim.playout(pos, game), side)
-    return [(c, take, totals[k] / guesses) for k, (c, take) in enumerate(choices)]
+    values = sim.search(game, base, seat, mine, unseen, sizes, coded, rng, effort)
+    return [(c, take, values[k]) for k, (c, take) in enumerate(choices)]
 
 
 def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None = None,

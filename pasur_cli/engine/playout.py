@@ -114,7 +114,7 @@ class Position:
 
     def __init__(self, table: tuple[int, ...], hands: list[list[int]], stock: list[int], played: int,
                  clubs: list[int], points: list[int], surs: list[int], last: int) -> None:
-        self.table, self.hands, self.stock, self.played = tuple(sorted(table)), hands, stock, played
+        self.table, self.hands, self.stock, self.played = table, hands, stock, played  # table: sorted
         self.clubs, self.points, self.surs, self.last = clubs, points, surs, last
 
     def copy(self) -> Position:
@@ -462,3 +462,24 @@ def deal_hidden(rng: random.Random, unseen: list[int], sizes: list[int]) -> tupl
         hands.append(pool[-size:] if size else [])
         del pool[len(pool) - size:]
     return hands, pool
+
+
+def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+           options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
+    """Determinized Monte Carlo: the value of each option (card, take) of ``seat``, holding
+    ``mine``, at ``base`` (whose hands and stock are ignored): the mean deal margin of the seat's
+    side over ``effort`` guesses at the hidden cards (``unseen`` dealt into hands of ``sizes``,
+    the rest the stock), every option played in the same guesses and the deal finished by the
+    policy. With nothing hidden one guess is exact."""
+    side = game.seat_side[seat]
+    guesses = effort if unseen else 1
+    totals = [0.0] * len(options)
+    for _ in range(guesses):
+        hands, stock = deal_hidden(rng, unseen, sizes)
+        hands[seat] = mine
+        for k, (card, take) in enumerate(options):
+            pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
+                           base.points[:], base.surs[:], base.last)
+            play(pos, game, card, take)
+            totals[k] += margin(playout(pos, game), side)
+    return [t / guesses for t in totals]
