@@ -215,6 +215,30 @@ def hint_match() -> None:
         print(f"pasur hint 2S 7C QH AD (first play of a deal): {time.perf_counter() - start:.2f} s wall")
 
 
+def stability(deals: int) -> None:
+    """Review the first ``deals`` deals of examples/season-1.json with two seeds: how often the
+    labels agree, and the best option where the first seed's best leads its second by a point."""
+    from pasur_cli import review
+    from pasur_cli.engine.record import read_record
+    example = Path(__file__).resolve().parent.parent / "examples" / "season-1.json"
+    match = read_record(example.read_text(encoding="utf-8")).match
+    same_label = plays = led = same_best = 0
+    start = time.process_time()
+    for number in range(1, deals + 1):
+        one, two = (review(match, number, seed=seed).plays for seed in (1, 2))
+        for a, b in zip(one, two, strict=True):
+            if a.choices > 1:
+                plays += 1
+                same_label += a.label == b.label
+                if a.lead > 1:
+                    led += 1
+                    same_best += (a.best_card, a.best_take) == (b.best_card, b.best_take)
+    print(f"review stability, {deals} deals of examples/season-1.json, seeds 1 and 2:"
+          f" the same label for {same_label} of {plays} plays with a choice ({same_label / plays:.0%}); the same"
+          f" best option for {same_best} of {led} where it led by more than a point"
+          f" ({same_best / max(led, 1):.0%}); {(time.process_time() - start) / deals / 2:.2f} s CPU per review")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=1000)
@@ -227,10 +251,14 @@ def main() -> None:
     parser.add_argument("--efforts", default="0,2,4,8,16,32")
     parser.add_argument("--teams", type=int, default=0, help="pairs of 4-player team deals")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--stability", type=int, default=0, metavar="DEALS")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if args.speed:
         speed()
+        return
+    if args.stability:
+        stability(args.stability)
         return
     me = engine(args.effort)
     head = f"{'preset':9} {'opponent':8} {'pairs':>6} {'margin/deal':>12} {'95% CI':>17} {'ms/decision':>12}"

@@ -235,7 +235,7 @@ def test_advise_refuses_a_seen_card_a_wrong_size_and_no_deal():
 
 
 # -- the commands ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("lang,word", [("en", "initial table"), ("de", "Tisch"), ("es", "mesa"), ("fa", "میز")])
+@pytest.mark.parametrize("lang,word", [("en", "initial table"), ("de", "Anfangstisch"), ("es", "mesa inicial"), ("fa", "زمین آغازین")])
 def test_hint_refuses_a_card_already_seen_in_every_language(pasur, lang, word):
     assert pasur("new", "Ali", "Sara").exit_code == 0
     assert pasur("deal", "5C", "9D", "3H", "KS").exit_code == 0

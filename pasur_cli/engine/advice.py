@@ -29,7 +29,8 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 
 EFFORT = 2  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
-REVIEW_EFFORT = 32  # a review labels plays: more guesses, so two seeds agree on the labels
+REVIEW_EFFORT = 12  # a review's first guesses per play; more where the label is in doubt, up to
+REVIEW_MOST = 48  # these (four times as many): two seeds must agree on the labels
 HINT_EFFORT = 64  # one decision, read by a person: the most the time allows
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
 INDEX = {card: i for i, card in enumerate(DECK)}
@@ -60,7 +61,8 @@ class PlayReview(Value):
     """One play of a reviewed deal: who played ``card`` taking ``take`` in ``hand``; the best option
     (``best_card``, ``best_take``) given what the player knew then; the expected points the play
     cost (``loss``, >= 0) and its ``label`` (None, inaccuracy, mistake, blunder). ``choices`` is
-    how many legal options the player had (1: nothing to decide, never labelled)."""
+    how many legal options the player had (1: nothing to decide, never labelled); ``lead`` how far
+    the best option's value led the second best's."""
 
     player: str
     hand: int
@@ -71,6 +73,7 @@ class PlayReview(Value):
     loss: float
     label: str | None
     choices: int
+    lead: float = 0.0
 
 
 class PlayerReview(Value):
@@ -165,24 +168,61 @@ def options(deal: Deal, hand: list[Card]) -> list[tuple[Card, tuple[Card, ...]]]
     return found
 
 
-def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
-             effort: int = EFFORT) -> list[tuple[Card, tuple[Card, ...], float]]:
-    """Each legal option of ``hand`` (checked) with its value, in the referee's order."""
+def _setting(deal: Deal, hand: list[Card]) -> tuple[sim.Game, sim.Position, int, list[int], list[int],
+                                                      list[tuple[Card, tuple[Card, ...]]]]:
+    """What a search of ``hand``'s options needs: the simulator's rules and position, the seat, the
+    cards unseen by its player, the other hands' sizes, and the options as the referee lists them."""
     choices = options(deal, hand)
     game = _game(deal)
     base = _position(deal, game)
-    seat = deal.players.index(deal.turn or "")
     held = deal.cards_left()
     sizes = [0 if p == deal.turn else held[p] for p in deal.players]
     unseen = [INDEX[c] for c in deal.unseen_cards if c not in hand]
     if sum(sizes) > len(unseen):
         raise IllegalPlayError("the other players hold {count} cards but only {unseen} are unseen.",
                                count=sum(sizes), unseen=len(unseen))
-    mine = [INDEX[c] for c in hand]
+    return game, base, deal.players.index(deal.turn or ""), unseen, sizes, choices
+
+
+def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
+             effort: int = EFFORT) -> list[tuple[Card, tuple[Card, ...], float]]:
+    """Each legal option of ``hand`` (checked) with its value, in the referee's order."""
+    game, base, seat, unseen, sizes, choices = _setting(deal, hand)
     coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in take))) for c, take in choices]
     rng = random.Random(0 if seed is None else seed)
-    values = sim.search(game, base, seat, mine, unseen, sizes, coded, rng, effort)
+    values = sim.search(game, base, seat, [INDEX[c] for c in hand], unseen, sizes, coded, rng, effort)
     return [(c, take, values[k]) for k, (c, take) in enumerate(choices)]
+
+
+def weigh(deal: Deal, hand: list[Card], card: Card, take: tuple[Card, ...], seed: int | None = None,
+          effort: int = REVIEW_EFFORT) -> tuple[tuple[Card, tuple[Card, ...]], float, float]:
+    """What playing ``card`` taking ``take`` from ``hand`` cost: the best option, the loss (>= 0)
+    and the best option's lead over the second. ``effort`` guesses first (the same ones ``advise``
+    makes with this seed and effort), then more, up to four times as many, while the loss is within two
+    standard errors of a label's threshold: the guesses go where the label is in doubt."""
+    game, base, seat, unseen, sizes, choices = _setting(deal, hand)
+    coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in tk))) for c, tk in choices]
+    mine = next(k for k, (c, tk) in enumerate(choices) if c == card and tk == take)
+    rng = random.Random(0 if seed is None else seed)
+    cards = [INDEX[c] for c in hand]
+    found = sim.samples(game, base, seat, cards, unseen, sizes, coded, rng, effort)
+    while True:
+        means = [sum(v) / len(v) for v in found]
+        best = max(range(len(means)), key=lambda k: (means[k], -k))
+        diffs = [b - m for b, m in zip(found[best], found[mine], strict=True)]
+        n = len(diffs)
+        loss = max(0.0, means[best] - means[mine])
+        if n < 2 or n >= REVIEW_MOST * effort // REVIEW_EFFORT:
+            break
+        spread = (sum((d - loss) ** 2 for d in diffs) / (n - 1)) ** 0.5
+        if all(abs(loss - edge) > 2 * spread / n ** 0.5 for edge in (INACCURACY, MISTAKE, BLUNDER)):
+            break
+        more = sim.samples(game, base, seat, cards, unseen, sizes, coded, rng, effort)
+        for k, values in enumerate(more):
+            found[k].extend(values)
+    ranked = sorted(means, reverse=True)
+    lead = ranked[0] - ranked[1] if len(ranked) > 1 else 0.0
+    return choices[best], loss, lead
 
 
 def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None = None,
@@ -232,16 +272,14 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
         take = tuple(sorted((parse_card(str(c)) for c in action["take"]), key=ORDER))  # type: ignore[attr-defined]
         choices = options(current, hand)
         if len(choices) > 1:
-            valued = evaluate(current, hand, seed, effort)
-            best = max(valued, key=lambda v: v[2])
-            mine = next(v for v in valued if v[0] == card and v[1] == take)
-            loss = round(max(0.0, best[2] - mine[2]), 2)
+            best, lost, lead = weigh(current, hand, card, take, seed, effort)
+            loss = round(lost, 2)
             if loss == 0:
-                best = mine
+                best = (card, take)
             reviewed.append(PlayReview(player, current.hand, card, take, best[0], best[1], loss, label(loss),
-                                       len(choices)))
+                                       len(choices), round(lead, 2)))
         else:
-            reviewed.append(PlayReview(player, current.hand, card, take, card, take, 0.0, None, 1))
+            reviewed.append(PlayReview(player, current.hand, card, take, card, take, 0.0, None, 1, 0.0))
         board.apply(action)
     return DealReview(deal, tuple(reviewed))
 

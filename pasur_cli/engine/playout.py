@@ -464,22 +464,28 @@ def deal_hidden(rng: random.Random, unseen: list[int], sizes: list[int]) -> tupl
     return hands, pool
 
 
-def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
-           options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
-    """Determinized Monte Carlo: the value of each option (card, take) of ``seat``, holding
-    ``mine``, at ``base`` (whose hands and stock are ignored): the mean deal margin of the seat's
-    side over ``effort`` guesses at the hidden cards (``unseen`` dealt into hands of ``sizes``,
-    the rest the stock), every option played in the same guesses and the deal finished by the
-    policy. With nothing hidden one guess is exact."""
+def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+            options: list[tuple[int, Take]], rng: random.Random, guesses: int) -> list[list[float]]:
+    """Determinized Monte Carlo: for each option (card, take) of ``seat``, holding ``mine``, at
+    ``base`` (whose hands and stock are ignored), the deal margin of the seat's side in each of
+    ``guesses`` guesses at the hidden cards (``unseen`` dealt into hands of ``sizes``, the rest
+    the stock). Every option is played in the same guesses and the deal finished by the policy.
+    With nothing hidden one guess is exact, and only one is made."""
     side = game.seat_side[seat]
-    guesses = effort if unseen else 1
-    totals = [0.0] * len(options)
-    for _ in range(guesses):
+    found: list[list[float]] = [[] for _ in options]
+    for _ in range(guesses if unseen else 1):
         hands, stock = deal_hidden(rng, unseen, sizes)
         hands[seat] = mine
         for k, (card, take) in enumerate(options):
             pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
                            base.points[:], base.surs[:], base.last)
             play(pos, game, card, take)
-            totals[k] += margin(playout(pos, game), side)
-    return [t / guesses for t in totals]
+            found[k].append(margin(playout(pos, game), side))
+    return found
+
+
+def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+           options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
+    """The mean of ``samples``: the value of each option."""
+    found = samples(game, base, seat, mine, unseen, sizes, options, rng, effort)
+    return [sum(values) / len(values) for values in found]
