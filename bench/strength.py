@@ -1,8 +1,9 @@
 """How well ``advise`` plays, on paired deals, and how fast it decides.
 
-    nice -n 10 python bench/strength.py [--pairs 1000] [--effort N] [--opponents greedy,random,noisy]
-                                        [--presets standard,pagat] [--curve 200] [--teams 200]
+    nice -n 10 python bench/strength.py [--pairs 1000] [--step 25] [--effort N] [--curve 200]
+                                        [--efforts 0,1,2,4,8] [--teams] [--opponents greedy,random,noisy]
     python bench/strength.py --speed
+    python bench/strength.py --stability DEALS
 
 Strength: each pair is one shuffled deck played twice by two players, seats swapped (the second
 deal gives each seat the cards the other had), so the luck of the cards cancels out. The engine
@@ -14,11 +15,19 @@ deal gives each seat the cards the other had), so the luck of the cards cancels 
 - noisy: greedy, but one play in five is random.
 
 Printed per preset and opponent: the mean margin per deal (engine's deal score less the
-opponent's) with its 95% confidence interval over the pairs. ``--curve N``: the margin against
-greedy (standard) at several efforts, N pairs each, with the CPU time per decision. ``--teams N``:
-4 players in teams, the engine in seats 1 and 3 against greedy, N pairs (seats rotated by one).
-``--speed``: the median CPU time of one ``advise`` at the default effort, and the wall time of
-``pasur review`` of a 2-player deal and of ``pasur hint`` (start-up included).
+opponent's) with its 95% confidence interval over the pairs, and the median CPU time of one of the
+engine's decisions. ``--curve N``: the margin against greedy (standard) at several efforts (0: the
+playout policy alone, no search), up to N pairs each. ``--teams``: 4 players in teams, the engine's
+partnership against greedy partners, both seatings. Every line advances ``--step`` pairs per round
+and the whole table is printed after each round, so a run cut short still reports every line.
+
+The deals are played in the engine's simulator (``pasur_cli/engine/playout.py``, which the tests
+replay through the referee's ``Deal``), and the engine decides with ``advise``'s own search
+(``playout.search``) on what its player has seen.
+
+``--speed``: the median CPU time of one ``advise`` at the default effort on real ``Match`` deals,
+and the wall time of ``pasur review`` of a 2-player deal and of ``pasur hint`` (start-up included).
+``--stability DEALS``: two seeds' reviews of deals of examples/season-1.json compared.
 """
 
 from __future__ import annotations
@@ -151,9 +160,6 @@ def pairs_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int
         one = play_deal(rules, [me, them], table, stock, rng, timer, me)
         two = play_deal(rules, [them, me], table, stock, rng, timer, me)
         margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
-        if len(margins) % 100 == 0:
-            mean, half = interval(margins)
-            print(f"  ... {len(margins)} pairs: {mean:+.2f} ± {half:.2f}", file=sys.stderr, flush=True)
     return margins
 
 
@@ -244,12 +250,11 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--effort", type=int, default=EFFORT)
     parser.add_argument("--opponents", default="greedy,random,noisy")
-    parser.add_argument("--others", type=int, default=None,
-                        help="pairs against the opponents other than greedy (default: --pairs)")
+    parser.add_argument("--step", type=int, default=25, help="pairs per line in each round")
     parser.add_argument("--presets", default="standard,pagat")
-    parser.add_argument("--curve", type=int, default=0, help="pairs per effort for the margin against time")
-    parser.add_argument("--efforts", default="0,2,4,8,16,32")
-    parser.add_argument("--teams", type=int, default=0, help="pairs of 4-player team deals")
+    parser.add_argument("--curve", type=int, default=0, help="at most this many pairs per effort on the curve")
+    parser.add_argument("--efforts", default="0,1,2,4,8")
+    parser.add_argument("--teams", action="store_true", help="also 4 players in teams against greedy")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--stability", type=int, default=0, metavar="DEALS")
     parser.add_argument("--seed", type=int, default=2026)
@@ -260,41 +265,44 @@ def main() -> None:
     if args.stability:
         stability(args.stability)
         return
-    me = engine(args.effort)
-    head = f"{'preset':9} {'opponent':8} {'pairs':>6} {'margin/deal':>12} {'95% CI':>17} {'ms/decision':>12}"
-
-    def line(preset: str, name: str, margins: list[float], timer: list[float]) -> None:
-        mean, half = interval(margins)
-        ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
-        print(f"{preset:9} {name:8} {len(margins):>6} {mean:>+12.2f} {ci:>17}"
-              f" {1000 * statistics.median(timer):>12.1f}", flush=True)
-
-    names = args.opponents.split(",")
-    print(f"advise at effort {args.effort}, paired deals, 2 players (ms/decision: median CPU of a decision)")
-    print(head)
-    for index, name in enumerate(names):
-        pairs = args.pairs if name == "greedy" or args.others is None else args.others
-        for preset in args.presets.split(","):
-            if not pairs:
+    presets = args.presets.split(",")
+    lines: list[tuple[str, str, str, int]] = [  # (table, preset, opponent, effort)
+        *(("main", p, o, args.effort) for o in args.opponents.split(",") for p in presets),
+        *(("curve", "standard", "greedy", int(e)) for e in args.efforts.split(",") if args.curve),
+        *(("teams", p, "greedy", args.effort) for p in presets if args.teams),
+    ]
+    margins: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
+    timers: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
+    engines = {effort: engine(effort) for effort in {key[3] for key in lines}}
+    titles = {"main": f"advise at effort {args.effort} against each opponent, 2 players",
+              "curve": "margin against greedy (standard) by effort: the time given",
+              "teams": f"4 players in teams, advise (effort {args.effort}) partners against greedy partners"}
+    done = 0
+    while done < args.pairs:  # rounds of --step pairs on every line, so a run cut short is still a whole table
+        step = min(args.step, args.pairs - done)
+        for key in lines:
+            table, preset, name, effort = key
+            count = step if table != "curve" else min(step, max(0, args.curve - done))
+            if not count:
                 continue
-            timer: list[float] = []
-            line(preset, name, pairs_margin(PRESETS[preset], me, OPPONENTS[name], pairs, args.seed, timer), timer)
-        if index == 0 and args.curve:
-            print(f"\nmargin against {name} (standard) by effort, {args.curve} pairs each")
-            print(head.replace("preset   ", "effort   "))
-            for effort in (int(e) for e in args.efforts.split(",")):
-                timer = []
-                margins = pairs_margin(PRESETS["standard"], engine(effort), OPPONENTS[name], args.curve, args.seed,
-                                       timer)
-                line(str(effort), name, margins, timer)
-            print("\n" + head)
-    if args.teams:
-        print(f"\n4 players in teams, advise (effort {args.effort}) partners against greedy partners")
-        print(head)
-        for preset in args.presets.split(","):
-            timer = []
-            line(preset, "greedy", teams_margin(PRESETS[preset], me, OPPONENTS["greedy"], args.teams, args.seed,
-                                                timer), timer)
+            measure = teams_margin if table == "teams" else pairs_margin
+            margins[key] += measure(PRESETS[preset], engines[effort], OPPONENTS[name], count, args.seed + done,
+                                    timers[key])
+        done += step
+        print(f"\n== after {done} pairs per line (seed {args.seed}) ==")
+        for table in ("main", "curve", "teams"):
+            shown = [key for key in lines if key[0] == table and margins[key]]
+            if not shown:
+                continue
+            print(titles[table])
+            print(f"{'preset':9} {'opponent':8} {'effort':>6} {'pairs':>6} {'margin/deal':>12} {'95% CI':>17}"
+                  f" {'ms/decision':>12}")
+            for key in shown:
+                mean, half = interval(margins[key])
+                ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
+                print(f"{key[1]:9} {key[2]:8} {key[3]:>6} {len(margins[key]):>6} {mean:>+12.2f} {ci:>17}"
+                      f" {1000 * statistics.median(timers[key] or [0.0]):>12.2f}")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

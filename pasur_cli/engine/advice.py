@@ -28,7 +28,7 @@ from pasur_cli.engine.errors import IllegalPlayError, NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 
-EFFORT = 2  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
+EFFORT = 4  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where the label is in doubt, up to
 REVIEW_MOST = 48  # these (four times as many): two seeds must agree on the labels
 HINT_EFFORT = 64  # one decision, read by a person: the most the time allows
