@@ -205,9 +205,7 @@ def speed() -> None:
         env = {**os.environ, "PASUR_DB": os.path.join(folder, "s.db")}
         subprocess.run(["pasur", "import", str(example)], env=env, check=True, capture_output=True)
         for args in (["review", "--deal", "1"], ["review", "--deal", "1", "--json"]):
-            start = time.perf_counter()
-            subprocess.run(["pasur", *args], env=env, check=True, capture_output=True)
-            print(f"pasur {' '.join(args)}: {time.perf_counter() - start:.2f} s wall")
+            timed(["pasur", *args], env)
     hint_match()
 
 
@@ -216,9 +214,19 @@ def hint_match() -> None:
         env = {**os.environ, "PASUR_DB": os.path.join(folder, "s.db")}
         for args in (["new", "Ali", "Sara"], ["deal", "5C", "9D", "3H", "KS"]):
             subprocess.run(["pasur", *args], env=env, check=True, capture_output=True)
-        start = time.perf_counter()
-        subprocess.run(["pasur", "hint", "2S", "7C", "QH", "AD"], env=env, check=True, capture_output=True)
-        print(f"pasur hint 2S 7C QH AD (first play of a deal): {time.perf_counter() - start:.2f} s wall")
+        timed(["pasur", "hint", "2S", "7C", "QH", "AD"], env)
+
+
+def timed(command: list[str], env: dict[str, str]) -> None:
+    """Run a whole pasur process; print its wall time and the CPU time it used (start-up included)."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    print(f"{' '.join(command)}: {wall:.2f} s wall, {cpu:.2f} s CPU, peak {after.ru_maxrss / 1024:.0f} MiB")
 
 
 def stability(deals: int) -> None:

@@ -464,6 +464,34 @@ def deal_hidden(rng: random.Random, unseen: list[int], sizes: list[int]) -> tupl
     return hands, pool
 
 
+class Guesses:
+    """Honest guesses at the hidden cards, spread out: one shuffle of the unseen cards is dealt
+    into the other hands a slice at a time, so over a run of guesses each unseen card is in
+    someone's hand about equally often (sampling without replacement: less noise than shuffling
+    afresh each time); the stock is the rest, shuffled. A new shuffle when the slices run out."""
+
+    def __init__(self, rng: random.Random, unseen: list[int], sizes: list[int]) -> None:
+        self.rng, self.unseen, self.sizes = rng, unseen, sizes
+        self.held = sum(sizes)
+        self.order: list[int] = []
+        self.at = len(unseen) + 1
+
+    def next(self) -> tuple[list[list[int]], list[int]]:
+        if self.at + self.held > len(self.order):
+            self.order = self.unseen[:]
+            self.rng.shuffle(self.order)
+            self.at = 0
+        dealt = self.order[self.at:self.at + self.held]
+        stock = self.order[:self.at] + self.order[self.at + self.held:]
+        self.rng.shuffle(stock)
+        self.at += self.held
+        hands, k = [], 0
+        for size in self.sizes:
+            hands.append(dealt[k:k + size])
+            k += size
+        return hands, stock
+
+
 def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
             options: list[tuple[int, Take]], rng: random.Random, guesses: int) -> list[list[float]]:
     """Determinized Monte Carlo: for each option (card, take) of ``seat``, holding ``mine``, at
@@ -473,8 +501,9 @@ def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list
     With nothing hidden one guess is exact, and only one is made."""
     side = game.seat_side[seat]
     found: list[list[float]] = [[] for _ in options]
+    guess = Guesses(rng, unseen, sizes)
     for _ in range(guesses if unseen else 1):
-        hands, stock = deal_hidden(rng, unseen, sizes)
+        hands, stock = guess.next()
         hands[seat] = mine
         for k, (card, take) in enumerate(options):
             pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
