@@ -31,7 +31,7 @@ from pasur_cli.engine.values import Value
 EFFORT = 4  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where the label is in doubt, up to
 REVIEW_MOST = 48  # these (four times as many): two seeds must agree on the labels
-HINT_EFFORT = 64  # one decision, read by a person: the most the time allows
+HINT_EFFORT = 48  # one decision, read by a person: the most the time allows
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
 INDEX = {card: i for i, card in enumerate(DECK)}
 

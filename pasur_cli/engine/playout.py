@@ -394,7 +394,7 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
             if sweepable(left, game):
                 score -= danger
             found.append(((), score, False, left))
-        if len(game.cache) > 300_000:
+        if len(game.cache) > 100_000:  # memory stays flat: about 30 MB at most
             game.cache.clear()
             game.takes.clear()
             game.sweeps.clear()
