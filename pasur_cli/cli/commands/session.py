@@ -50,7 +50,8 @@ HELP = N_("""Type each card as it is played:
   5c 9d 3h ks   when a deal waits for its table: the four face-up cards
 Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
 The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
-Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit}.
+Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit},
+{review} (the deal just finished: what each play cost), {hint} CARDS (the options of the hand to play).
 Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
 HELP_MORE = N_("""Name who played to have a card out of turn refused: sara 7c, 7c sara (or a beginning of the name).
 {score} --all shows every deal's table; {new} starts another match of the same players, {new} NAMES... of others.
@@ -63,7 +64,7 @@ TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d
 # translated word reads as a card or a mistyped one, nor as another command.
 COMMANDS: dict[str, tuple[str, ...]] = {
     "show": ("show",), "score": ("score",), "undo": ("undo",), "tally": ("tally",), "matches": ("matches",),
-    "deal": ("deal",), "new": ("new",), "help": ("help", "?", "h"),
+    "deal": ("deal",), "new": ("new",), "help": ("help", "?", "h"), "review": ("review",), "hint": ("hint",),
     "quit": ("quit", "exit"),  # not "q": a queen typed without its suit must not end the evening
 }
 COMMAND_WORDS: dict[str, str] = {
@@ -72,6 +73,7 @@ COMMAND_WORDS: dict[str, str] = {
     "matches": N_("session command word: matches"), "deal": N_("session command word: deal"),
     "new": N_("session command word: new"),
     "help": N_("session command word: help"), "quit": N_("session command word: quit"),
+    "review": N_("session command word: review"), "hint": N_("session command word: hint"),
 }
 
 
@@ -276,6 +278,9 @@ class Session:
             self.table(words, seen, match, line.by)
         elif command == "tally":
             self.tally(match, seen)
+        elif command in ("review", "hint"):  # the analysis engine, loaded only when asked
+            from pasur_cli.cli.advice import session_advice
+            self.echo(session_advice(self.look, self.store, self.mid, command, words))
         elif match.finished:
             over = self.look.say("The match is over: {winner} won.", winner=match.winner)
             self.echo(over + " " + self.next_match(match))
