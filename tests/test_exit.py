@@ -146,6 +146,15 @@ def test_closed_descriptors_keep_the_exit_code(db, args, closed, code):
     assert done.returncode == code and b"Traceback" not in done.stdout + done.stderr
 
 
+def test_score_with_standard_output_closed_is_no_traceback(pasur):
+    """`pasur score >&-`: the score asks whether its output is a terminal (to page a long one);
+    with no standard output at all it says nothing and keeps the exit code, as `rules` does."""
+    pasur("new", "Ali", "Sara")
+    command = shlex.join([sys.executable, "-m", "pasur_cli", "score"]) + " >&-"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=60)
+    assert b"Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0
+
 def test_a_profiler_gets_its_report(pasur):
     """Under a profiler the process leaves Python's normal way, so cProfile prints its report."""
     done = subprocess.run([sys.executable, "-m", "cProfile", "-m", "pasur_cli", "rules"], capture_output=True,

@@ -57,7 +57,7 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: b
 
         from pasur_cli.cli.terminal import page, rows
         text = render.score_text(look(ctx), match, width=terminal_width())
-        if not sys.stdout.isatty() or text.count("\n") + 2 <= rows():
+        if sys.stdout is None or not sys.stdout.isatty() or text.count("\n") + 2 <= rows():
             echo(text)
         elif whole:
             page(fit(text, terminal_width()))
