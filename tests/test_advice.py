@@ -289,3 +289,14 @@ def test_review_text_in_every_language(lang, words):
     for word in words:
         assert word in text
     assert "-2.4" in text and "7C" in text and "AH 3S" in text
+
+
+def test_hint_after_the_match_is_won_says_the_match_is_over(pasur):
+    """Not "enter the table of deal 5": no deal 5 is coming, as `pasur deal` and `pasur play` say."""
+    pasur("new", "Ali", "Sara")
+    for _ in range(4):
+        assert pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+                     "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Ali=1").exit_code == 0
+    result = pasur("hint", "AS")
+    assert result.exit_code == 1
+    assert "the match is over: Ali won" in result.output and "enter the table" not in result.output

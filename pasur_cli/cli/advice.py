@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def session_advice(look: Look, store: Store, match_id: int, command: str, words: list[str]) -> str:
     """The session's ``review`` (the last finished deal) and ``hint CARDS`` (the hand of the player
     to move), as the commands print them. Raises PasurError as they do."""
-    from pasur_cli.engine.advice import HINT_EFFORT, advise
+    from pasur_cli.engine.advice import HINT_EFFORT, advise, to_move
     from pasur_cli.engine.advice import review as review_deal
     from pasur_cli.engine.cards import parse_cards
     from pasur_cli.engine.errors import Words
@@ -26,10 +26,7 @@ def session_advice(look: Look, store: Store, match_id: int, command: str, words:
     if command == "hint":
         hand = parse_cards(words, Words("hand"))
         match = store.match(match_id)[1]
-        if match.deal is None or match.deal.turn is None:
-            raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
-                                   number=match.deal_number)
-        return hint_text(look, match.deal.turn, advise(match, hand, effort=HINT_EFFORT))
+        return hint_text(look, to_move(match), advise(match, hand, effort=HINT_EFFORT))
     record = store.load(match_id, full=True)
     match = Match.replay(record.players, record.rules, record.dealer, record.actions)
     if not match.results:

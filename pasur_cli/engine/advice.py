@@ -225,6 +225,20 @@ def weigh(deal: Deal, hand: list[Card], card: Card, take: tuple[Card, ...], seed
     return choices[best], loss, lead
 
 
+def to_move(match: Match) -> str:
+    """The player to move in the match's deal in progress: whose hand a hint weighs.
+
+    Raises IllegalPlayError when the match is over (as a play would be refused) or no deal waits
+    for a play (its table is not entered yet).
+    """
+    if match.finished:
+        raise IllegalPlayError("the match is over: {side} won.", side=match.winner)
+    if match.deal is None or match.deal.turn is None:
+        raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
+                               number=match.deal_number)
+    return match.deal.turn
+
+
 def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None = None,
            effort: int = EFFORT) -> tuple[Advice, ...]:
     """Every legal option of ``hand`` (the cards, as ``Card``s or codes, of the player to move in
@@ -235,11 +249,10 @@ def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None 
     cannot be in the hand), or the hand holds more or fewer cards than the player has now;
     NotationError for a card that is not one.
     """
+    if isinstance(match, Match):
+        to_move(match)
     deal = match if isinstance(match, Deal) else match.deal
-    if deal is None:
-        number = match.deal_number if isinstance(match, Match) else 1
-        raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
-                               number=number)
+    assert deal is not None  # to_move raised otherwise
     cards = _hand(deal, hand)
     valued = evaluate(deal, cards, seed, effort)
     order = sorted(range(len(valued)), key=lambda k: (-valued[k][2], k))
@@ -315,10 +328,9 @@ def _deal_actions(match: Match, number: int) -> tuple[list[dict[str, object]], l
 def quick(match: Match, hand: Iterable[Card | str]) -> tuple[Card, tuple[Card, ...]]:
     """The playout policy's own choice for ``hand`` (no search): what the engine's guessed deals
     assume every player does. Raises as ``advise``."""
+    to_move(match)
     deal = match.deal
-    if deal is None:
-        raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
-                               number=match.deal_number)
+    assert deal is not None  # to_move raised otherwise
     cards = _hand(deal, hand)
     game = _game(deal)
     pos = _position(deal, game)
