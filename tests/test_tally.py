@@ -206,3 +206,18 @@ def test_the_tally_intro_isolates_its_facts_in_persian(capsys):
         ask_tally(match, Script([]), Look(rtl=True))
     intro = capsys.readouterr().out.splitlines()[0]
     assert f"{FSI}1{PDI}" in intro and f"{FSI}Ali{PDI}" in intro, intro
+
+
+@pytest.mark.parametrize("lang,words", [("en", "type its pile's cards or its counts, like: clubs=8"),
+                                        ("de", "die Karten ihres Stapels oder ihre Zählungen ein, etwa: clubs=8")])
+def test_the_tally_intro_is_one_sentence(capsys, lang, words):
+    """One message, not two halves of a sentence: at a terminal it broke after "cards" whatever the
+    width, and German could not put "ein" after both the cards and the counts."""
+    from pasur_cli.cli.commands.tally import ask_tally
+    from pasur_cli.engine.match import Match
+    from pasur_cli.text import i18n
+    from pasur_cli.text.render import Look
+    i18n.set_language(lang)
+    with pytest.raises(EOFError):
+        ask_tally(Match(["Ali", "Sara"], PRESETS["pagat"]), Script([]), Look())
+    assert words in capsys.readouterr().out.splitlines()[0]

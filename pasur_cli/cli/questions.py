@@ -116,9 +116,9 @@ def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
     played card by card, the match over). Ctrl-C is KeyboardInterrupt, Ctrl-D EOFError. Lines
     wider than ``width`` break between words (None: as they are)."""
     match.check_tally_allowed()
-    click.echo(fit(look.say("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards",
+    click.echo(fit(look.say("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards or its"
+                            " counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no",
                             number=match.deal_number, dealer=match.dealer), width))
-    click.echo(fit(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"), width))
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
