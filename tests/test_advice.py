@@ -300,3 +300,23 @@ def test_hint_after_the_match_is_won_says_the_match_is_over(pasur):
     result = pasur("hint", "AS")
     assert result.exit_code == 1
     assert "the match is over: Ali won" in result.output and "enter the table" not in result.output
+
+
+def test_review_of_a_deal_that_never_came_says_which_deals_there_are(pasur):
+    """A finished match's deal 6, or deal 9 of a match at deal 2: not "is not finished" (it never
+    will be); the deal being played still is "not finished"."""
+    pasur("new", "Ali", "Sara")
+    tally = ["tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+             "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes"]
+    assert pasur(*tally).exit_code == 0
+    pasur("deal", "5C", "9D", "3H", "KS")
+    assert "deal 2 is not finished" in pasur("review", "--deal", "2").output
+    result = pasur("review", "--deal", "9")
+    assert result.exit_code == 1
+    assert "this match has no deal 9: the last finished deal is deal 1." in result.output
+    pasur("undo")
+    for _ in range(3):
+        assert pasur(*tally, "--surs", "Ali=1").exit_code == 0
+    for deal in ("5", "6"):
+        assert f"no deal {deal}: the last finished deal is deal 4" in pasur("review", "--deal", deal).output
+    assert "tallied" in pasur("review", "--deal", "4").output

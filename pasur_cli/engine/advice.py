@@ -263,9 +263,13 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
     """Review finished deal number ``deal`` (from 1) of ``match``: each play with the option the
     player should have preferred given what they knew then, and what it cost.
 
-    Raises IllegalPlayError when the deal is not finished, was tallied (it has no plays), or is not
+    Raises IllegalPlayError when the deal is not finished or not begun, was tallied (it has no plays), or is not
     in this match object's log (a match rebuilt from a snapshot: replay its whole log).
     """
+    if isinstance(deal, int) and deal > len(match.results) and match.results and (
+            match.finished or deal > match.deal_number or (deal == match.deal_number and match.deal is None)):
+        raise IllegalPlayError("this match has no deal {deal}: the last finished deal is deal {last}.", deal=deal,
+                               last=len(match.results))
     if not isinstance(deal, int) or deal < 1 or deal > len(match.results):
         raise IllegalPlayError("deal {deal} is not finished: there is nothing to review yet.", deal=deal)
     if match.results[deal - 1].tallied:
