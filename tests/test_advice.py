@@ -320,3 +320,30 @@ def test_review_of_a_deal_that_never_came_says_which_deals_there_are(pasur):
     for deal in ("5", "6"):
         assert f"no deal {deal}: the last finished deal is deal 4" in pasur("review", "--deal", deal).output
     assert "tallied" in pasur("review", "--deal", "4").output
+
+
+@pytest.mark.soak
+@pytest.mark.skipif(__import__("os").name != "posix", reason="needs a pseudo-terminal")
+def test_a_review_longer_than_the_terminal_goes_through_the_pager(pasur, db):
+    """Some fifty lines at a 24-row terminal: `pasur review` and the session's `review` page it
+    (as `log` and `score --all` do), so its first plays do not scroll away unread."""
+    import os
+    import sys
+    from pathlib import Path
+
+    import pexpect
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    assert pasur("import", str(examples / "season-1.json")).exit_code == 0
+    environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "LESS")}
+    environ.update(PASUR_DB=str(db), NO_COLOR="1", TERM="xterm", PAGER="sed s/^/PAGED:/")
+    for args, then in ((["--match", "1", "review", "--deal", "1"], None), (["--match", "1", "session"], "review")):
+        child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", *args], env=environ, encoding="utf-8",
+                              timeout=60, dimensions=(24, 80))
+        try:
+            if then:
+                child.expect_exact("› ")
+                child.sendline(then)
+            child.expect_exact("PAGED:Deal ")
+            child.expect_exact("PAGED:Ali: ")
+        finally:
+            child.close(force=True)

@@ -421,6 +421,17 @@ def echo(text: str) -> None:
     click.echo(fit(text, terminal_width() if sys.stdout is not None and sys.stdout.isatty() else None))
 
 
+def echo_long(text: str) -> None:
+    """Write ``text`` as ``echo`` does; at a terminal too short for it, through the pager
+    (terminal.page)."""
+    import sys
+    if sys.stdout is None or not sys.stdout.isatty():
+        click.echo(text)
+        return
+    from pasur_cli.cli.terminal import page
+    page(fit(text, terminal_width()))
+
+
 def fit(text: str, width: int | None) -> str:
     """``text`` with every line wider than ``width`` broken between words (render.wrap); as it is
     when ``width`` is None."""

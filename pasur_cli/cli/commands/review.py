@@ -53,5 +53,6 @@ def review(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     reviews = [review_deal(match, number) for number in numbers]
     if as_json:
         click.echo(dumps(review_json(mid, reviews)))
-    else:
-        click.echo(review_text(look(ctx), reviews))
+    else:  # a deal's review is some fifty lines: through the pager at a terminal, as log is
+        from pasur_cli.cli.app import echo_long
+        echo_long(review_text(look(ctx), reviews))

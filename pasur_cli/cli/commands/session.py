@@ -280,7 +280,12 @@ class Session:
             self.tally(match, seen)
         elif command in ("review", "hint"):  # the analysis engine, loaded only when asked
             from pasur_cli.cli.advice import session_advice
-            self.echo(session_advice(self.look, self.store, self.mid, command, words))
+            said = session_advice(self.look, self.store, self.mid, command, words)
+            if command == "review" and self.at_terminal:  # some fifty lines: paged as score --all is
+                from pasur_cli.cli.terminal import page
+                page(fit(said, self.width() or 80))
+            else:
+                self.echo(said)
         elif match.finished:
             over = self.look.say("The match is over: {winner} won.", winner=match.winner)
             self.echo(over + " " + self.next_match(match))
