@@ -532,6 +532,8 @@ def show_json(match_id: int, match: Match) -> dict[str, Any]:
         "surs": dict(deal.surs) if deal else {s: 0 for s in match.sides},
         "last_capturer": deal.last_capturer if deal else None,
         "unseen": deal.unseen if deal else 52,
+        "cards_left": deal.cards_left() if deal else None,
+        "if_ended_now": {s: score.total for s, score in ended_now(deal).items()} if deal else None,
         "finished": match.finished,
         "winner": match.winner,
     }
@@ -685,6 +687,15 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
     return line
 
 
+def ended_now(deal: Deal) -> dict[str, SideScore]:
+    """Each side's score if the deal ended now: the table goes to the last capturer's side (the
+    dealer's if nobody has captured)."""
+    from pasur_cli.scoring import PileCount, score_deal
+    piles = {side: list(pile) for side, pile in deal.piles.items()}
+    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
+    return score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, deal.rules)
+
+
 def race_text(look: Look, deal: Deal) -> str:
     """The race within a deal: each side's clubs, who holds 2♣ and 10♦ (and 7♦ when it scores),
     the surs held, and the points each side would score if the deal ended now."""
@@ -702,12 +713,7 @@ def race_text(look: Look, deal: Deal) -> str:
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
     held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
-    # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
-    from pasur_cli.scoring import PileCount, score_deal
-    piles = {side: list(pile) for side, pile in deal.piles.items()}
-    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
-    ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
-    now = dot.join(f"{s} {score.total}" for s, score in ended.items())
+    now = dot.join(f"{s} {score.total}" for s, score in ended_now(deal).items())
     return "\n".join([
         say("Clubs so far: {clubs} ({min} needed for {points} points).",
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
