@@ -65,6 +65,7 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)  # a viewer that comes before the server runs waits in the queue
     except OSError as err:
         sock.close()
         raise Refused(_("cannot listen on port {port}: {reason}; try another with --port.")

@@ -144,6 +144,7 @@ class Watcher(threading.Thread):
         super().__init__(name="pasur-serve-watcher", daemon=True)
         self.path, self.choose, self.send = path, choose, send
         self.stop = threading.Event()
+        self.ready = threading.Event()  # set once the first state is sent
         self.changes = 0  # how many states it has sent
 
     def run(self) -> None:
@@ -175,6 +176,7 @@ class Watcher(threading.Thread):
                 if store is not None:
                     store.close()
                     store = None
+            self.ready.set()
             if self.stop.wait(POLL):
                 break
         if store is not None:
@@ -271,6 +273,7 @@ def create_app(path: str, choose: Chooser, language: str, token: str | None = No
         loop = hub.loop = asyncio.get_running_loop()
         watcher = Watcher(path, choose, lambda payload: loop.call_soon_threadsafe(hub.publish, payload))
         watcher.start()
+        await asyncio.to_thread(watcher.ready.wait, 30)  # the first state, before the first request is answered
         try:
             yield
         finally:

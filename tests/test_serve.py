@@ -1,0 +1,150 @@
+"""`pasur serve`'s answers, without a browser: the page's data is the commands' JSON, pushed to
+every viewer on a change; nothing is written; --lan needs its token; stored text stays text.
+(The page itself, in Chromium: tests/test_serve_browser.py.)"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+from serving import served  # noqa: E402  (tests/ is on the path, as for matchbook)
+
+STATIC = Path(__file__).resolve().parent.parent / "pasur_cli" / "web" / "static"
+PATHS = ["/", "/state", "/events", "/words", "/static/app.js", "/static/style.css", "/nothing"]
+
+
+@pytest.fixture
+def playing(pasur, db):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    return db
+
+
+def test_the_state_is_what_show_and_score_print(pasur, playing):
+    pasur("play", "9S")
+    with served(playing) as server:
+        state = server.state()
+    assert state["show"] == json.loads(pasur("show", "--json").output)
+    assert state["score"] == json.loads(pasur("score", "--json").output)
+    assert state["last"] == json.loads(pasur("log", "--json").output)[-1]
+    assert state["last"]["play"]["card"] == "9S"
+
+
+def test_show_json_has_the_race_the_page_shows(pasur, playing):
+    pasur("play", "4C")  # a trail: 4 makes 11 with nothing on 5C 9D 3H KS
+    pasur("play", "JD")  # the jack takes all but the king: a point for Ali if the deal ended now
+    show = json.loads(pasur("show", "--json").output)
+    assert show["cards_left"] == {"Sara": 3, "Ali": 3}
+    race = pasur("show").output.split("If the deal ended now: ")[1]
+    assert show["if_ended_now"]["Ali"] > 0
+    for side, points in show["if_ended_now"].items():
+        assert f"{side} {points}" in race
+
+
+def test_a_play_and_its_undo_reach_every_viewer(pasur, playing):
+    with served(playing) as server, server.events() as one, server.events() as two:
+        first = [one.next(), two.next()]
+        assert [state["show"]["length"] for _, state in first] == [1, 1]
+        pasur("play", "9S")
+        after = [one.next(), two.next()]
+        assert [state["show"]["length"] for _, state in after] == [2, 2]
+        assert after[0][0] > first[0][0]  # the event ids go up: what EventSource sends back on reconnecting
+        assert after[0][1]["last"]["play"]["card"] == "9S"
+        pasur("undo")
+        back = [one.next(), two.next()]
+        assert [state["show"] for _, state in back] == [first[0][1]["show"]] * 2
+
+
+def test_a_viewer_coming_back_gets_the_latest_state(pasur, playing):
+    with served(playing) as server:
+        with server.events() as viewer:
+            viewer.next()
+        pasur("play", "9S")
+        with server.events() as again:
+            _, state = again.next()
+            while state["show"]["length"] != 2:  # the watcher may not have seen the play yet
+                _, state = again.next()
+        assert state["last"]["play"]["card"] == "9S"
+
+
+def test_it_follows_a_new_match(pasur, playing):
+    with served(playing) as server, server.events() as viewer:
+        assert viewer.next()[1]["show"]["match"] == 1
+        pasur("new", "Reza", "Mina")
+        _, state = viewer.next()
+        assert state["show"]["match"] == 2
+        assert state["score"]["sides"] == ["Reza", "Mina"]
+
+
+def test_every_write_method_is_refused(pasur, playing):
+    before = pasur("show", "--json").output
+    with served(playing) as server:
+        for method, path in [(m, p) for m in ("POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE") for p in PATHS]:
+            status, headers, _ = server.request(method, path)
+            assert status == 405, (method, path)
+            assert headers["allow"] == "GET, HEAD"
+        assert server.request("GET", "/")[0] == 200
+    assert pasur("show", "--json").output == before
+
+
+def test_lan_needs_the_token(playing):
+    with served(playing, "--lan") as server:
+        token = re.fullmatch(r"t=([A-Za-z0-9_-]{22,})", server.query)
+        assert token, server.url
+        assert "▀" in server.banner or "█" in server.banner  # the QR code, drawn with half blocks
+        for path in PATHS[:-1]:
+            assert server.request("GET", path, query="")[0] == 403
+            assert server.request("GET", path, query="t=" + token.group(1)[:-1] + "x")[0] == 403
+            assert server.request("POST", path)[0] == 405
+        assert server.request("GET", "/static/app.js")[0] == 200
+        assert server.state()["show"]["match"] == 1
+
+
+def test_without_lan_only_this_computers_names_are_answered(playing):
+    with served(playing) as server:
+        assert server.url.startswith("http://127.0.0.1:")
+        assert server.request("GET", "/state", headers={"Host": f"localhost:{server.port}"})[0] == 200
+        assert server.request("GET", "/state", headers={"Host": f"attacker.example:{server.port}"})[0] == 403
+
+
+def test_stored_text_is_sent_as_data(pasur, db):
+    name = "<script>alert(1)</script>"
+    pasur("new", name, "Sara")
+    with served(db) as server:
+        status, headers, body = server.request("GET", "/state")
+        assert json.loads(body)["score"]["sides"] == [name, "Sara"]
+        assert headers["content-type"].startswith("application/json")
+        assert headers["x-content-type-options"] == "nosniff"
+        page = server.request("GET", "/")[1]
+        assert "script-src" not in page["content-security-policy"]  # default-src 'self': no inline script runs
+        assert "default-src 'self'" in page["content-security-policy"]
+    script = (STATIC / "app.js").read_text()
+    assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(", script)
+
+
+def test_everything_the_page_loads_ships_in_the_package():
+    html = (STATIC / "index.html").read_text()
+    assert not re.search(r"(src|href)=\"(https?:)?//", html)
+    for ref in re.findall(r"(?:src|href)=\"(static/[^\"]+)\"", html):
+        assert (STATIC.parent / ref).is_file(), ref
+    assert "@import" not in (STATIC / "style.css").read_text() and "url(" not in (STATIC / "style.css").read_text()
+
+
+def test_the_words_come_in_every_language(playing):
+    with served(playing) as server:
+        words = {code: json.loads(server.request("GET", "/words", query=f"lang={code}")[2])
+                 for code in ("en", "fa", "de", "es")}
+    assert [w["dir"] for w in words.values()] == ["ltr", "rtl", "ltr", "ltr"]
+    assert len({w["words"]["title"] for w in words.values()}) == 4
+    assert words["fa"]["words"]["table"] == "زمین"
+    for w in words.values():  # each template keeps its fields
+        for key, text in w["words"].items():
+            assert set(re.findall(r"\{\w+\}", text)) == set(re.findall(r"\{\w+\}", words["en"]["words"][key]))
+
+
+def test_a_missing_database_is_refused(tmp_path, pasur):
+    result = pasur("--db", tmp_path / "none.db", "serve", "--port", "0")
+    assert result.exit_code == 1
+    assert "no database" in result.output
