@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from serving import served  # noqa: E402  (tests/ is on the path, as for matchbook)
+from serving import served  # tests/ is on the path, as for matchbook
 
 STATIC = Path(__file__).resolve().parent.parent / "pasur_cli" / "web" / "static"
 PATHS = ["/", "/state", "/events", "/words", "/static/app.js", "/static/style.css", "/nothing"]
@@ -114,6 +114,7 @@ def test_stored_text_is_sent_as_data(pasur, db):
     pasur("new", name, "Sara")
     with served(db) as server:
         status, headers, body = server.request("GET", "/state")
+        assert status == 200
         assert json.loads(body)["score"]["sides"] == [name, "Sara"]
         assert headers["content-type"].startswith("application/json")
         assert headers["x-content-type-options"] == "nosniff"
