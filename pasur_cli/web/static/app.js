@@ -214,6 +214,9 @@ function drawDeals(score) {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
+// the TV layout (style.css): a wider chart
+const wide = matchMedia("(min-width: 900px) and (orientation: landscape)");
+wide.addEventListener("change", () => last && draw(last));
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG, tag);
@@ -238,7 +241,8 @@ function drawChart(score) {
       series[side].push(running[side]);
     }
   }
-  const W = 600, H = 300, L = 44, R = 12, T = 14, B = 30;
+  const [W, H] = wide.matches ? [900, 380] : [600, 320];
+  const L = 44, R = 12, T = 14, B = 30;
   const top = Math.max(score.target || 0, ...Object.values(series).flat(), 10);
   const steps = Math.max(done.length, 1);
   const x = (i) => L + ((W - L - R) * i) / steps;
