@@ -41,18 +41,18 @@ class Server:
         self.url, self.banner = url, banner
         parts = urlsplit(url)
         self.port = parts.port or 80
-        self.query = parts.query  # "t=TOKEN" under --lan, else ""
+        self.prefix = parts.path.rstrip("/")  # "/TOKEN" under --lan, else ""
 
-    def path(self, path: str, query: str | None = None) -> str:
-        q = self.query if query is None else query
-        return path + (f"?{q}" if q else "")
+    def path(self, path: str, query: str = "", prefix: str | None = None) -> str:
+        return (self.prefix if prefix is None else prefix) + path + (f"?{query}" if query else "")
 
-    def request(self, method: str, path: str, query: str | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        """(status, headers, body) of one request over loopback."""
+    def request(self, method: str, path: str, query: str = "", headers: dict[str, str] | None = None,
+                prefix: str | None = None) -> tuple[int, dict[str, str], bytes]:
+        """(status, headers, body) of one request over loopback (under the token's prefix unless
+        ``prefix`` says another)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
-            conn.request(method, self.path(path, query), headers=headers or {})
+            conn.request(method, self.path(path, query, prefix), headers=headers or {})
             response = conn.getresponse()
             return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
         finally:

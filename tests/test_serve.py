@@ -91,13 +91,16 @@ def test_every_write_method_is_refused(pasur, playing):
 
 def test_lan_needs_the_token(playing):
     with served(playing, "--lan") as server:
-        token = re.fullmatch(r"t=([A-Za-z0-9_-]{22,})", server.query)
+        token = re.fullmatch(r"/([A-Za-z0-9_-]{22,})", server.prefix)
         assert token, server.url
         assert "▀" in server.banner or "█" in server.banner  # the QR code, drawn with half blocks
+        wrong = "/" + token.group(1)[:-1] + ("x" if token.group(1)[-1] != "x" else "y")
         for path in PATHS[:-1]:
-            assert server.request("GET", path, query="")[0] == 403
-            assert server.request("GET", path, query="t=" + token.group(1)[:-1] + "x")[0] == 403
+            assert server.request("GET", path, prefix="")[0] == 403
+            assert server.request("GET", path, prefix=wrong)[0] == 403
+            assert server.request("GET", path, query="t=" + token.group(1), prefix="")[0] == 403
             assert server.request("POST", path)[0] == 405
+        assert server.request("GET", "", prefix=server.prefix)[0] == 308  # /TOKEN to /TOKEN/
         assert server.request("GET", "/static/app.js")[0] == 200
         assert server.state()["show"]["match"] == 1
 

@@ -71,7 +71,7 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
         raise Refused(_("cannot listen on port {port}: {reason}; try another with --port.")
                       .format(port=port, reason=err.strerror or err)) from None
     port = sock.getsockname()[1]
-    url = f"http://{lan_address() if lan else '127.0.0.1'}:{port}/" + (f"?t={token}" if token else "")
+    url = f"http://{lan_address() if lan else '127.0.0.1'}:{port}/" + (f"{token}/" if token else "")
     app, hub = create_app(path, lambda s: current(ctx, s), i18n.language(), token)
 
     click.echo(_("The scoreboard is at {url}").format(url=url))

@@ -6,9 +6,9 @@ change it reads the page's state once (``state.page_state``) and the ``Hub`` han
 viewer's server-sent event stream. A request never reads the database itself.
 
 Every route is GET (or HEAD): any other method is refused with 405. With a ``token`` (``--lan``)
-every request must carry it as ``?t=TOKEN``, else 403; without one the server answers only
-requests addressed to this computer (127.0.0.1 or localhost), so a web page elsewhere cannot reach
-it through a name of its own (DNS rebinding).
+every address begins with it (``/TOKEN/``, so the page's relative addresses carry it), else 403;
+without one the server answers only requests addressed to this computer (127.0.0.1 or localhost),
+so a web page elsewhere cannot reach it through a name of its own (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -22,11 +22,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -196,7 +202,8 @@ ASGI = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 def guard(app: ASGI, token: str | None) -> ASGI:
     """Refuse what the scoreboard never does: a method other than GET or HEAD (405), a request
-    without the token (403), or without one a request addressed to another host name (403)."""
+    whose path does not begin with the token (403; the app sees the path after it), or without a
+    token a request addressed to another host name (403)."""
 
     async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -206,9 +213,13 @@ def guard(app: ASGI, token: str | None) -> ASGI:
         if scope["method"] not in READ:
             refusal = PlainTextResponse("read-only: only GET and HEAD\n", 405, headers={"Allow": "GET, HEAD"})
         elif token is not None:
-            given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("t", [""])[0]
+            given, _, rest = scope["path"].removeprefix("/").partition("/")
             if not hmac.compare_digest(given.encode(), token.encode()):
                 refusal = PlainTextResponse("forbidden: this address needs its token\n", 403)
+            elif not _:  # /TOKEN: the page is /TOKEN/, so that its relative addresses carry the token
+                refusal = RedirectResponse(f"/{token}/", 308)
+            else:
+                scope = {**scope, "path": "/" + rest, "raw_path": ("/" + rest).encode()}
         else:
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             name = host.rsplit(":", 1)[0] if not host.endswith("]") else host

@@ -4,7 +4,6 @@
 "use strict";
 
 const params = new URLSearchParams(location.search);
-const token = params.get("t");
 let words = {};
 let lang = "en";
 let numbers = new Intl.NumberFormat("en");
@@ -12,7 +11,6 @@ let last = null; // the last state drawn, drawn again when the words arrive
 
 function address(path) {
   const query = new URLSearchParams();
-  if (token) query.set("t", token);
   if (params.get("lang")) query.set("lang", params.get("lang"));
   const text = query.toString();
   return path + (text ? "?" + text : "");
@@ -80,10 +78,7 @@ function setWords(data) {
   document.title = words.title;
   for (const node of document.querySelectorAll("[data-w]")) node.textContent = words[node.dataset.w];
   for (const link of document.querySelectorAll("#langs a")) {
-    const query = new URLSearchParams();
-    if (token) query.set("t", token);
-    query.set("lang", link.dataset.lang);
-    link.href = "?" + query.toString();
+    link.href = "?lang=" + link.dataset.lang;
     if (link.dataset.lang === lang) link.setAttribute("aria-current", "true");
     else link.removeAttribute("aria-current");
   }
