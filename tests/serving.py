@@ -26,7 +26,9 @@ def served(db: os.PathLike[str] | str, *args: str, env: dict[str, str] | None = 
         child.expect(r"(http://\S+)\r?\n")
         url = child.match.group(1)
         child.expect("Ctrl-C")
-        yield Server(url, child.before)
+        server = Server(url, child.before)
+        server.pid = child.pid
+        yield server
     finally:
         child.sendintr()
         child.expect(pexpect.EOF, timeout=30)
@@ -39,6 +41,7 @@ class Server:
 
     def __init__(self, url: str, banner: str) -> None:
         self.url, self.banner = url, banner
+        self.pid = 0  # the server process's id
         parts = urlsplit(url)
         self.port = parts.port or 80
         self.prefix = parts.path.rstrip("/")  # "/TOKEN" under --lan, else ""
