@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serving import served  # the tests' server in a process of its own
 from simulate import random_match
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
 
 PACE = 0.3  # seconds between two actions
 

@@ -36,8 +36,8 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pasur_cli import i18n
-from pasur_cli.i18n import N_
+from pasur_cli.text import i18n
+from pasur_cli.text.i18n import N_
 from pasur_cli.web.state import Chooser, page_state
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -156,9 +156,9 @@ class Watcher(threading.Thread):
     def run(self) -> None:
         import sqlite3
 
-        from pasur_cli import render
-        from pasur_cli.errors import PasurError
-        from pasur_cli.store import Store
+        from pasur_cli.engine.errors import PasurError
+        from pasur_cli.store.database import Store
+        from pasur_cli.text import render
         store: Store | None = None
         seen: tuple[object, ...] | None = None
         while True:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli import render
-from pasur_cli.errors import PasurError
+from pasur_cli.engine.errors import PasurError
+from pasur_cli.text import render
 
 if TYPE_CHECKING:
-    from pasur_cli.match import Match
-    from pasur_cli.store import Store
+    from pasur_cli.engine.match import Match
+    from pasur_cli.store.database import Store
 
 Chooser = Callable[["Store"], tuple[int, "Match"]]
 
@@ -21,7 +21,7 @@ def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
     pick it: --match, else the match being played); ``last`` is the log's last play (or null).
     A store or match that cannot be read is ``{"error": sentence}`` in the chosen language: the
     page says it and goes on following the file."""
-    from pasur_cli.history import Played, event_dict, match_events
+    from pasur_cli.engine.history import Played, event_dict, match_events
     try:
         mid, match = choose(store)
         record = store.load(mid, full=True)
