@@ -80,3 +80,13 @@ def test_only_the_chart_imports_plotext(pasur):
     for args in (["score"], ["score", "--csv"], ["stats"], ["log"], ["matches"]):
         assert not any(m.split(".")[0] == "plotext" for m in loaded(*args)), args
     assert "plotext" in loaded("score", "--chart")
+
+
+def test_only_serve_imports_the_web_server(pasur):
+    """The scoreboard's packages (the serve extra) are loaded by `pasur serve` alone: not by the
+    commands a player types at the table, nor by serve's own --help."""
+    web = ("starlette", "uvicorn", "segno", "anyio", "pasur_cli.web", "asyncio")
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    for args in (["show"], ["score", "--json"], ["log"], ["serve", "--help"]):
+        assert not {m for m in loaded(*args) if m.split(".")[0] in web or m.startswith(web)}, args
