@@ -232,11 +232,16 @@ def test_screenshots_at_phone_and_tv_sizes(browser, tmp_path):
         for name, width, height, scheme, query in SHOTS:
             size(browser, width, height, scheme)
             open_page(browser, server.url, query)
+            if width < 600:  # a phone: the whole page, as its owner scrolls through it
+                height = browser.execute_script("return document.documentElement.scrollHeight")
+                size(browser, width, height, scheme)
             path = tmp_path / f"{name}.png"
             browser.save_screenshot(str(path))
             data = path.read_bytes()
             assert data[:8] == b"\x89PNG\r\n\x1a\n"
             assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (width, height)
+            if width >= 600:  # a TV: all of it on one screen
+                assert browser.execute_script("return document.documentElement.scrollHeight") <= height
             if keep:
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 shutil.copy(path, Path(keep) / path.name)

@@ -236,7 +236,7 @@ function drawChart(score) {
       series[side].push(running[side]);
     }
   }
-  const [W, H] = wide.matches ? [900, 380] : [600, 320];
+  const [W, H] = wide.matches ? [900, 380] : [480, 300];
   const L = 44, R = 12, T = 14, B = 30;
   const top = Math.max(score.target || 0, ...Object.values(series).flat(), 10);
   const steps = Math.max(done.length, 1);
