@@ -57,6 +57,16 @@ def test_a_play_and_its_undo_reach_every_viewer(pasur, playing):
         assert [state["show"] for _, state in back] == [first[0][1]["show"]] * 2
 
 
+def test_match_shows_one_match_while_another_is_played(pasur, playing):
+    pasur("new", "Reza", "Mina")
+    with served(playing, "--match", "1") as server, server.events() as viewer:
+        assert viewer.next()[1]["show"]["match"] == 1
+        pasur("deal", "5C", "9D", "3H", "KS", "--match", "2")
+        pasur("play", "9S", "--match", "1")
+        _, state = viewer.next()
+        assert (state["show"]["match"], state["show"]["length"]) == (1, 2)
+
+
 def test_a_viewer_coming_back_gets_the_latest_state(pasur, playing):
     with served(playing) as server:
         with server.events() as viewer:

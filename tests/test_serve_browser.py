@@ -129,6 +129,18 @@ def test_the_page_follows_plays_undo_and_the_end_of_a_deal(browser, playing):
         assert "tallied" in text(browser, "#deals tbody")
 
 
+def test_the_winner_is_shown(browser, tmp_path):
+    db = tmp_path / "pasur.db"
+    pasur(db, "new", "Ali", "Sara", "--rule", "target=10")
+    with served(db) as server:
+        open_page(browser, server.url)
+        assert not browser.find_element(By.ID, "winner").is_displayed()
+        pasur(db, "tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+              "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+        wait(browser, lambda d: text(d, "#winner") == "Ali won the match")
+        assert "leading" in browser.find_element(By.CSS_SELECTOR, "#sides .side.s0").get_attribute("class")
+
+
 def test_a_viewer_that_lost_the_server_catches_up(browser, playing):
     with served(playing) as server:
         open_page(browser, server.url)

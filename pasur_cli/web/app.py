@@ -161,6 +161,7 @@ class Watcher(threading.Thread):
         from pasur_cli.text import render
         store: Store | None = None
         seen: tuple[object, ...] | None = None
+        sent = ""  # the last state sent
         while True:
             try:
                 stat = os.stat(self.path)
@@ -172,13 +173,17 @@ class Watcher(threading.Thread):
                 version = (identity, store.db.execute("PRAGMA data_version").fetchone()[0])
                 if version != seen:
                     seen = version
-                    self.send(dumps(page_state(store, self.choose)))
-                    self.changes += 1
+                    payload = dumps(page_state(store, self.choose))
+                    if payload != sent:  # another match changed: nothing new for this page
+                        sent = payload
+                        self.send(payload)
+                        self.changes += 1
             except (OSError, sqlite3.Error, PasurError) as err:  # the file gone or unreadable: say so, keep watching
                 said = render.message(err, render.Look()) if isinstance(err, PasurError) else str(err)
                 if seen != ("gone", said):
                     seen = ("gone", said)
-                    self.send(dumps({"error": said}))
+                    sent = dumps({"error": said})
+                    self.send(sent)
                 if store is not None:
                     store.close()
                     store = None
@@ -241,10 +246,11 @@ def guard(app: ASGI, token: str | None) -> ASGI:
     return guarded
 
 
-def create_app(path: str, choose: Chooser, language: str, token: str | None = None) -> tuple[ASGI, Hub]:
+def create_app(path: str, choose: Chooser, language: str, token: str | None = None,
+               ready: Callable[[], object] = lambda: None) -> tuple[ASGI, Hub]:
     """The scoreboard for the database at ``path``, following the match ``choose`` picks, its
     page in ``language`` unless a viewer asks for another (``?lang=``); and its hub (closed to end
-    every stream when the server stops)."""
+    every stream when the server stops). ``ready`` is called once the first state is read."""
     words = catalogs()
     hub = Hub()
 
@@ -285,6 +291,7 @@ def create_app(path: str, choose: Chooser, language: str, token: str | None = No
         watcher = Watcher(path, choose, lambda payload: loop.call_soon_threadsafe(hub.publish, payload))
         watcher.start()
         await asyncio.to_thread(watcher.ready.wait, 30)  # the first state, before the first request is answered
+        ready()
         try:
             yield
         finally:

@@ -72,16 +72,18 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
                       .format(port=port, reason=err.strerror or err)) from None
     port = sock.getsockname()[1]
     url = f"http://{lan_address() if lan else '127.0.0.1'}:{port}/" + (f"{token}/" if token else "")
-    app, hub = create_app(path, lambda s: current(ctx, s), i18n.language(), token)
 
-    click.echo(_("The scoreboard is at {url}").format(url=url))
-    if lan:
-        click.echo(qr_text(url))
-        click.echo(_("Anyone on this network with the address (or the QR code) can watch; nobody can change"
-                     " anything from it."))
-    else:
-        click.echo(_("Only this computer can open it; add --lan to show it on phones and a TV."))
-    click.echo(_("Ctrl-C stops the server."), err=False)
+    def banner() -> None:  # once the page has its first state: Ctrl-C from here on stops a running server
+        click.echo(_("The scoreboard is at {url}").format(url=url))
+        if lan:
+            click.echo(qr_text(url))
+            click.echo(_("Anyone on this network with the address (or the QR code) can watch; nobody can change"
+                         " anything from it."))
+        else:
+            click.echo(_("Only this computer can open it; add --lan to show it on phones and a TV."))
+        click.echo(_("Ctrl-C stops the server."))
+
+    app, hub = create_app(path, lambda s: current(ctx, s), i18n.language(), token, banner)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
@@ -91,5 +93,7 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
     try:
         Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C again once it has stopped: the way to stop, exit 0
+        pass
     finally:
         sock.close()
