@@ -88,6 +88,17 @@ def test_it_follows_a_new_match(pasur, playing):
         assert state["score"]["sides"] == ["Reza", "Mina"]
 
 
+def test_a_file_removed_and_made_again_is_followed(pasur, playing):
+    with served(playing) as server, server.events() as viewer:
+        assert viewer.next()[1]["show"]["match"] == 1
+        playing.unlink()
+        _, state = viewer.next()
+        assert "No such file" in state["error"]
+        pasur("new", "Reza", "Mina")  # a new file at the same path
+        _, state = viewer.next()
+        assert state["score"]["sides"] == ["Reza", "Mina"]
+
+
 def test_every_write_method_is_refused(pasur, playing):
     before = pasur("show", "--json").output
     with served(playing) as server:

@@ -178,8 +178,9 @@ class Watcher(threading.Thread):
                         sent = payload
                         self.send(payload)
                         self.changes += 1
-            except (OSError, sqlite3.Error, PasurError) as err:  # the file gone or unreadable: say so, keep watching
-                said = render.message(err, render.Look()) if isinstance(err, PasurError) else str(err)
+            except Exception as err:  # the file gone or unreadable (or worse): say so on the page, keep watching
+                said = (render.message(err, render.Look()) if isinstance(err, PasurError)
+                        else str(err) if isinstance(err, OSError | sqlite3.Error) else repr(err))
                 if seen != ("gone", said):
                     seen = ("gone", said)
                     sent = dumps({"error": said})
