@@ -1,15 +1,16 @@
 """`pasur serve` under load: 50 viewers on the event stream for 30 s while plays are recorded.
 
-    nice -n 10 python bench/serve_load.py [--viewers 50] [--seconds 30]
+    nice -n 10 python bench/serve_load.py [--viewers 50] [--seconds 30] [--quiet 20]
 
 A scoreboard server on loopback follows a fresh database; VIEWERS threads each hold one
 server-sent event stream (as a browser's EventSource does); another process records a random
-legal match with `pasur deal` / `pasur play` (an action about every 0.3 s) for SECONDS. Prints,
-for every viewer, whether it saw every state the server sent (no event id skipped) and every
-length of the log that was recorded; the delay from each action's command ending to each viewer
-having it (median, 95th percentile, worst); and the server's resident memory sampled once a second
-(first, last, most, and the change over the second half: flat means about 0). Loopback only; every
-loop is bounded by the time given.
+legal match with `pasur deal` / `pasur play` (an action about every 0.3 s) for SECONDS, then
+nothing for QUIET seconds with every viewer still connected. Prints, for every viewer, whether it
+saw every state the server sent (no event id skipped) and every length of the log that was
+recorded; the delay from each action's command ending to each viewer having it (median, 95th
+percentile, worst); and the server's resident memory sampled once a second (first, last, most,
+the change over the second half, then over the quiet part). Loopback only; every loop is bounded
+by the time given.
 """
 
 from __future__ import annotations
@@ -49,15 +50,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--quiet", type=float, default=20.0, help="then seconds with the viewers on and no plays")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "load.db")
         pasur(db, "new", "Ali", "Sara")
         with served(db) as server:
-            run(server, db, args.viewers, args.seconds)
+            run(server, db, args.viewers, args.seconds, args.quiet)
 
 
-def run(server, db: str, viewers: int, seconds: float) -> None:  # type: ignore[no-untyped-def]
+def run(server, db: str, viewers: int, seconds: float, quiet: float) -> None:  # type: ignore[no-untyped-def]
     seen: list[list[tuple[int, int, float]]] = [[] for _ in range(viewers)]  # (event id, log length, when)
     errors: list[str] = []
     connected = threading.Barrier(viewers + 1, timeout=60)
@@ -107,7 +109,14 @@ def run(server, db: str, viewers: int, seconds: float) -> None:  # type: ignore[
     while time.monotonic() < deadline and any(not s or s[-1][1] != length for s in seen):
         time.sleep(0.05)
     rss.append((time.monotonic() - start, rss_kib(server.pid)))
-    report(seen, recorded, rss, errors, viewers, time.monotonic() - start)
+    elapsed = time.monotonic() - start
+    calm = [rss_kib(server.pid)]  # every viewer still connected, nothing recorded
+    for _ in range(int(quiet)):
+        time.sleep(1)
+        calm.append(rss_kib(server.pid))
+    report(seen, recorded, rss, errors, viewers, elapsed)
+    print(f"then {int(quiet)} s with {viewers} viewers and no plays: RSS {calm[0]} -> {calm[-1]} KiB"
+          f" ({calm[-1] - calm[0]:+d}), most {max(calm)}")
 
 
 def report(seen, recorded, rss, errors, viewers, elapsed) -> None:  # type: ignore[no-untyped-def]
