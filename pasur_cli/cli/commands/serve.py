@@ -41,9 +41,11 @@ def qr_text(url: str) -> str:
 @store_options
 @click.pass_context
 def serve(ctx: click.Context, port: int, lan: bool) -> None:
-    """A live scoreboard in the web browser: score, the deal's race, the table, the last play and the
-    chart of the running totals, updated by itself after every play, undo or tally. Read-only.
-    Without --match it follows the match being played. Ctrl-C stops it."""
+    """A live scoreboard in the web browser, for a TV and the players' phones.
+
+    The score, the deal's race, the table, the last play and the chart of the running totals,
+    updated by itself after every play, undo or tally. Read-only. Without --match it follows the
+    match being played. Ctrl-C stops it."""
     import secrets
     import socket
 
