@@ -15,6 +15,30 @@ STATIC = Path(__file__).resolve().parent.parent / "pasur_cli" / "web" / "static"
 PATHS = ["/", "/state", "/events", "/words", "/static/app.js", "/static/style.css", "/nothing"]
 
 
+NAME = "<script>alert(1)</script>"
+
+
+def cli(db, *args):
+    """`pasur --db DB ARGS` in-process; its output."""
+    from click.testing import CliRunner
+
+    from pasur_cli.cli.app import main
+    result = CliRunner().invoke(main, ["--db", str(db), *args], env={"PASUR_LANG": "en"}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory):
+    """One server for the tests that only read: a match of NAME against Sara, a play made."""
+    db = tmp_path_factory.mktemp("shown") / "pasur.db"
+    cli(db, "new", NAME, "Sara")
+    cli(db, "deal", "5C", "9D", "3H", "KS")
+    cli(db, "play", "9S")
+    with served(db) as server:
+        yield server, db
+
+
 @pytest.fixture
 def playing(pasur, db):
     pasur("new", "Ali", "Sara")
@@ -22,13 +46,12 @@ def playing(pasur, db):
     return db
 
 
-def test_the_state_is_what_show_and_score_print(pasur, playing):
-    pasur("play", "9S")
-    with served(playing) as server:
-        state = server.state()
-    assert state["show"] == json.loads(pasur("show", "--json").output)
-    assert state["score"] == json.loads(pasur("score", "--json").output)
-    assert state["last"] == json.loads(pasur("log", "--json").output)[-1]
+def test_the_state_is_what_show_and_score_print(shown):
+    server, db = shown
+    state = server.state()
+    assert state["show"] == json.loads(cli(db, "show", "--json"))
+    assert state["score"] == json.loads(cli(db, "score", "--json"))
+    assert state["last"] == json.loads(cli(db, "log", "--json"))[-1]
     assert state["last"]["play"]["card"] == "9S"
 
 
@@ -79,35 +102,31 @@ def test_a_viewer_coming_back_gets_the_latest_state(pasur, playing):
         assert state["last"]["play"]["card"] == "9S"
 
 
-def test_it_follows_a_new_match(pasur, playing):
+def test_it_follows_a_new_match_and_a_new_file(pasur, playing):
     with served(playing) as server, server.events() as viewer:
         assert viewer.next()[1]["show"]["match"] == 1
         pasur("new", "Reza", "Mina")
         _, state = viewer.next()
         assert state["show"]["match"] == 2
         assert state["score"]["sides"] == ["Reza", "Mina"]
-
-
-def test_a_file_removed_and_made_again_is_followed(pasur, playing):
-    with served(playing) as server, server.events() as viewer:
-        assert viewer.next()[1]["show"]["match"] == 1
         playing.unlink()
         _, state = viewer.next()
         assert "No such file" in state["error"]
-        pasur("new", "Reza", "Mina")  # a new file at the same path
+        pasur("new", "Omid", "Nasrin")  # a new file at the same path
         _, state = viewer.next()
-        assert state["score"]["sides"] == ["Reza", "Mina"]
+        assert state["score"]["sides"] == ["Omid", "Nasrin"]
 
 
-def test_every_write_method_is_refused(pasur, playing):
-    before = pasur("show", "--json").output
-    with served(playing) as server:
-        for method, path in [(m, p) for m in ("POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE") for p in PATHS]:
-            status, headers, _ = server.request(method, path)
-            assert status == 405, (method, path)
-            assert headers["allow"] == "GET, HEAD"
-        assert server.request("GET", "/")[0] == 200
-    assert pasur("show", "--json").output == before
+def test_every_write_method_is_refused(shown):
+    server, db = shown
+    before = cli(db, "show", "--json")
+    for method, path in [(m, p) for m in ("POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE") for p in PATHS]:
+        status, headers, _ = server.request(method, path)
+        assert status == 405, (method, path)
+        assert headers["allow"] == "GET, HEAD"
+    assert server.request("GET", "/")[0] == 200
+    assert server.request("HEAD", "/state")[0] == 200
+    assert cli(db, "show", "--json") == before
 
 
 def test_lan_needs_the_token(playing):
@@ -126,25 +145,24 @@ def test_lan_needs_the_token(playing):
         assert server.state()["show"]["match"] == 1
 
 
-def test_without_lan_only_this_computers_names_are_answered(playing):
-    with served(playing) as server:
-        assert server.url.startswith("http://127.0.0.1:")
-        assert server.request("GET", "/state", headers={"Host": f"localhost:{server.port}"})[0] == 200
-        assert server.request("GET", "/state", headers={"Host": f"attacker.example:{server.port}"})[0] == 403
+def test_without_lan_only_this_computers_names_are_answered(shown):
+    server, _ = shown
+    assert server.url.startswith("http://127.0.0.1:")
+    assert server.request("GET", "/state", headers={"Host": f"localhost:{server.port}"})[0] == 200
+    assert server.request("GET", "/state", headers={"Host": f"attacker.example:{server.port}"})[0] == 403
 
 
-def test_stored_text_is_sent_as_data(pasur, db):
-    name = "<script>alert(1)</script>"
-    pasur("new", name, "Sara")
-    with served(db) as server:
-        status, headers, body = server.request("GET", "/state")
-        assert status == 200
-        assert json.loads(body)["score"]["sides"] == [name, "Sara"]
-        assert headers["content-type"].startswith("application/json")
-        assert headers["x-content-type-options"] == "nosniff"
-        page = server.request("GET", "/")[1]
-        assert "script-src" not in page["content-security-policy"]  # default-src 'self': no inline script runs
-        assert "default-src 'self'" in page["content-security-policy"]
+def test_stored_text_is_sent_as_data(shown):
+    server, _ = shown
+    status, headers, body = server.request("GET", "/state")
+    assert status == 200
+    assert json.loads(body)["score"]["sides"] == [NAME, "Sara"]
+    assert NAME.encode() in body  # as JSON text: the page puts it in with textContent
+    assert headers["content-type"].startswith("application/json")
+    assert headers["x-content-type-options"] == "nosniff"
+    page = server.request("GET", "/")[1]
+    assert "script-src" not in page["content-security-policy"]  # default-src 'self': no inline script runs
+    assert "default-src 'self'" in page["content-security-policy"]
     script = (STATIC / "app.js").read_text()
     assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(", script)
 
@@ -157,10 +175,10 @@ def test_everything_the_page_loads_ships_in_the_package():
     assert "@import" not in (STATIC / "style.css").read_text() and "url(" not in (STATIC / "style.css").read_text()
 
 
-def test_the_words_come_in_every_language(playing):
-    with served(playing) as server:
-        words = {code: json.loads(server.request("GET", "/words", query=f"lang={code}")[2])
-                 for code in ("en", "fa", "de", "es")}
+def test_the_words_come_in_every_language(shown):
+    server, _ = shown
+    words = {code: json.loads(server.request("GET", "/words", query=f"lang={code}")[2])
+             for code in ("en", "fa", "de", "es")}
     assert [w["dir"] for w in words.values()] == ["ltr", "rtl", "ltr", "ltr"]
     assert len({w["words"]["title"] for w in words.values()}) == 4
     assert words["fa"]["words"]["table"] == "زمین"
