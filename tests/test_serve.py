@@ -191,3 +191,7 @@ def test_a_missing_database_is_refused(tmp_path, pasur):
     result = pasur("--db", tmp_path / "none.db", "serve", "--port", "0")
     assert result.exit_code == 1
     assert "no database" in result.output
+    pasur("new", "Ali", "Sara")
+    result = pasur("serve", "--port", "0", "--match", "7")
+    assert result.exit_code == 1
+    assert "there is no match 7" in result.output

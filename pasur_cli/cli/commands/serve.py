@@ -59,6 +59,8 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
     from pasur_cli.text import i18n
 
     store = open_store(ctx)  # the file must be a pasur database; the page follows it from its own connection
+    if ctx.meta.get("pasur.match_id") is not None:
+        current(ctx, store)  # --match names a match that is there (without it, the page waits for one)
     path = store.path
     store.close()
     token = secrets.token_urlsafe(16) if lan else None
