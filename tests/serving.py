@@ -23,10 +23,10 @@ def served(db: os.PathLike[str] | str, *args: str, env: dict[str, str] | None = 
                           env={**os.environ, "PASUR_LANG": "en", **(env or {})}, encoding="utf-8", timeout=60,
                           dimensions=(60, 200))
     try:
-        child.expect(r"(http://\S+)\r?\n")
-        url = child.match.group(1)
-        child.expect("Ctrl-C")
-        server = Server(url, child.before)
+        child.expect("Ctrl-C")  # the banner's last line: it is served
+        banner = child.before
+        url = re.search(r"http://\S+", banner).group(0)  # type: ignore[union-attr]
+        server = Server(url, banner)
         server.pid = child.pid
         yield server
     finally:

@@ -187,7 +187,7 @@ def test_the_words_come_in_every_language(shown):
             assert set(re.findall(r"\{\w+\}", text)) == set(re.findall(r"\{\w+\}", words["en"]["words"][key]))
 
 
-def test_a_missing_database_is_refused(tmp_path, pasur):
+def test_a_missing_database_or_match_is_refused(tmp_path, pasur):
     result = pasur("--db", tmp_path / "none.db", "serve", "--port", "0")
     assert result.exit_code == 1
     assert "no database" in result.output

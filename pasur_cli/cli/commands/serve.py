@@ -23,12 +23,13 @@ def lan_address() -> str:
 
 
 def qr_text(url: str) -> str:
-    """``url`` as a QR code drawn with text (half blocks: two rows of modules a line)."""
+    """``url`` as a QR code drawn with text (half blocks: two rows of modules a line; a quiet zone of
+    two modules, so that with the lines around it it fits a terminal of 24 lines)."""
     import io
 
     import segno
     out = io.StringIO()
-    segno.make(url, error="m", micro=False).terminal(out=out, compact=True)
+    segno.make(url, error="m", micro=False).terminal(out=out, compact=True, border=2)
     return out.getvalue().rstrip("\n")
 
 
@@ -78,11 +79,12 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
     url = f"http://{lan_address() if lan else '127.0.0.1'}:{port}/" + (f"{token}/" if token else "")
 
     def banner() -> None:  # once the page has its first state: Ctrl-C from here on stops a running server
+        if lan:  # the code first: the address and what to do stay on the screen below it (80x24)
+            click.echo(qr_text(url))
         click.echo(_("The scoreboard is at {url}").format(url=url))
         if lan:
-            click.echo(qr_text(url))
-            click.echo(_("Anyone on this network with the address (or the QR code) can watch; nobody can change"
-                         " anything from it."))
+            click.echo(_("Anyone on this network with this address (or the QR code) can watch."))
+            click.echo(_("The page is read-only: nobody can change anything from it."))
         else:
             click.echo(_("Only this computer can open it; add --lan to show it on phones and a TV."))
         click.echo(_("Ctrl-C stops the server."))
