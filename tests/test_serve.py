@@ -77,7 +77,9 @@ def test_a_play_and_its_undo_reach_every_viewer(pasur, playing):
         assert after[0][1]["last"]["play"]["card"] == "9S"
         pasur("undo")
         back = [one.next(), two.next()]
-        assert [state["show"] for _, state in back] == [first[0][1]["show"]] * 2
+        before = {k: v for k, v in first[0][1]["show"].items() if k != "revision"}
+        assert [{k: v for k, v in state["show"].items() if k != "revision"} for _, state in back] == [before] * 2
+        assert back[0][1]["show"]["revision"] != first[0][1]["show"]["revision"]  # an undo is a new revision
 
 
 def test_match_shows_one_match_while_another_is_played(pasur, playing):

@@ -29,6 +29,7 @@ def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
     except PasurError as err:
         return {"error": render.message(err, render.Look())}
     show = render.show_json(mid, match)
-    show["length"] = len(record.actions)
+    show["length"] = store.length(mid)  # as `show --json` adds them
+    show["revision"] = store.expected(mid).token
     last = next((event_dict(e) for e in reversed(events) if isinstance(e, Played)), None)
     return {"show": show, "score": render.score_json(mid, match), "last": last}

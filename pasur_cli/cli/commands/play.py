@@ -26,6 +26,7 @@ from pasur_cli.text import render
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.match import Match
+    from pasur_cli.store.database import Expected
 
 
 def _current_match(ctx: click.Context) -> Match:
@@ -68,7 +69,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
 @look_options
 @click.pass_context
 def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None,
-         expect: int | None) -> None:
+         expect: Expected | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes."""
     played = _one_card(card)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
