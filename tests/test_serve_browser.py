@@ -98,7 +98,7 @@ def test_the_page_follows_plays_undo_and_the_end_of_a_deal(browser, playing):
         assert text(browser, "#turn") == "Sara to play"
         assert [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, "#table .card")] == \
             ["5C", "9D", "3H", "KS"]
-        assert text(browser, "#last") == "nobody yet"
+        assert not browser.find_element(By.ID, "last-box").is_displayed()  # no play yet
         assert len(browser.find_elements(By.CSS_SELECTOR, "#chart circle")) == 2  # each side's 0 before deal 1
 
         pasur(playing, "play", "4C")
@@ -120,6 +120,8 @@ def test_the_page_follows_plays_undo_and_the_end_of_a_deal(browser, playing):
         pasur(playing, "undo")
         pasur(playing, "undo")  # the table too: the deal is awaited
         wait(browser, lambda d: text(d, "#deal") == "Deal 1: Ali deals; the table is awaited")
+        assert not browser.find_element(By.ID, "table").is_displayed()
+        assert not browser.find_element(By.ID, "last-box").is_displayed()
         pasur(playing, "tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
               "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
         wait(browser, lambda d: totals(d) == ["12", "8"])
@@ -138,6 +140,7 @@ def test_the_winner_is_shown(browser, tmp_path):
         pasur(db, "tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
               "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
         wait(browser, lambda d: text(d, "#winner") == "Ali won the match")
+        assert not browser.find_element(By.ID, "now").is_displayed()
         assert "leading" in browser.find_element(By.CSS_SELECTOR, "#sides .side.s0").get_attribute("class")
 
 

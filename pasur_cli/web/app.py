@@ -77,7 +77,6 @@ WORDS = {
     "played": N_("{player} played {card}"),
     "took": N_("{player} played {card} and took {cards}"),
     "sur": N_("Sur!"),
-    "nothing": N_("nobody yet"),
     "deals": N_("Deals so far"),
     "deal": N_("Deal"),
     "tallied": N_("tallied"),

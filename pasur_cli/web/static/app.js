@@ -132,6 +132,9 @@ function drawNow(show, score) {
   const left = document.getElementById("left");
   left.replaceChildren();
   turn.replaceChildren();
+  const now = document.getElementById("now");
+  now.hidden = !!show.winner; // the match is over: the score says it all
+  now.classList.toggle("between", show.turn === null); // a table is awaited: nothing on it yet
   if (show.winner) {
     deal.replaceChildren();
   } else if (show.turn === null) {
@@ -184,8 +187,9 @@ function drawNow(show, score) {
 function drawLast(data) {
   const node = document.getElementById("last");
   const play = data.last && data.last.play;
+  document.getElementById("last-box").hidden = !play; // no play yet in this match (or only tallies)
   if (!play) {
-    node.textContent = words.nothing;
+    node.replaceChildren();
     return;
   }
   if (play.taken.length) say(node, "took", { player: play.player, card: card(play.card), cards: cards(play.taken) });
