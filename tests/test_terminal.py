@@ -379,3 +379,17 @@ def test_cut_names_still_tell_the_players_apart(monkeypatch, columns):
     names = [w for w in shown if w.startswith("Ma")]
     assert len(names) == 4 and len(set(names)) == 4, line
     assert not any(n.endswith((" .", "-.")) for n in names)
+
+
+@pytest.mark.parametrize("lang,first", [("en", "Commands:"), ("de", "Befehle:"), ("es", "Órdenes:")])
+def test_the_session_help_lists_its_commands_as_one_item(lang, first):
+    """review and hint continue the list of commands (indented under it), not a line of their own
+    that starts at the margin after a line ending in a comma."""
+    from pasur_cli.cli.commands.session import HELP
+    from pasur_cli.text import i18n, render
+    i18n.set_language(lang)
+    lines = render.help_text(i18n._(HELP), 80).splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith(first))
+    rest = lines[start + 1:]
+    listed = lines[start:start + 1] + rest[:next(k for k, line in enumerate(rest) if not line.startswith("  "))]
+    assert any(" CARDS " in line for line in listed), lines

@@ -50,7 +50,7 @@ HELP = N_("""Type each card as it is played:
   5c 9d 3h ks   when a deal waits for its table: the four face-up cards
 Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
 The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
-Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit},
+Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit}, \
 {review} (the deal just finished: what each play cost), {hint} CARDS (the options of the hand to play).
 Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
 HELP_MORE = N_("""Name who played to have a card out of turn refused: sara 7c, 7c sara (or a beginning of the name).
