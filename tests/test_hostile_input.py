@@ -649,3 +649,17 @@ def test_chart_and_rules_at_any_terminal_size(tmp_path_factory, columns, lines):
     for command in (["score", "--chart"], ["rules"], ["stats"], ["matches"]):
         result = run(path, *command, env={"COLUMNS": columns, "LINES": lines})
         assert result.exit_code == 0 and len(result.output) < 100_000, (command, len(result.output))
+
+
+def test_a_refused_stale_play_is_followed_by_where_the_match_stands(tmp_path, monkeypatch):
+    """"Look again": the session shows the table and whose turn it is now, so the table does not
+    type the same card again for whoever's turn it has become."""
+    path = fresh(tmp_path)
+
+    def between(i):
+        if i == 0:
+            assert run(path, "play", "5h", "--take", "6c").exit_code == 0
+
+    shown = session(path, ["kh"], monkeypatch, between).output
+    said = shown[shown.index("someone recorded 1 more action"):]
+    assert "Now: table 6♦ 3♥ K♠; Ali to play (hand 1 of 6)." in said, shown

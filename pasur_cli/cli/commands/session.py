@@ -132,6 +132,12 @@ class Session:
     def refuse(self, err: Exception) -> None:
         if isinstance(err, StaleError):  # said for the players at the table, not as --expect says it to scripts
             self.echo(_("Error: {message}").format(message=render.stale_text(self.look, err)))
+            try:  # and where the match stands now, to look at again
+                self.echo(render.position_text(self.look, self.current()))
+            except GoneError:  # the next prompt says it
+                pass
+            except PasurError as later:  # busy: the latest state could not be read, and that is said
+                self.echo(_("Error: {message}").format(message=render.error_text(self.look, later)))
             return
         self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
 
