@@ -524,3 +524,17 @@ def test_ctrl_d_at_the_prompt_says_goodbye_on_a_line_of_its_own(pasur, db, lang)
         assert child.before.endswith("\n"), repr(child.before[-80:])  # the prompt's line was ended first
     finally:
         child.close(force=True)
+
+
+def test_new_in_the_middle_of_a_match_says_how_to_take_it_up_again(pasur):
+    """`new` typed mid-match starts the next one at once; the session says the one it leaves is
+    kept and how to go on with it."""
+    pasur("new", "Ali", "Sara")
+    result = pasur("session", input="5c 9d 3h ks\nnew\n")
+    assert result.exit_code == 0
+    assert "Match 1 is not over and stays as it is: `pasur --match 1 session` goes on with it." in result.output
+    for _ in range(4):  # match 2, won by tallies: its `new` is the next match, nothing is left behind
+        assert pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count",
+                     "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Ali=1").exit_code == 0
+    after = pasur("--match", "2", "session", input="new\n").output
+    assert "Match 3: Ali against Sara" in after and "stays as it is" not in after

@@ -340,8 +340,11 @@ class Session:
             seat = names.index(match.dealer)
         mid = self.store.create(names, rules, seat)
         fresh = Fresh(names, rules, seat)
-        self.mid, self.key = mid, None  # the new match's key is read at the next prompt
+        left, self.mid, self.key = self.mid, mid, None  # the new match's key is read at the next prompt
         self.echo(render.new_text(mid, fresh).split("\n")[0])
+        if not match.finished:  # typed mid-match: the one left is kept, and can be taken up again
+            self.echo(self.look.say("Match {left} is not over and stays as it is: `pasur --match {left} session`"
+                                    " goes on with it.", left=left))
         self.echo(render.awaiting_text(fresh, session=True) or "")
 
     def undo(self, args: list[str], seen: Expected) -> None:
