@@ -507,11 +507,13 @@ class Store:
     """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
     a missing file (with its folder)."""
 
-    def __init__(self, path: str | None = None, write: bool = False, create: bool = False) -> None:
+    def __init__(self, path: str | None = None, write: bool = False, create: bool = False,
+                 waiting: Any = None) -> None:
         self.path = check_path(str(path) if path is not None else default_path())
         self.write, self.may_create = write or create, create
         self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
         self.schema = SCHEMA_VERSION  # of the file, read as it is when it is older and only read
+        self._waiting = waiting  # called when the file is first found busy (see Patient)
         self.db = self._open()
         self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
@@ -553,6 +555,7 @@ class Store:
             db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=min(patience, SLICE),
                                  isolation_level=None, factory=Patient)
             db.patience = patience
+            db.waiting = self._waiting
             db.text_factory = _text
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
