@@ -250,6 +250,7 @@ def _moved(path: str) -> GoneError:
 
 
 SLICE = 0.05  # seconds SQLite itself waits for a lock before Python may act on a Ctrl-C
+_EXECUTE, _EXECUTEMANY = sqlite3.Connection.execute, sqlite3.Connection.executemany
 
 
 class Patient(sqlite3.Connection):
@@ -265,29 +266,36 @@ class Patient(sqlite3.Connection):
     told = False  # whether ``waiting`` was called since the last statement that succeeded
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        return self._patiently(super().execute, sql, parameters)
+        try:
+            cursor = _EXECUTE(self, sql, parameters)
+        except sqlite3.OperationalError as err:
+            return self._patiently(err, _EXECUTE, sql, parameters)
+        if self.told:
+            self.told = False
+        return cursor
 
     def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        return self._patiently(super().executemany, sql, parameters)
+        try:
+            return _EXECUTEMANY(self, sql, parameters)
+        except sqlite3.OperationalError as err:
+            return self._patiently(err, _EXECUTEMANY, sql, parameters)
 
-    def _patiently(self, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
-        deadline = None
+    def _patiently(self, err: sqlite3.OperationalError, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
+        """Try the statement again after ``err`` while the file is busy, up to ``patience`` seconds."""
+        deadline = time.monotonic() + self.patience - SLICE
         while True:
+            if not _is_busy(err) or (self.in_transaction and sql != "COMMIT") or time.monotonic() >= deadline:
+                raise err
+            if self.waiting is not None and not self.told:
+                self.told = True
+                self.waiting()
             try:
-                cursor = run(sql, parameters)
-                self.told = False
-                return cursor  # type: ignore[no-any-return]
-            except sqlite3.OperationalError as err:
-                if not _is_busy(err) or (self.in_transaction and sql != "COMMIT"):
-                    raise
-                moment = time.monotonic()
-                if deadline is None:
-                    deadline = moment + self.patience - SLICE
-                    if self.waiting is not None and not self.told:
-                        self.told = True
-                        self.waiting()
-                if moment >= deadline:
-                    raise
+                cursor = run(self, sql, parameters)
+            except sqlite3.OperationalError as again:
+                err = again
+                continue
+            self.told = False
+            return cursor  # type: ignore[no-any-return]
 
 
 def _text(data: bytes) -> str | bytes:
