@@ -27,6 +27,9 @@ The match record (JSON): ``read_record``, ``write_record``.
 Across time: ``match_events`` (a match's events play by play: the table dealt, each ``Play``, the
 leftover, each ``DealResult``), ``record_book`` (a ``RecordBook`` of every player's and
 partnership's ``PlayerRecord`` across matches, and the head-to-head wins).
+Advice (the analysis engine): ``advise`` (every legal option of the hand of the player to move,
+best first, each an ``Advice`` with its expected deal margin), ``review`` (a finished deal's
+``DealReview``: a ``PlayReview`` per play with its cost and label, a ``PlayerReview`` per player).
 The record book (one SQLite file, as the commands keep it): ``Store(path, write=True, create=True)``
 opens it, ``store.create(players, rules, dealer)`` enters a match, and ``enter_table``,
 ``enter_play``, ``enter_tally`` and ``take_back`` record through the same code the commands use
@@ -71,6 +74,12 @@ _WHERE = {
     "capture_problem": "captures",
     "is_sur": "captures",
     "Match": "match",
+    "advise": "advice",
+    "review": "advice",
+    "Advice": "advice",
+    "DealReview": "advice",
+    "PlayReview": "advice",
+    "PlayerReview": "advice",
     "DealResult": "match",
     "check_players": "names",
     "check_action": "match",
@@ -98,11 +107,13 @@ _WHERE = {
 __all__ = [
     "DECK",
     "PRESETS",
+    "Advice",
     "AmbiguousPlayError",
     "Captures",
     "Card",
     "Deal",
     "DealResult",
+    "DealReview",
     "IllegalPlayError",
     "Match",
     "NoSur",
@@ -110,12 +121,15 @@ __all__ = [
     "PasurError",
     "PileCount",
     "Play",
+    "PlayReview",
     "PlayerRecord",
+    "PlayerReview",
     "Rank",
     "RecordBook",
     "Rules",
     "SideScore",
     "Suit",
+    "advise",
     "capture_problem",
     "check_action",
     "check_players",
@@ -129,6 +143,7 @@ __all__ = [
     "parse_rules",
     "read_record",
     "record_book",
+    "review",
     "score_deal",
     "tally_scores",
     "write_record",
@@ -162,6 +177,12 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the names as type checkers see them
+    from pasur_cli.engine.advice import Advice as Advice
+    from pasur_cli.engine.advice import DealReview as DealReview
+    from pasur_cli.engine.advice import PlayerReview as PlayerReview
+    from pasur_cli.engine.advice import PlayReview as PlayReview
+    from pasur_cli.engine.advice import advise as advise
+    from pasur_cli.engine.advice import review as review
     from pasur_cli.engine.captures import Captures as Captures
     from pasur_cli.engine.captures import capture_problem as capture_problem
     from pasur_cli.engine.captures import is_sur as is_sur

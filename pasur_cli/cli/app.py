@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from pasur_cli.cli import process
-from pasur_cli.cli.screen import echo_csv as echo_csv  # the commands find these here too
+from pasur_cli.cli.screen import echo as echo  # the commands find these here too
+from pasur_cli.cli.screen import echo_csv as echo_csv
 from pasur_cli.cli.screen import fit as fit
 from pasur_cli.cli.screen import terminal_width as terminal_width
 from pasur_cli.engine.errors import NotationError, PasurError
@@ -144,7 +145,7 @@ COMMANDS = {
     "check": "check", "rules": "rules", "new": "new", "deal": "deal", "play": "play", "undo": "undo",
     "show": "show", "score": "score", "matches": "matches", "session": "session", "tally": "tally",
     "export": "export", "import": "import_", "delete": "delete", "log": "log",
-    "stats": "stats",
+    "stats": "stats", "review": "review", "hint": "hint",
 }
 
 BIGGEST = 2**63 - 1  # the largest id or count SQLite holds

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pasur_cli.cli.screen import OutputFailed as OutputFailed  # raised by the click layer, caught here
+from pasur_cli.cli.screen import fit, terminal_width
+
 if TYPE_CHECKING:
     from pasur_cli.store.database import Store
 
@@ -22,15 +25,6 @@ _OPENED: list[Store] = []
 def opened(store: Store) -> None:
     """Remember a store the command opened (its commits decide the exit code of a failed output)."""
     _OPENED.append(store)
-
-
-class OutputFailed(Exception):
-    """Writing the output failed (a closed pipe, a full disk): carried past click, which would
-    otherwise end the process quietly on a closed pipe, to run()."""
-
-    def __init__(self, error: OSError) -> None:
-        super().__init__(str(error))
-        self.error = error
 
 
 def output_error(err: OSError) -> bool:
@@ -63,6 +57,18 @@ def _watched() -> bool:
     return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))
 
 
+def _show(err: click.ClickException) -> None:
+    """Write an error as click does; at a terminal its lines broken between words at its width."""
+    import sys
+    if sys.stderr is None or not sys.stderr.isatty():
+        err.show()
+        return
+    import io
+    said = io.StringIO()
+    err.show(file=said)
+    sys.stderr.write(fit(said.getvalue().rstrip("\n"), terminal_width()) + "\n")
+
+
 def run(main: click.Group) -> None:
     """The `pasur` process (the console script, `python -m pasur_cli`): the click group ``main``, then exit.
 
@@ -89,7 +95,7 @@ def run(main: click.Group) -> None:
         except click.exceptions.Exit as stop:
             code = stop.exit_code
         except click.ClickException as err:
-            err.show()
+            _show(err)
             code = err.exit_code
         except click.Abort:
             from pasur_cli.text.i18n import _

@@ -3,7 +3,7 @@ fit it, and CSV written as UTF-8 bytes."""
 
 from __future__ import annotations
 
-from pasur_cli.cli.process import OutputFailed
+import click
 
 
 def terminal_width() -> int:
@@ -25,6 +25,22 @@ def terminal_width() -> int:
         except (AttributeError, ValueError, OSError):
             columns = 0
     return max(columns or 80, 40)
+
+
+class OutputFailed(Exception):
+    """Writing the output failed (a closed pipe, a full disk): carried past click, which would
+    otherwise end the process quietly on a closed pipe, to run()."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def echo(text: str) -> None:
+    """Write ``text`` on standard output; at a terminal every line wider than it is broken between
+    words (the tables are fitted to it already and keep their layout)."""
+    import sys
+    click.echo(fit(text, terminal_width() if sys.stdout is not None and sys.stdout.isatty() else None))
 
 
 def fit(text: str, width: int | None) -> str:

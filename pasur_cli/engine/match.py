@@ -22,8 +22,8 @@ from pasur_cli.engine.cards import Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
 from pasur_cli.engine.names import check_players as check_players  # their home is names; found here too
-from pasur_cli.engine.names import find_name, side_names, sides_of
 from pasur_cli.engine.names import name_key as name_key
+from pasur_cli.engine.names import names_starting, side_names, sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
 from pasur_cli.engine.values import FrozenDict, Value
@@ -172,12 +172,16 @@ class Match:
 
     def player_named(self, name: str) -> str:
         """The player called ``name`` (compared as ``name_key`` compares: any case, any Unicode
-        normalization, Arabic or Persian yeh and kaf). Raises IllegalPlayError for a stranger."""
+        normalization, Arabic or Persian yeh and kaf), or the one player whose name it begins (two
+        letters or more). Raises IllegalPlayError for a stranger or a beginning of several names."""
         if name in self.players:
             return name
-        found = find_name(self.players, name)
-        if found is not None:
-            return found
+        found = names_starting(self.players, name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise IllegalPlayError("{name!r} begins more than one name ({players}): type more of it.", name=name,
+                                   players=", ".join(found))
         raise IllegalPlayError("{name!r} is not playing in this match ({players}).", name=name,
                                players=", ".join(self.players))
 

@@ -170,6 +170,11 @@ def parse_override(text: str) -> tuple[str, object]:
     if not sep:
         raise NotationError("{text!r} is not a rule override: write NAME=VALUE, e.g. sur_points=10.", text=text)
     if name not in OPTION_NAMES:
+        import difflib
+        close = difflib.get_close_matches(name, OPTION_NAMES, n=1, cutoff=0.6)
+        if close:
+            raise NotationError("{name!r} is not a rule option; did you mean {option}? The options are: {options}.",
+                                name=name, option=close[0], options=", ".join(OPTION_NAMES))
         raise NotationError("{name!r} is not a rule option; the options are: {options}.",
                             name=name, options=", ".join(OPTION_NAMES))
     return name, _parse_value(name, value)

@@ -16,6 +16,13 @@ functions; the results are parsed only when a command reads them (``score``: the
 result; one that does not fit its match makes the whole log be replayed). If the check fails it replays
 the whole log (and the next change rewrites the snapshots). Undo deletes the snapshots it goes behind.
 
+A match is one match forever: ids only grow (the highest given is kept in ``meta`` across deletes),
+each match has a random ``key`` no other match has, and a ``revision`` that moves with every change
+(one an action appended, one an undo) and never goes back. ``--expect`` and the session hold an
+``Expected`` (key and revision) and a change is refused (StaleError) unless the match still is that
+match at that revision. A wait for another program's lock is made of short waits (``Patient``), so
+Ctrl-C ends it; a store notices when its path no longer names the file it opened (GoneError).
+
 A match whose log no longer replays is *damaged*: loading it raises DamagedError naming the
 reason, and the other matches are unaffected; ``delete`` removes it.
 """
@@ -162,11 +169,13 @@ class Patient(sqlite3.Connection):
     """A connection that waits for another program's lock in slices of ``SLICE`` seconds, up to
     ``patience`` seconds in all, returning to Python between them: SQLite's own wait is one C
     call that a Ctrl-C cannot end, so a session waiting on a busy file would not leave until the
-    wait was over. ``waiting`` (if set) is called once when a statement first finds the file busy.
-    A statement is tried again only where SQLite allows it: outside a transaction, or COMMIT."""
+    wait was over. ``waiting`` (if set) is called when a statement finds the file busy, once until
+    a statement succeeds again. A statement is tried again only where SQLite allows it: outside a
+    transaction, or COMMIT."""
 
     patience = 10.0
     waiting: Any = None
+    told = False  # whether ``waiting`` was called since the last statement that succeeded
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         return self._patiently(super().execute, sql, parameters)
@@ -178,14 +187,17 @@ class Patient(sqlite3.Connection):
         deadline = None
         while True:
             try:
-                return run(sql, parameters)  # type: ignore[no-any-return]
+                cursor = run(sql, parameters)
+                self.told = False
+                return cursor  # type: ignore[no-any-return]
             except sqlite3.OperationalError as err:
                 if not _is_busy(err) or (self.in_transaction and sql != "COMMIT"):
                     raise
                 moment = time.monotonic()
                 if deadline is None:
                     deadline = moment + self.patience - SLICE
-                    if self.waiting is not None:
+                    if self.waiting is not None and not self.told:
+                        self.told = True
                         self.waiting()
                 if moment >= deadline:
                     raise
@@ -504,7 +516,9 @@ class Store:
         if kept and kept[0].id == match_id:  # replayed in this process: still the log, unless another wrote
             try:
                 row = self.db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
-            except (sqlite3.Error, UnicodeDecodeError):
+            except (sqlite3.Error, UnicodeDecodeError) as err:
+                if _is_busy(err):  # waited already: not a second time through load
+                    raise _failure(err, self.path, "") from None
                 row = None
             if row and row[0] == kept[0].touched:
                 return kept

@@ -381,10 +381,12 @@ def _standing(match: Match) -> str:
                lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
 
 
-def score_text(look: Look, match: Match, only_last: bool = False, width: int = 80) -> str:
-    """Each deal's score table and the match's running totals, every table fitted to ``width``."""
+def score_text(look: Look, match: Match, only_last: bool = False, width: int = 80, brief: str | None = None) -> str:
+    """Each deal's score table and the match's running totals, every table fitted to ``width``.
+    ``brief``: only the last deal's table (and the race of a deal being played), then how to see
+    every deal (the command ``brief`` names) when there are earlier ones."""
     parts = []
-    results = match.results[-1:] if only_last else match.results
+    results = match.results[-1:] if only_last or brief else match.results
     for result in results:
         rows, headers = _score_rows(result.scores, match.rules)
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
@@ -400,6 +402,8 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
     else:
         parts.append(_("No deal has been scored yet."))
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
+    if brief and len(match.results) > 1:
+        parts.append(say("Every deal's table: {command}", command=brief))
     return "\n\n".join(parts)
 
 

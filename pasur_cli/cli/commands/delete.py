@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, expect_option, look, open_store, store_options
+from pasur_cli.cli.app import PasurCommand, echo, expect_option, look, open_store, store_options
 from pasur_cli.cli.questions import confirm
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.store.database import DamagedError, StoreError
@@ -55,4 +55,4 @@ def delete(ctx: click.Context, yes: bool, expect: Expected | None) -> None:
         if not confirm(question):
             raise StoreError("match {match} was not deleted; nothing was changed.", match=mid)
     store.delete(mid, expect)
-    click.echo(look(ctx).say("Deleted match {match} ({players}).", match=mid, players=", ".join(players)))
+    echo(look(ctx).say("Deleted match {match} ({players}).", match=mid, players=", ".join(players)))

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.app import PasurCommand, echo, look, look_options, open_store, store_options, terminal_width
 from pasur_cli.cli.questions import confirm
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import MAX_BYTES, read_record
@@ -67,7 +67,7 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
                        record.fingerprint, record.created, once=not again)
     count = len(record.actions)
-    click.echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
+    echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
                                    "Imported as match {match}: {count} actions replayed.", count,
                                    match=mid, count=count))
-    click.echo(render.show_text(look(ctx), mid, record.match, width=terminal_width()))
+    echo(render.show_text(look(ctx), mid, record.match, width=terminal_width()))

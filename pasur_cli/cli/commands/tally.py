@@ -8,7 +8,9 @@ import click
 
 from pasur_cli.cli.app import (
     PasurCommand,
+    Refused,
     current,
+    echo,
     expect_option,
     json_option,
     look,
@@ -21,6 +23,7 @@ from pasur_cli.cli.questions import ask_tally
 from pasur_cli.cli.terminal import Terminal, at_terminal
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.store import actions
+from pasur_cli.store.database import StaleError
 from pasur_cli.text import render
 from pasur_cli.text.tally_input import build_action
 
@@ -61,10 +64,15 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
             expect = store.expected(mid)
         with Terminal() as terminal:
             given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
-    result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
+    try:
+        result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
+    except StaleError as err:
+        if piles or counts or surs:
+            raise
+        raise Refused(render.stale_text(look(ctx), err)) from None  # said to the person who answered
     if as_json:
         data = render.score_json(mid, match)
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
                                  "finished": data["finished"], "winner": data["winner"]}))
     else:
-        click.echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
+        echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
