@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli.cli.screen import OutputFailed as OutputFailed  # raised by the click layer, caught here
-from pasur_cli.cli.screen import fit, terminal_width
+from pasur_cli.cli.screen import fit, is_terminal, terminal_width
 
 if TYPE_CHECKING:
     from pasur_cli.store.database import Store
@@ -60,7 +60,7 @@ def _watched() -> bool:
 def _show(err: click.ClickException) -> None:
     """Write an error as click does; at a terminal its lines broken between words at its width."""
     import sys
-    if sys.stderr is None or not sys.stderr.isatty():
+    if not is_terminal(sys.stderr):
         err.show()
         return
     import io

@@ -3,6 +3,8 @@ fit it, and CSV written as UTF-8 bytes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 
@@ -36,11 +38,17 @@ class OutputFailed(Exception):
         self.error = error
 
 
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (a person reads or types there): the one place the command
+    line tells a person from a pipe or a file (None: the descriptor was closed at start)."""
+    return stream is not None and bool(stream.isatty())
+
+
 def echo(text: str) -> None:
     """Write ``text`` on standard output; at a terminal every line wider than it is broken between
     words (the tables are fitted to it already and keep their layout)."""
     import sys
-    click.echo(fit(text, terminal_width() if sys.stdout is not None and sys.stdout.isatty() else None))
+    click.echo(fit(text, terminal_width() if is_terminal(sys.stdout) else None))
 
 
 def fit(text: str, width: int | None) -> str:
