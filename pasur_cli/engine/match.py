@@ -217,8 +217,8 @@ class Match:
         """Begin the next deal with its initial table (Cards or card codes). Raises what
         ``verify_start_deal`` raises; nothing changes then."""
         cards = list(self.verify_start_deal(table))
-        self.deal = Deal(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
-                         cards, self.totals)
+        self.deal = Deal._after_check(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
+                                     cards, self.totals)
         self.log.append({"type": "deal", "table": [c.code for c in cards]})
         return self.deal
 
