@@ -28,10 +28,12 @@ from pasur_cli.engine.action import (
     REQUIRED,
     SURS_MOST,
     TAKE_MOST,
+    action_text,
+    parse_action,
 )
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
-from pasur_cli.engine.match import Match, action_text, parse_action
+from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import check_players, find_name
 from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules
 
