@@ -54,5 +54,5 @@ def review(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     if as_json:
         click.echo(dumps(review_json(mid, reviews)))
     else:  # a deal's review is some fifty lines: through the pager at a terminal, as log is
-        from pasur_cli.cli.app import echo_long
+        from pasur_cli.cli.screen import echo_long
         echo_long(review_text(look(ctx), reviews))
