@@ -567,3 +567,15 @@ def test_a_typed_play_replays_nothing_and_an_undo_replays_only_the_log_after_the
     # nothing is replayed while plays are typed and shown; the undo replays the two actions it keeps
     assert before == [0, 0, 0, 0, 0, 2, 2]
 
+
+
+def test_a_line_that_is_no_play_is_refused_for_its_words_before_its_options(pasur):
+    """`clear; ls --color` typed into the session by mistake: not "the session's play takes no
+    --color" (it was no play), but what is wrong with its words; a real play with an unknown option
+    is still refused for the option."""
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    output = pasur("session", input="clear; ls --color\n2s --fast\n").output
+    assert "'clear;' is not a card" in output, output
+    assert "play takes no --color" not in output
+    assert "the session's play takes no --fast" in output

@@ -252,6 +252,8 @@ class Session:
         allowed = {"play": ("by",), "deal": ("by",), "new": ("rules", "rule", "dealer", "solo"), "score": ("all",)}
         for option in line.options:
             if option not in allowed.get(command, ()):
+                if command == "play" and words:  # a line that is no play at all ("clear; ls --color"):
+                    read_cards(words)  # its words are refused first, as not cards
                 raise NotationError("the session's {command} takes no --{option}; type {help} for what it takes.",
                                     command=command, option=option, help=shown_word("help"))
         if command == "elsewhere":
