@@ -490,7 +490,16 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
     Only ``create`` (new, import) makes the file when it does not exist."""
     from pasur_cli.store import Store
     store = Store(ctx.meta.get("pasur.db"), write=write, create=create)
-    ctx.call_on_close(store.close)
+
+    def close() -> None:
+        try:
+            for mid, deal in sorted(store.mismatched.items()):  # figures recomputed: say so, as for damage
+                click.echo(look(ctx).say("Match {match}: the stored figures of deal {deal} do not match its log;"
+                                         " what is shown was recomputed from the log.", match=mid, deal=deal),
+                           err=True)
+        finally:
+            store.close()
+    ctx.call_on_close(close)
     return store
 
 

@@ -381,6 +381,34 @@ def _unreadable(match_id: int, number: int, line: str) -> DamagedError:
                                         number=number, line=shorten(line, 60)))
 
 
+# Every snapshot of a match, with its deal's action lines joined as ``crc`` joins them: all of a
+# match's snapshots are checked with one query (SQLite joins the lines, one row a deal).
+_VERIFIED = ("SELECT s.seq, s.result, s.engine, s.crc, s.totals, (SELECT group_concat(action, char(10)) FROM"
+             " (SELECT action FROM actions AS a WHERE a.match_id = s.match_id AND a.seq > s.previous"
+             " AND a.seq <= s.seq ORDER BY a.seq)) FROM (SELECT *, coalesce(lag(seq) OVER (ORDER BY seq), 0)"
+             " AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
+
+
+def _json_totals(text: object) -> dict[str, int] | None:
+    """Running totals read with the json module (as ``parse_result`` reads a result), or None
+    when they are not an object of whole numbers."""
+    import json
+    try:
+        totals = json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
+        return None
+    return {str(k): v for k, v in totals.items()}
+
+
+def crc32(text: str) -> int:
+    """``crc([text])`` by zlib, for the long texts of every deal of a match (``score``, ``stats``):
+    zlib is loaded only by the commands that check more than the newest deal."""
+    import zlib
+    return zlib.crc32(text.encode())
+
+
 def crc(texts: list[str]) -> int:
     """The CRC-32 (as zlib computes it) of the texts joined by newlines. Written out here: a deal's
     log is a few hundred bytes, and loading zlib's shared library would cost every command that
@@ -412,6 +440,9 @@ class Store:
         self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
         self.db = self._open()
         self._replayed: tuple[MatchRecord, Match] | None = None
+        # match id -> the first deal whose stored figures did not match its log (they were
+        # recomputed from the log instead): the commands that show figures say so
+        self.mismatched: dict[int, int] = {}
 
     # -- opening ---------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -595,20 +626,22 @@ class Store:
                            (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
             return None  # an earlier action is missing (or one too many): the whole log says which
         deal = [a for seq, _, a in log if seq <= newest]
+        count = self.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
         if len(deal) != newest - previous or crc([*deal, result, totals_text]) != crc_stored:
+            self.mismatched.setdefault(mid, count)
             return None  # the snapshot does not match the log: replay everything
         sides = sides_of(players, rules.teams)
         totals = self._totals(totals_text)
-        if totals is None or sorted(totals) != sorted(sides):
-            return None  # totals of other sides (the players or rules were changed): replay everything
-        count = self.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
-        if self._number(result) != count:
-            return None  # a snapshot is missing or one too many: the deals' numbers would be wrong
+        if totals is None or sorted(totals) != sorted(sides) or self._number(result) != count:
+            # totals of other sides (the players or rules were changed), a snapshot missing or one
+            # too many (the deals' numbers would be wrong): replay everything
+            self.mismatched.setdefault(mid, count)
+            return None
         rows: list[Any] = []
 
         def fetch() -> list[Any]:  # one query for both lists, when either is first read
             if not rows:
-                query = "SELECT seq, result FROM snapshots WHERE match_id = ? ORDER BY seq"
+                query = _VERIFIED
                 try:
                     rows.extend(self.db.execute(query, (mid,)).fetchall())
                 except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
@@ -637,6 +670,20 @@ class Store:
             return replayed[0]
 
         def result_at(index: int, text: object) -> DealResult:
+            try:
+                return fitting(index, text)
+            except Untrusted:
+                self.mismatched.setdefault(mid, index + 1)
+                raise
+
+        def fitting(index: int, text: object) -> DealResult:
+            """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
+            the newest) and fits the match: its number, dealer and sides, and totals that add up."""
+            if index + 1 < count:  # the newest was checked before anything was read
+                _, _, engine, stored, totals_text, actions = fetch()[index]
+                if (engine != ENGINE_VERSION or not isinstance(totals_text, str) or not isinstance(actions, str)
+                        or not isinstance(text, str) or crc32("\n".join((actions, text, totals_text))) != stored):
+                    raise Untrusted
             if not isinstance(text, str):
                 raise Untrusted
             try:
@@ -646,6 +693,11 @@ class Store:
             if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
                     or sorted(found.scores) != sorted(sides)):
                 raise Untrusted
+            after = totals if index + 1 == count else _json_totals(fetch()[index][4])
+            before = _json_totals(fetch()[index - 1][4]) if index else {side: 0 for side in sides}
+            if (after is None or before is None or sorted(before) != sorted(sides)
+                    or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
+                raise Untrusted  # the totals do not add up: a figure was changed
             return found.replace(scores={side: found.scores[side] for side in sides})  # seat order, as played
 
         def seq_at(index: int, seq: object) -> int:
@@ -653,8 +705,8 @@ class Store:
                 raise Untrusted
             return seq
 
-        results = Lazy(count, lambda: [r for _, r in fetch()], mid, result_at, lambda: whole().results)
-        completed = Lazy(count, lambda: [s for s, _ in fetch()], mid, seq_at, lambda: whole().completed_at)
+        results = Lazy(count, lambda: [r[1] for r in fetch()], mid, result_at, lambda: whole().results)
+        completed = Lazy(count, lambda: [r[0] for r in fetch()], mid, seq_at, lambda: whole().completed_at)
         return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
 
     def _number(self, text: str) -> object:
@@ -700,6 +752,15 @@ class Store:
         self._replayed = (record, match)
         return record, match
 
+    def checked(self, match_id: int) -> tuple[MatchRecord, Match]:
+        """``match``, with every finished deal's snapshot checked against its deal's actions (as
+        ``score`` reads them): one that does not match is recomputed from the log and noted in
+        ``mismatched``. Raises DamagedError."""
+        record, match = self.match(match_id)
+        for _ in match.results:
+            pass
+        return record, match
+
     def length(self, match_id: int) -> int:
         """How many actions the match's log holds (as replayed by ``match`` in this command, if it was)."""
         kept = self._replayed
@@ -716,7 +777,7 @@ class Store:
         found, damaged = [], []
         for mid in self.match_ids():
             try:
-                found.append(self.match(mid))
+                found.append(self.checked(mid))
             except DamagedError:
                 damaged.append(mid)
         return found, damaged
@@ -835,7 +896,22 @@ class Store:
                     _rebuild_snapshots(db, match_id, match)
                 elif len(match.results) > finished:
                     _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
+                    self._repair(db, match_id, match)
+                elif not change.dropped and match_id in self.mismatched:
+                    self._repair(db, match_id, match)
                 self._touch(db, match_id)
+
+    def _repair(self, db: sqlite3.Connection, match_id: int, match: Match) -> None:
+        """Every older snapshot of a match checked (as ``score`` checks them) when a change finishes
+        a deal, or after this command found one that does not match its log: the figures are then
+        recomputed from the whole log and every snapshot written again."""
+        if not match.start:
+            return  # replayed from the whole log: its snapshots were just written afresh
+        for _ in match.base:
+            if match_id in self.mismatched:
+                break
+        if match_id in self.mismatched:
+            _rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
 
 
 def _check_rows(mid: int, log: list[Any]) -> None:

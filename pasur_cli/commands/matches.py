@@ -38,7 +38,7 @@ def listing(store: Store, player: str | None = None, unfinished: bool = False) -
     name = None if player is None else name_key(player)
     for mid in store.match_ids():
         try:
-            record, match = store.match(mid)
+            record, match = store.checked(mid)
         except DamagedError as err:
             players = store.summary(mid)[0]
             if name is None or any(name_key(p) == name for p in players):
