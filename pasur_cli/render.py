@@ -59,11 +59,11 @@ class Look(Value):
         return f"{i18n.FSI}{text}{i18n.PDI}" if text and (self.rtl or i18n.has_rtl(text)) else text
 
     def card(self, card: Card) -> str:
-        return self._isolate(self._card(card))
+        return Drawn(self._isolate(self._card(card)))
 
     def cards(self, cards: Iterable[Card], sort: bool = True) -> str:
         seq = sorted(cards) if sort else list(cards)
-        return self._isolate(" ".join(self._card(c) for c in seq)) if seq else _("(empty)")
+        return Drawn(self._isolate(" ".join(self._card(c) for c in seq))) if seq else _("(empty)")
 
     def fact(self, value: object) -> str:
         """One fact as a sentence shows it: a card by its symbol (or code under --ascii), a list or
@@ -75,6 +75,8 @@ class Look(Value):
         return self._isolate(self._plain(value))
 
     def _plain(self, value: object) -> str:
+        if isinstance(value, Drawn):
+            return value
         if isinstance(value, Card):
             return self._card(value)
         if isinstance(value, Sum):
@@ -88,7 +90,7 @@ class Look(Value):
         """``template`` (an English message id) in the chosen language, its fields filled by
         ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
         if not facts:  # as errors.fill: a sentence without facts is not formatted
-            return _(template)
+            return Drawn(_(template))
         text = _(template)
         shown = {}
         for name, value in facts.items():
@@ -98,7 +100,7 @@ class Look(Value):
                 shown[name] = self._isolate(repr(self._plain(value)))
             else:
                 shown[name] = self.fact(value)
-        return text.format_map(shown)
+        return Drawn(text.format_map(shown))
 
     def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
         """``say`` with the singular or plural template for ``n`` (the language's plural rule):
@@ -114,6 +116,24 @@ def comma() -> str:
     return _(", ")
 
 
+class Drawn(str):
+    """Text pasur drew itself: a card (in colour), a sentence whose facts were written by ``fact``.
+    A sentence or a table takes it as it is; any other text (a name, a date, anything read from
+    the database) goes through ``visible`` first, the escaping ``log`` gives its facts."""
+
+    __slots__ = ()
+
+
+def safe(text: object) -> str:
+    """``text`` as a sentence or a table shows it: drawn text as it is, any other with the
+    characters a terminal would act on escaped (``visible``)."""
+    if isinstance(text, Drawn):
+        return text
+    if not isinstance(text, str):
+        text = str(text)
+    return text if text.isprintable() else visible(text)
+
+
 def visible(text: str) -> str:
     """``text`` (a path, a name typed on the command line, a system's reason) with each character
     a terminal would act on written as its escape (``\\x1b``, ``\\u202e``): controls, bidi and other
@@ -124,7 +144,7 @@ def visible(text: str) -> str:
     return shown
 
 
-class Visible(str):
+class Visible(Drawn):
     """Text with its controls escaped; a template's ``{text!r}`` gets the original's repr, which
     escapes them itself (once)."""
 
@@ -145,10 +165,11 @@ def say(template: str, /, **facts: object) -> str:
     """One of render's own sentences in the chosen language, its facts (names, numbers, cards
     already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
     fact that is itself a sentence (``Words``, an error) is written in the language too."""
-    facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else v for k, v in facts.items()}
-    facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
-             else i18n.isolate(str(v)) for k, v in facts.items()}
-    return _(template).format_map(facts)
+    facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else safe(v)
+             for k, v in facts.items()}
+    facts = {k: v if isinstance(v, Drawn) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
+             else i18n.isolate(v) for k, v in facts.items()}
+    return Drawn(_(template).format_map(facts))
 
 
 def no_sur_text(record: Play) -> str:
@@ -182,6 +203,8 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     columns narrower than its column. With ``width``, made to fit that many columns when it can
     (see ``fit_table``)."""
     import tabulate
+    rows = [[safe(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # text read from the file
+    headers = [safe(h) for h in headers]
     align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
                       for i in range(len(headers))]
     if width is not None:
@@ -352,7 +375,7 @@ def new_text(match_id: int, match: Match) -> str:
     """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
     sides = _against(match.sides)
     deals = match.rules.fixed_deals
-    goal = (i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals))) if deals
+    goal = (Drawn(i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals)))) if deals
             else say("first to {target}", target=match.rules.target))
     return (say("Match {id}: {sides}. Rules: {rules} ({goal}).", id=match_id, sides=sides,
                 rules=_rules_line(match.rules), goal=goal)
@@ -555,10 +578,10 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False, wi
     def pile(side: str) -> str:
         surs = deal.surs[side]
         n = len(deal.piles[side])
-        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(side),
+        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(safe(side)),
                                                                               n=i18n.isolate(str(n)))
         return text + (i18n.ngettext(", {n} sur", ", {n} surs", surs).format(n=i18n.isolate(str(surs))) if surs else "")
-    piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
+    piles = Drawn((" - " if look.ascii else " · ").join(pile(s) for s in deal.piles))
     return "\n".join([
         head,
         say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.",
@@ -696,7 +719,7 @@ def race_text(look: Look, deal: Deal) -> str:
     def holder(card: Card) -> str:
         for side, pile in deal.piles.items():
             if card in pile:
-                return side
+                return safe(side)
         if card in deal.table:
             return _("on the table")
         return _("not seen yet")
@@ -732,7 +755,7 @@ def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count
                 width: int = 80) -> str:
     """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
     items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
-    one = say("{card} can take: {choices}. Which one? ", card=look.card(card), choices="  ".join(items))
+    one = say("{card} can take: {choices}. Which one? ", card=look.card(card), choices=Drawn("  ".join(items)))
     if not truncated and len(items) <= 6 and text_width(one) <= width:
         return one
     lines = [say("{card} can take:", card=look.card(card)), *(f"  {i}" for i in items)]
@@ -820,9 +843,10 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
             return _("No match fits.")
         return _("No matches yet: start one with pasur new NAME NAME.")
     headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
-    totals = [[f"{s} {t}" for s, t in r["totals"].items()] for r in rows]
+    totals = [[f"{safe(s)} {t}" for s, t in r["totals"].items()] for r in rows]
     body: list[list[object]] = [
-        [r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), preset_text(r["rules"]),
+        [r["match"], safe((r["created"] or "?")[:10]), ", ".join(safe(p) for p in r["players"]),
+         preset_text(r["rules"]),
          "?" if r["deals"] is None else r["deals"], " / ".join(sides),
          say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
          say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]

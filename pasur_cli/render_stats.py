@@ -14,7 +14,7 @@ from typing import Any
 
 from pasur_cli.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.i18n import _
-from pasur_cli.render import Look, comma, wrap
+from pasur_cli.render import Look, comma, safe, wrap
 from pasur_cli.stats import Record, RecordBook
 
 # -- pasur log ----------------------------------------------------------------------------
@@ -269,7 +269,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     drawn = "\n".join(row.rstrip() for row in drawn.split("\n"))
     if look.ascii:
         drawn = drawn.translate(BOX_TO_ASCII)
-    legend = [_("{marker} {side}").format(marker=_painted(look, markers[n], n), side=side)
+    legend = [_("{marker} {side}").format(marker=_painted(look, markers[n], n), side=safe(side))
               for n, side in enumerate(series)]
     rule = "-" if look.ascii else "─"
     if target is not None:
