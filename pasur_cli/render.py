@@ -165,11 +165,11 @@ def say(template: str, /, **facts: object) -> str:
     """One of render's own sentences in the chosen language, its facts (names, numbers, cards
     already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
     fact that is itself a sentence (``Words``, an error) is written in the language too."""
-    facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else safe(v)
+    shown = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else safe(v)
              for k, v in facts.items()}
-    facts = {k: v if isinstance(v, Drawn) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
-             else i18n.isolate(v) for k, v in facts.items()}
-    return Drawn(_(template).format_map(facts))
+    shown = {k: v if isinstance(v, Drawn) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
+             else i18n.isolate(v) for k, v in shown.items()}
+    return Drawn(_(template).format_map(shown))
 
 
 def no_sur_text(record: Play) -> str:
