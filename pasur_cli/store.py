@@ -209,7 +209,9 @@ def parse_result(text: str) -> DealResult:
     """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
     import json
     data = json.loads(text)
-    scores = {str(side): SideScore(**score) for side, score in data["scores"].items()}  # SideScore checks each
+    fields = SideScore._fields
+    scores = {str(side): SideScore(*(score[f] for f in fields)) if len(score) == len(fields) else SideScore(**score)
+              for side, score in data["scores"].items()}  # SideScore checks each
     number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
     if not isinstance(number, int) or not isinstance(dealer, str) or not isinstance(tallied, bool):
         raise ValueError("a snapshot's fields have the wrong types")
@@ -693,12 +695,19 @@ class Store:
             if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
                     or sorted(found.scores) != sorted(sides)):
                 raise Untrusted
-            after = totals if index + 1 == count else _json_totals(fetch()[index][4])
-            before = _json_totals(fetch()[index - 1][4]) if index else {side: 0 for side in sides}
+            after = totals if index + 1 == count else totals_at(index)
+            before = totals_at(index - 1) if index else dict.fromkeys(sides, 0)
             if (after is None or before is None or sorted(before) != sorted(sides)
                     or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
                 raise Untrusted  # the totals do not add up: a figure was changed
             return found.replace(scores={side: found.scores[side] for side in sides})  # seat order, as played
+
+        parsed: dict[int, dict[str, int] | None] = {}
+
+        def totals_at(index: int) -> dict[str, int] | None:  # each deal's totals parsed once (it is two deals' check)
+            if index not in parsed:
+                parsed[index] = _json_totals(fetch()[index][4])
+            return parsed[index]
 
         def seq_at(index: int, seq: object) -> int:
             if type(seq) is not int or not 0 < seq <= newest:
@@ -751,6 +760,29 @@ class Store:
         match = record.replay()
         self._replayed = (record, match)
         return record, match
+
+    def deal_actions(self, record: MatchRecord, number: int) -> tuple[list[DealResult], int, list[dict[str, Any]]]:
+        """What `log --deal N` replays: the results of the deals before deal ``number`` (from the
+        snapshots, checked against their deals' actions), how many actions came before it, and
+        its own actions (none for a deal not begun). Reads that deal's actions alone. Raises
+        DamagedError."""
+        count = len(record.results) if record.start else 0
+        if not record.start or not 0 < number <= count + 1:
+            return [], 0, record.actions if not record.start else []  # no snapshot to start from
+        completed = record.completed_at or []
+        first = completed[number - 2] if number > 1 else 0
+        last = completed[number - 1] if number <= count else record.length
+        rows = self.db.execute("SELECT seq, action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
+                               " ORDER BY seq", (record.id, first, last)).fetchall()
+        if [seq for seq, _ in rows] != list(range(first + 1, last + 1)):
+            raise DamagedError(record.id, Words("its actions are not numbered 1 to {count}", count=record.length))
+        actions = []
+        for seq, text in rows:
+            try:
+                actions.append(parse_action(text))
+            except (ValueError, TypeError, KeyError):
+                raise _unreadable(record.id, seq, text) from None
+        return record.results[:number - 1], first, actions
 
     def checked(self, match_id: int) -> tuple[MatchRecord, Match]:
         """``match``, with every finished deal's snapshot checked against its deal's actions (as
