@@ -11,10 +11,10 @@ import tabulate
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pasur_cli import render
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from pasur_cli.store import Store
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
+from pasur_cli.store.database import Store
+from pasur_cli.text import render
 
 WORDS = st.text(alphabet=st.sampled_from("abcXYZ &-.()/%0123456789éßÖ♣♦♥♠李\u0301"), max_size=12)
 CELLS = st.one_of(WORDS, st.integers(-10**6, 10**9), WORDS.map(render.Figure))
@@ -82,7 +82,7 @@ def test_a_chart_of_a_million_points_a_sur_is_the_terminals_size(pasur, db, deal
 
 @given(st.integers(0, 10**6 * 30), st.integers(12, 30), st.one_of(st.none(), st.integers(1, 10**6)))
 def test_ticks_are_few_and_round_whatever_the_top(top, rows, mark):
-    from pasur_cli.render_stats import _ticks
+    from pasur_cli.text.render_stats import _ticks
     ticks = _ticks(max(top, 5), rows, mark)
     assert len(ticks) <= max(rows // 3, 2) + 2
     assert ticks == sorted(set(ticks))

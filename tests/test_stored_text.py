@@ -8,9 +8,9 @@ import unicodedata
 import pytest
 from simulate import random_match
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from pasur_cli.store import Store
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
+from pasur_cli.store.database import Store
 
 # what a hand edit can put in a name: C0 and C1 controls, ESC sequences, bidi overrides and
 # isolates, marks and other format characters (the joiners of Persian spelling are allowed)
@@ -86,7 +86,7 @@ def test_escape_bell_c1_and_bidi_override_in_a_name(pasur, db):
 def test_escaped_names_keep_persian_isolates(pasur, db, monkeypatch):
     """In Persian every fact is an isolate; a hostile name is escaped inside its own isolate."""
     monkeypatch.setenv("PASUR_LANG", "fa")
-    from pasur_cli import i18n
+    from pasur_cli.text import i18n
     i18n.set_language("fa")
     stored(db, ["علی\u202e", "سارا"], 7)
     for args in READERS[:-1]:
