@@ -34,7 +34,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
 
-PASUR = str(Path(sys.executable).with_name("pasur"))
+PASUR = os.environ.get("PASUR_BIN") or str(Path(sys.executable).with_name("pasur"))  # PASUR_BIN: another pasur
 PLAYERS = ["Ali", "Sara"]
 
 
@@ -168,7 +168,10 @@ def bounds() -> None:
         print(f"{'command':55} {'CPU s':>6} {'wall s':>7} {'peak MiB':>9}")
 
         def run_on(db: str, label: str, *args: str, times: int = 3) -> None:
-            cpu, wall, peak = min(measured([PASUR, "--db", db, *args], env) for _ in range(times))
+            runs = [measured([PASUR, "--db", db, *args], env)]
+            while len(runs) < times and runs[0][0] < 2:  # the best of ``times``, unless far over the target
+                runs.append(measured([PASUR, "--db", db, *args], env))
+            cpu, wall, peak = min(runs)
             print(f"{label:55} {cpu:6.2f} {wall:7.2f} {peak:9.1f}{'' if cpu <= 1 else '   over 1 s'}", flush=True)
 
         record = Path(tmp) / "record.json"

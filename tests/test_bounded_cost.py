@@ -16,7 +16,7 @@ from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
 from pasur_cli.text import render
 
-WORDS = st.text(alphabet=st.sampled_from("abcXYZ &-.()/%0123456789éßÖ♣♦♥♠李\u0301"), max_size=12)
+WORDS = st.text(alphabet=st.sampled_from("abcXYZ &-.()/%0123456789éßÖ♣♦♥♠李\u0301\n"), max_size=12)
 CELLS = st.one_of(WORDS, st.integers(-10**6, 10**9), WORDS.map(render.Figure))
 
 

@@ -203,8 +203,10 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     columns narrower than its column. With ``width``, made to fit that many columns when it can
     (see ``fit_table``)."""
     import tabulate
-    rows = [[safe(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # text read from the file
-    headers = [safe(h) for h in headers]
+    if not "".join(cell for row in rows for cell in row if isinstance(cell, str)).isprintable():
+        rows = [[safe(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # text from the file
+    if not "".join(headers).isprintable():
+        headers = [safe(h) for h in headers]
     align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
                       for i in range(len(headers))]
     plain = None if i18n.is_rtl() else _plain_table(rows, headers, align, padding)
@@ -246,25 +248,39 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
 
 def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: list[str], padding: int) -> str | None:
     """What tabulate's "simple" format draws (numbers not parsed, ``padding`` beside the headers)
-    for a table of one-line cells one column a character (text or whole numbers), written out here, or
+    for a table of cells one column a character (text or whole numbers), written out here, or
     None for any other table: `score` draws a table for every deal, and tabulate takes about a
     millisecond for each (13,000 deals: 13 s). A test holds the two equal."""
     if not rows or any(len(row) != len(headers) for row in rows) or any(a not in ("left", "right") for a in align):
         return None
-    cells: list[list[str]] = []
-    for row in rows:
-        texts = [str(c) if type(c) is int else c for c in row]
-        if not all(isinstance(cell, str) and _narrow(cell) for cell in texts):  # ASCII, Latin letters, suits
-            return None
-        cells.append([str(c).strip() for c in texts])
-    if not all(_narrow(h) for h in headers):
+    texts = [[str(c) if type(c) is int else c for c in row] for row in rows]
+    if not all(isinstance(c, str) for row in texts for c in row):
         return None
-    widths = [max(len(h) + padding, *(len(row[i]) for row in cells)) for i, h in enumerate(headers)]
+    cells = [[str(c).strip() for c in row] for row in texts]
+    if not _narrow("".join(headers).replace("\n", "") + "".join(c for row in cells for c in row).replace("\n", "")):
+        return None  # ASCII, Latin letters and the suits only
+    if "\n" not in "".join(headers) + "".join(str(c) for row in texts for c in row):
+        widths = [max(len(h) + padding, *(len(row[i]) for row in cells)) for i, h in enumerate(headers)]
 
-    def line(items: Sequence[str]) -> str:
-        return "  ".join(item.rjust(w) if a == "right" else item.ljust(w)
-                         for item, w, a in zip(items, widths, align, strict=True)).rstrip()
-    return "\n".join([line(headers), "  ".join("-" * w for w in widths).rstrip(), *(line(row) for row in cells)])
+        def line(items: Sequence[str]) -> str:
+            return "  ".join(item.rjust(w) if a == "right" else item.ljust(w)
+                             for item, w, a in zip(items, widths, align, strict=True)).rstrip()
+        return "\n".join([line(headers), "  ".join("-" * w for w in widths).rstrip(), *(line(r) for r in cells)])
+    # cells of several lines: each line aligned in its column, a row as high as its highest cell
+    split = [[c.split("\n") for c in row] for row in cells]
+    heads = [h.split("\n") for h in headers]
+    if not all(y.strip() for x in (*heads, *(x for r in split for x in r)) for y in x):
+        return None  # an empty cell or a blank line in one: tabulate's own way
+    widths = [max(max((len(x) for x in h), default=0) + padding, *(len(x) for row in split for x in row[i]))
+              for i, h in enumerate(heads)]
+
+    def lines(items: Sequence[list[str]]) -> list[str]:
+        high = max(map(len, items))
+        return ["  ".join((item[n] if n < len(item) else "").rjust(w) if a == "right"
+                          else (item[n] if n < len(item) else "").ljust(w)
+                          for item, w, a in zip(items, widths, align, strict=True)).rstrip() for n in range(high)]
+    rule = "  ".join("-" * w for w in widths).rstrip()
+    return "\n".join([*lines(heads), rule, *(x for r in split for x in lines(r))])
 
 
 def _narrow(text: str) -> bool:

@@ -36,14 +36,13 @@ def listing(store: Store, player: str | None = None, unfinished: bool = False) -
     damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
     rows: list[dict[str, object]] = []
     name = None if player is None else name_key(player)
-    for mid in store.match_ids():
-        try:
-            record, match = store.checked(mid)
-        except DamagedError as err:
+    for mid, read in store.all_checked():
+        if isinstance(read, DamagedError):
             players = store.summary(mid)[0]
             if name is None or any(name_key(p) == name for p in players):
-                rows.append(render.damaged_row(mid, players, err.reason))
+                rows.append(render.damaged_row(mid, players, read.reason))
             continue
+        record, match = read
         if name is not None and not any(name_key(p) == name for p in match.players):
             continue
         if unfinished and match.finished:
