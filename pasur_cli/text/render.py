@@ -303,7 +303,7 @@ def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
 
     def cells(i: int) -> int:
         return max((text_width(line) for r in body for line in str(r[i]).split("\n")), default=0)
-    headers = [wrap(h, max(cells(i), *(text_width(word) for word in h.split()))) if h.strip() else h
+    headers = [wrap(h, max(cells(i), *(_word_width(word) for word in h.split()))) if h.strip() else h
                for i, h in enumerate(headers)]
     if _table_width(body, headers, padding) <= width:
         return body, headers, padding
@@ -568,16 +568,17 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
                  if result.tallied
                  else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
-        parts.append(title + "\n" + table(rows, _ascii_headers(headers, look), width))
+        parts.append(wrap(title, width, 2) + "\n" + table(rows, _ascii_headers(headers, look), width))
     if not only_last and match.deal is not None:
         played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
-        parts.append(played + "\n" + race_text(look, match.deal))
+        parts.append(wrap(played + "\n" + race_text(look, match.deal), width, 2))
     if match.results:
         parts.append(_("Match (running totals)") + "\n" + match_table(match, width))
     else:
         parts.append(_("No deal has been scored yet."))
-    parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
+    standing = wrap(_standing(match), width, 2)  # prose: within the width, as the tables are
+    parts.append(look.loud(standing) if match.winner else standing)
     return "\n\n".join(parts)
 
 
@@ -613,7 +614,12 @@ def show_json(match_id: int, match: Match) -> dict[str, Any]:
 
 def show_text(look: Look, match_id: int, match: Match, session: bool = False, width: int = 80) -> str:
     """Where the match stands: the deal in progress with its race, or the table awaited
-    (``session``: in the session's words); the status line shortened to fit ``width`` columns."""
+    (``session``: in the session's words); the status line shortened to fit ``width`` columns,
+    every line broken between words within them (the longest names are 40 characters)."""
+    return wrap(_show_lines(look, match_id, match, session, width), width, 2)
+
+
+def _show_lines(look: Look, match_id: int, match: Match, session: bool, width: int) -> str:
     head = say("Match {id}: {sides} ({rules}).", id=match_id, sides=_against(match.sides),
                                                       rules=_rules_line(match.rules))
     if match.winner:
@@ -687,27 +693,50 @@ def _wrap_line(line: str, width: int, hang: int) -> str:
     body = line.lstrip(" ")
     indent = " " * (len(line) - len(body))
     end = " " if body.endswith(" ") else ""
-    words, depth, word = [], 0, ""
+    # each word with whether it follows the one before without a space: between two wide (CJK)
+    # characters a line may break as between words (Unicode's line breaking, UAX 14)
+    words: list[tuple[str, bool]] = []
+    depth, word, glued, previous = 0, "", False, ""
     for ch in body.rstrip(" "):  # spaces inside an isolate do not break: its fact keeps its direction
         depth += (ch == i18n.FSI) - (ch == i18n.PDI)
         if ch == " " and depth <= 0:
-            words.append(word)
-            word = ""
+            words.append((word, glued))
+            word, glued = "", False
+        elif depth <= 0 and word and _wide(ch) and _wide(previous):
+            words.append((word, glued))
+            word, glued = ch, True
         else:
             word += ch
-    words.append(word)
+        previous = ch
+    words.append((word, glued))
     lines, current, lead = [], indent, indent
-    for w in words:
+    for w, glued in words:
+        joint = "" if glued else " "
         if not w:  # two spaces in a row: kept inside the line, never at a break
             current += " "
-        elif current.strip() and text_width(current.rstrip(" ") + " " + w) > width:
+        elif current.strip() and text_width(current.rstrip(" ") + joint + w) > width:
             lines.append(current.rstrip(" "))
             lead = indent + " " * hang
             current = lead + w
         else:
-            current += (" " if current.strip() else "") + w
+            current += (joint if current.strip() else "") + w
     lines.append(current.rstrip(" ") + end)
     return "\n".join(lines)
+
+
+def _word_width(word: str) -> int:
+    """The columns a header keeps a word on one line: all of them, but for wide (CJK) text, which
+    breaks between any two characters, at most 16 (a 40-character name is 80 columns)."""
+    width = text_width(word)
+    return min(width, 16) if width > 16 and any(_wide(ch) for ch in word) else width
+
+
+def _wide(ch: str) -> bool:
+    """Whether ``ch`` is a wide (East Asian) character, two columns at a terminal."""
+    if not ch or ch < "\u1100":
+        return False
+    from unicodedata import east_asian_width
+    return east_asian_width(ch) in "WF"
 
 
 def _common(a: str, b: str) -> int:

@@ -300,7 +300,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     else:
         legend.append(_("(a match of {deals} deals)").format(deals=fixed))
     title = _("Match {match}: running totals after each deal").format(match=match_id)
-    return "\n".join([title, drawn, "   ".join(legend)])
+    return "\n".join([title, drawn, wrap("   ".join(legend), width, 2)])  # long names: within the width
 
 
 def _painted(look: Look, marker: str, number: int) -> str:
