@@ -12,7 +12,8 @@ import pexpect
 import pytest
 from simulate import random_match
 
-from pasur_cli.engine.match import NAME_MOST, Match
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.names import NAME_MOST
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
 from pasur_cli.text.render import text_width

@@ -60,8 +60,10 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
         if not (at_terminal() and confirm(question)):
             raise StoreError("this record was already imported as match {match}; nothing was changed"
                              " (give --again to import it once more).", match=earlier)
+        again = True
+    # checked again in the transaction that stores it: imports running at once store a record once
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
-                       record.fingerprint, record.created)
+                       record.fingerprint, record.created, once=not again)
     count = len(record.actions)
     click.echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
                                    "Imported as match {match}: {count} actions replayed.", count,

@@ -7,8 +7,8 @@ import os
 import click
 
 from pasur_cli.cli.app import PasurCommand, db_option, json_option, open_store, terminal_width
-from pasur_cli.engine.match import name_key
-from pasur_cli.store.database import DamagedError, Store, check_path, default_path
+from pasur_cli.cli.listing import listing
+from pasur_cli.store.database import check_path, default_path
 from pasur_cli.text import render
 
 
@@ -29,23 +29,3 @@ def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: b
         click.echo(render.matches_json(rows))
     else:
         click.echo(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width()))
-
-
-def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:
-    """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
-    damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
-    rows: list[dict[str, object]] = []
-    name = None if player is None else name_key(player)
-    for mid, read in store.all_checked():
-        if isinstance(read, DamagedError):
-            players = store.summary(mid)[0]
-            if name is None or any(name_key(p) == name for p in players):
-                rows.append(render.damaged_row(mid, players, read.reason))
-            continue
-        record, match = read
-        if name is not None and not any(name_key(p) == name for p in match.players):
-            continue
-        if unfinished and match.finished:
-            continue
-        rows += render.matches_rows([(mid, record.created, match)])
-    return rows

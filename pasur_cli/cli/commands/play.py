@@ -26,6 +26,7 @@ from pasur_cli.text import render
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.match import Match
+    from pasur_cli.store.database import Expected
 
 
 def _current_match(ctx: click.Context) -> Match:
@@ -54,7 +55,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
         players = _current_match(ctx).players
     except Exception:  # as above
         return []
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     return [p for p in players if name_key(p).startswith(name_key(incomplete))]
 
 
@@ -68,16 +69,16 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
 @look_options
 @click.pass_context
 def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None,
-         expect: int | None) -> None:
+         expect: Expected | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes."""
     played = _one_card(card)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
     store = open_store(ctx, write=True)
     try:
-        record, deal_played, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
+        record, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
     except AmbiguousPlayError as err:
         raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
-    click.echo(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()))
+    click.echo(render.play_text(look(ctx), record, match, width=terminal_width()))
 
 
 def _one_card(words: tuple[str, ...]) -> Card:
