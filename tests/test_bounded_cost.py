@@ -109,3 +109,35 @@ def test_log_of_one_deal_reads_that_deal_alone(pasur, db, monkeypatch):
     assert pasur("log", "--deal", 5).exit_code == 0
     lines = [q for q in read if "FROM actions" in q and "group_concat" not in q and "count(" not in q]
     assert lines and all("seq >" in q for q in lines), lines  # a range of actions, never the whole log
+
+
+def test_every_match_read_at_once_is_every_match_read_alone(db):
+    """`matches` and `stats` read every match with a few queries for the whole file; each match
+    read that way equals the same match read alone (checked), whatever was done to the file: a
+    forged figure, a damaged action, a match with no finished deal, another with a deal going on."""
+    import sqlite3
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from growth import many_matches
+    many_matches(str(db), 80)
+    store_tallied(db, 3, seed=9)  # match 81
+    con = sqlite3.connect(db)
+    con.execute("UPDATE snapshots SET totals = replace(totals, ':', ': 1') WHERE match_id = 3 AND seq ="
+                " (SELECT min(seq) FROM snapshots WHERE match_id = 3)")
+    con.execute("UPDATE actions SET action = 'play\tNobody\tZZ\t' WHERE match_id = 5 AND seq = 2")
+    con.execute("DELETE FROM snapshots WHERE match_id = 7")
+    con.commit()
+    con.close()
+    together = Store(str(db)).all_checked()
+    assert [mid for mid, _ in together] == Store(str(db)).match_ids()
+    for mid, read in together:
+        alone = Store(str(db))
+        try:
+            record, match = alone.checked(mid)
+        except Exception as err:
+            assert type(read) is type(err) and str(read) == str(err), mid
+            continue
+        assert not isinstance(read, Exception), (mid, read)
+        assert (read[0].length, read[0].expected, read[1].totals, list(read[1].results), read[1].deal_number) == \
+            (record.length, record.expected, match.totals, list(match.results), match.deal_number), mid

@@ -1029,20 +1029,30 @@ class Store:
         if count is None or count[0] != count[2] or count[1] != 1 or count[0] != newest + len(tail) or (
                 [seq for seq, _, _ in tail] != list(range(newest + 1, newest + len(tail) + 1))):
             return None
-        results, completed, before = [], [], dict.fromkeys(sides, 0)
+        import json
+        texts, completed, before = [], [], dict.fromkeys(sides, 0)
         for index, (seq, engine, stored, result, totals_text, actions) in enumerate(snaps):
             if (engine != ENGINE_VERSION or not all(isinstance(t, str) for t in (result, totals_text, actions))
                     or crc32("\n".join((actions, result, totals_text))) != stored):
                 return None
-            found = parse_result(result, sides)
-            after = _json_totals(totals_text)
-            if (found.number != index + 1 or found.dealer != names[(dealer + index) % len(names)] or after is None
-                    or sorted(after) != sorted(sides)
-                    or any(after[side] != before[side] + found.scores[side].total for side in sides)):
+            found, after = json.loads(result), _json_totals(totals_text)  # Values only when a deal is read
+            scores = found["scores"]
+            if (found["number"] != index + 1 or found["dealer"] != names[(dealer + index) % len(names)]
+                    or after is None or sorted(after) != sorted(sides) or sorted(scores) != sorted(sides)
+                    or any(type(scores[side]["total"]) is not int or after[side] != before[side] + scores[side]["total"]
+                           for side in sides)):
                 return None
-            results.append(found)
+            texts.append(result)
             completed.append(seq)
             before = after
+
+        def result_at(index: int, text: object) -> DealResult:  # each result made when read (stats, not matches)
+            try:
+                return parse_result(str(text), sides)
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                self.mismatched.setdefault(mid, index + 1)
+                raise Untrusted from None
+        results = Lazy(len(texts), lambda: texts, mid, result_at, lambda: self._load(mid, True).replay().results)
         if not 0 <= dealer < len(names):
             return None
         record = MatchRecord(mid, created, names, rules, dealer, touched, newest, results,
