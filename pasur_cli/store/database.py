@@ -799,8 +799,12 @@ class Store:
                     finally:
                         again.close()
                 except (sqlite3.Error, UnicodeDecodeError) as err:
+                    self.mismatched.pop(mid, None)
                     raise DamagedError(mid, Words("its finished deals cannot be read ({reason})",
                                                   reason=str(err))) from None
+                except DamagedError:
+                    self.mismatched.pop(mid, None)  # damaged, said as such: not merely figures recomputed
+                    raise
             return replayed[0]
 
         def result_at(index: int, text: object) -> DealResult:
@@ -896,8 +900,12 @@ class Store:
                 row = None
             if row and row[0] == kept[0].touched:
                 return kept
-        record = self.load(match_id)
-        match = record.replay()
+        try:
+            record = self.load(match_id)
+            match = record.replay()
+        except DamagedError:
+            self.mismatched.pop(match_id, None)  # damaged, said as such: not merely figures recomputed
+            raise
         self._replayed = (record, match)
         return record, match
 
@@ -1008,6 +1016,7 @@ class Store:
             try:
                 read = quick or self.checked(mid)
             except DamagedError as err:
+                self.mismatched.pop(mid, None)  # damaged, said as such
                 read = err
             out.append((mid, read))
         return out
