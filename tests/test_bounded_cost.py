@@ -10,6 +10,7 @@ import pytest
 import tabulate
 from hypothesis import given
 from hypothesis import strategies as st
+from tier import sized
 
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
@@ -20,6 +21,7 @@ WORDS = st.text(alphabet=st.sampled_from("abcXYZ &-.()/%0123456789éßÖ♣♦�
 CELLS = st.one_of(WORDS, st.integers(-10**6, 10**9), WORDS.map(render.Figure))
 
 
+@sized(60)
 @given(st.integers(1, 6).flatmap(lambda n: st.tuples(
     st.lists(st.lists(CELLS, min_size=n, max_size=n), min_size=1, max_size=6),
     st.lists(WORDS, min_size=n, max_size=n),
@@ -80,6 +82,7 @@ def test_a_chart_of_a_million_points_a_sur_is_the_terminals_size(pasur, db, deal
     assert int(ticks[0]) <= top * 1.05 + 5
 
 
+@sized(60)
 @given(st.integers(0, 10**6 * 30), st.integers(12, 30), st.one_of(st.none(), st.integers(1, 10**6)))
 def test_ticks_are_few_and_round_whatever_the_top(top, rows, mark):
     from pasur_cli.text.render_stats import _ticks

@@ -106,7 +106,7 @@ def test_session_prompt_leaves_20_columns_with_cjk_names_at_60(db, players):
     rng = random.Random(players)
     stored(db, [cjk_name(rng, seat) for seat in range(1, players + 1)], players)
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(PASUR_DB=str(db), NO_COLOR="1")
+    env.update(PASUR_DB=str(db), NO_COLOR="1", LC_ALL="C.UTF-8")  # a terminal that shows CJK speaks UTF-8
     child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8", timeout=20,
                           dimensions=(24, 60))
     try:

@@ -1,0 +1,362 @@
+"""The snapshot cache: so that a long match stays instant, each finished deal leaves a row (the
+action count at which it finished, the engine version that computed it, its result, the match
+totals after it, and a CRC-32 of that deal's action lines, the result and the totals). A load
+reads the newest row, checks it against its deal's actions and the engine version, and replays
+only what came after; anything that does not fit makes the whole log be replayed (and the next
+change rewrites the snapshots). Results are parsed only when read (``Lazy``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from pasur_cli.engine.errors import Words
+from pasur_cli.engine.match import DealResult, Match
+from pasur_cli.engine.names import sides_of
+from pasur_cli.engine.rules import Rules
+from pasur_cli.store.errors import DamagedError, check_rows
+
+
+class Book(Protocol):
+    """What the snapshot reader needs of the store (``pasur_cli.store.database.Store`` is one)."""
+
+    db: sqlite3.Connection
+    mismatched: dict[int, int]  # match id -> the first deal whose snapshot did not match its log
+
+    def load(self, match_id: int, full: bool = False) -> Any: ...
+
+    def reopen(self) -> Book: ...
+
+    def close(self) -> None: ...
+
+# The engine that computed a snapshot: raise it whenever a change of the rules code may change a
+# finished deal's result, so that stored snapshots are recomputed from the log.
+ENGINE_VERSION = 1
+
+
+def result_text(r: DealResult) -> str:
+    """A deal result as JSON, every field by name."""
+    import json
+    return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
+
+
+def parse_result(text: str, sides: Sequence[str] | None = None) -> DealResult:
+    """The DealResult a ``result_text`` stands for, its scores in the order of ``sides`` when given
+    (they must be those sides); raises ValueError (or TypeError) when it does not."""
+    import json
+    found = DealResult.from_dict(json.loads(text))
+    if sides is None or list(found.scores) == list(sides):
+        return found
+    if sorted(found.scores) != sorted(sides):
+        raise ValueError("a snapshot's sides are not the match's")
+    return found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
+
+
+class Untrusted(Exception):
+    """A snapshot item that does not fit its match (wrong type, sides, number or dealer)."""
+
+
+class Lazy(list):  # type: ignore[type-arg]
+    """A list read from the database only when an item is wanted: loading a long match costs the
+    same as a short one, because ``show`` and ``play`` need only how many deals were played
+    (``score`` reads them all). Items read from the snapshots are checked one by one when first
+    wanted (``check`` returns the item to use, parsed, or raises Untrusted); the first that does
+    not fit its match replaces the whole list by ``fallback()``, the same list replayed from the
+    whole log (which raises DamagedError when the log does not replay). Items appended later are
+    the engine's own."""
+
+    def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None) -> None:
+        super().__init__()
+        self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
+        self._check, self._fallback, self._checked = check, fallback, set[int]()
+        self.replayed = False  # whether the snapshots were not trusted and the log was replayed instead
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                items = self._fill()
+            except sqlite3.Error as err:
+                raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
+                                                        reason=str(err))) from None
+            if len(items) != self._count:
+                raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
+                                                        found=len(items), count=self._count))
+            list.extend(self, items)
+
+    def _at(self, index: int) -> Any:
+        self._load()
+        item = list.__getitem__(self, index)
+        if index < 0:
+            index += list.__len__(self)
+        if self._check is not None and index < self._count and index not in self._checked:
+            try:
+                item = self._check(index, item)
+            except Untrusted:
+                return self._replay()[index]
+            list.__setitem__(self, index, item)
+            self._checked.add(index)
+        return item
+
+    def _replay(self) -> list[Any]:
+        """Every item replaced by the fallback's, the list replayed from the whole log."""
+        assert self._fallback is not None, "a Lazy that checks its items needs a fallback"
+        items = list(self._fallback())
+        if len(items) < list.__len__(self):
+            raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
+                                                    found=list.__len__(self), count=len(items)))
+        list.__setitem__(self, slice(None), items[:list.__len__(self)])
+        self._check, self.replayed = None, True
+        return self
+
+    def __len__(self) -> int:
+        return list.__len__(self) if self._loaded else self._count
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._at(i) for i in range(len(self)))
+
+    def __reversed__(self) -> Iterator[Any]:
+        return (self._at(i) for i in reversed(range(len(self))))
+
+    def append(self, item: Any) -> None:
+        self._load()
+        list.append(self, item)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, list) and list(self) == list(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment,unused-ignore]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+def crc(texts: list[str]) -> int:
+    """The CRC-32 of the texts joined by newlines: a snapshot's checksum."""
+    return zlib.crc32("\n".join(texts).encode())
+
+
+def crc32(text: str) -> int:
+    """``crc([text])``: the checksum of a deal's lines already joined (as SQLite joins them)."""
+    return zlib.crc32(text.encode())
+
+
+# Every snapshot of a match, with its deal's action lines joined as ``crc`` joins them: all of a
+# match's snapshots are checked with one query (SQLite joins the lines, one row a deal).
+VERIFIED = ("SELECT s.seq, s.result, s.engine, s.crc, s.totals, (SELECT group_concat(action, char(10)) FROM"
+            " (SELECT action FROM actions AS a WHERE a.match_id = s.match_id AND a.seq > s.previous"
+            " AND a.seq <= s.seq ORDER BY a.seq)) FROM (SELECT *, coalesce(lag(seq) OVER (ORDER BY seq), 0)"
+            " AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
+# the same for every match of the file at once, and the actions after each match's newest snapshot
+EVERY_VERIFIED = ("SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, (SELECT"
+                  " group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
+                  " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq))"
+                  " FROM (SELECT *, coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous"
+                  " FROM snapshots) AS s ORDER BY s.match_id, s.seq")
+EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (SELECT match_id, max(seq) AS newest"
+              " FROM snapshots GROUP BY match_id) AS n ON n.match_id = a.match_id WHERE a.seq > n.newest"
+              " ORDER BY a.match_id, a.seq")
+
+
+def json_totals(text: object) -> dict[str, int] | None:
+    """Running totals read with the json module (as ``parse_result`` reads a result), or None
+    when they are not an object of whole numbers."""
+    import json
+    try:
+        totals = json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
+        return None
+    return {str(k): v for k, v in totals.items()}
+
+
+def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
+                    dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
+    """(start, results, totals, completed_at, actions after start) from the snapshots, or None
+    when there are none, or the newest was computed by another engine, does not match the log
+    or does not fit the match (its totals name other sides than the players and rules make,
+    its deal number is not the count of snapshots, a field has the wrong type)."""
+    snaps = store.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
+                            " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
+    if not snaps:
+        return None
+    newest, engine, crc_stored, result, totals_text = snaps[0]
+    previous = snaps[1][0] if len(snaps) > 1 else 0
+    if (engine != ENGINE_VERSION or type(newest) is not int or type(previous) is not int
+            or not isinstance(result, str) or not isinstance(totals_text, str)):
+        return None
+    log = store.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
+                          (mid, previous)).fetchall()
+    try:
+        check_rows(mid, log)
+    except DamagedError:
+        return None  # replayed from the whole log, which says what is wrong
+    if [seq for seq, _, _ in log] != list(range(previous + 1, previous + len(log) + 1)):
+        return None  # a gap or a seq that is no number: replayed from the whole log, which says so
+    if store.db.execute("SELECT count(*), min(seq) FROM actions WHERE match_id = ?",
+                       (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
+        return None  # an earlier action is missing (or one too many): the whole log says which
+    deal = [a for seq, _, a in log if seq <= newest]
+    count = store.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
+    if len(deal) != newest - previous or crc([*deal, result, totals_text]) != crc_stored:
+        store.mismatched.setdefault(mid, count)
+        return None  # the snapshot does not match the log: replay everything
+    sides = sides_of(players, rules.teams)
+    totals = snapshot_totals(store.db, totals_text)
+    if totals is None or sorted(totals) != sorted(sides) or snapshot_number(store.db, result) != count:
+        # totals of other sides (the players or rules were changed), a snapshot missing or one
+        # too many (the deals' numbers would be wrong): replay everything
+        store.mismatched.setdefault(mid, count)
+        return None
+    rows: list[Any] = []
+
+    def fetch() -> list[Any]:  # one query for both lists, when either is first read
+        if not rows:
+            query = VERIFIED
+            try:
+                rows.extend(store.db.execute(query, (mid,)).fetchall())
+            except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
+                again = store.reopen()
+                try:
+                    rows.extend(again.db.execute(query, (mid,)).fetchall())
+                finally:
+                    again.close()
+        return rows
+
+    replayed: list[Match] = []
+
+    def whole() -> Match:  # the match replayed from its whole log, when a snapshot is not trusted
+        if not replayed:
+            try:
+                replayed.append(store.load(mid, True).replay())
+            except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
+                again = store.reopen()
+                try:
+                    replayed.append(again.load(mid, True).replay())
+                finally:
+                    again.close()
+            except (sqlite3.Error, UnicodeDecodeError) as err:
+                store.mismatched.pop(mid, None)
+                raise DamagedError(mid, Words("its finished deals cannot be read ({reason})",
+                                              reason=str(err))) from None
+            except DamagedError:
+                store.mismatched.pop(mid, None)  # damaged, said as such: not merely figures recomputed
+                raise
+        return replayed[0]
+
+    def result_at(index: int, text: object) -> DealResult:
+        try:
+            return fitting(index, text)
+        except Untrusted:
+            store.mismatched.setdefault(mid, index + 1)
+            raise
+
+    def fitting(index: int, text: object) -> DealResult:
+        """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
+        the newest) and fits the match: its number, dealer and sides, and totals that add up."""
+        if index + 1 < count:  # the newest was checked before anything was read
+            _, _, engine, stored, older_totals, actions = fetch()[index]
+            if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(actions, str)
+                    or not isinstance(text, str) or crc32("\n".join((actions, text, older_totals))) != stored):
+                raise Untrusted
+        if not isinstance(text, str):
+            raise Untrusted
+        try:
+            found = parse_result(text, sides)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            raise Untrusted from None
+        if found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]:
+            raise Untrusted
+        after = totals if index + 1 == count else totals_at(index)
+        before = totals_at(index - 1) if index else dict.fromkeys(sides, 0)
+        if (after is None or before is None or sorted(before) != sorted(sides)
+                or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
+            raise Untrusted  # the totals do not add up: a figure was changed
+        return found  # in seat order, as played
+
+    parsed: dict[int, dict[str, int] | None] = {}
+
+    def totals_at(index: int) -> dict[str, int] | None:  # each deal's totals parsed once (it is two deals' check)
+        if index not in parsed:
+            parsed[index] = json_totals(fetch()[index][4])
+        return parsed[index]
+
+    def seq_at(index: int, seq: object) -> int:
+        if type(seq) is not int or not 0 < seq <= newest:
+            raise Untrusted
+        return seq
+
+    results = Lazy(count, lambda: [r[1] for r in fetch()], mid, result_at, lambda: whole().results)
+    completed = Lazy(count, lambda: [r[0] for r in fetch()], mid, seq_at, lambda: whole().completed_at)
+    return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
+
+def snapshot_number(db: sqlite3.Connection, text: str) -> object:
+    """A snapshot's deal number (``$.number`` of its result), read by SQLite's JSON functions
+    as ``snapshot_totals`` reads, or None."""
+    try:
+        return db.execute("SELECT CASE WHEN json_valid(?) THEN CASE WHEN json_type(?, '$.number') = 'integer'"
+                               " THEN json_extract(?, '$.number') END END", (text, text, text)).fetchone()[0]
+    except sqlite3.OperationalError:
+        import json
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        number = data.get("number") if isinstance(data, dict) else None
+        return number if type(number) is int else None
+
+def snapshot_totals(db: sqlite3.Connection, text: object) -> dict[str, int] | None:
+    """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an
+    object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
+    module; the json module reads it only when this
+    SQLite has no JSON functions (they are built in since 3.38) or the text is malformed."""
+    try:
+        if db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":
+            return None
+        rows = db.execute("SELECT key, value, type FROM json_each(?)", (text,)).fetchall()
+        return {str(k): v for k, v, kind in rows} if all(kind == "integer" for _, _, kind in rows) else None
+    except sqlite3.OperationalError:
+        import json
+        try:
+            totals = json.loads(text)  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            return None
+        if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
+            return None
+        return {str(k): v for k, v in totals.items()}
+
+
+def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: Mapping[str, int]) -> None:
+    """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
+    with the match ``totals`` after it."""
+    seq = match.completed_at[number]
+    previous = match.completed_at[number - 1] if number else 0
+    deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
+                                   " ORDER BY seq", (match_id, previous, seq))]
+    import json
+    result = result_text(match.results[number])
+    totals_text = json.dumps(totals, ensure_ascii=False)
+    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
+               (match_id, seq, ENGINE_VERSION, crc([*deal, result, totals_text]), result, totals_text))
+
+
+def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
+    """Snapshots of every finished deal, from a match just replayed from its whole log."""
+    db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+    for number, totals in enumerate(match.running_totals()):
+        write_snapshot(db, match_id, match, number, totals)
