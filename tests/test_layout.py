@@ -112,9 +112,10 @@ def test_session_prompt_leaves_20_columns_with_cjk_names_at_60(db, players):
     try:
         for _ in range(2):  # the first prompt, and the one after a command
             child.expect("› ")
-            line = (child.before + child.after).replace("\r", "").split("\n")[-1]
+            screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", child.before + child.after)  # the line editor's codes
+            line = screen.split("\n")[-1]
             assert 60 - text_width(line) >= 20, line
-            assert max(text_width(x) for x in child.before.replace("\r", "").split("\n")) <= 60
+            assert max(text_width(x) for x in screen.split("\n")) <= 60, screen
             child.sendline("show")
         child.sendline("quit")
         child.expect(pexpect.EOF)
