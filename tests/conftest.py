@@ -17,8 +17,8 @@ if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/
 # test again with `--hypothesis-profile=thorough`, ten times the examples, drawn afresh.
 # Not named "ci": hypothesis loads its own "ci" profile by itself whenever CI=true, and under that
 # name this one made the README's quick command in CI run ten times the examples.
-settings.register_profile("quick", max_examples=100, derandomize=True)
-settings.register_profile("thorough", max_examples=1000)
+settings.register_profile("quick", max_examples=50, derandomize=True)  # tier.QUICK
+settings.register_profile("thorough", max_examples=500)
 settings.load_profile("quick")  # --hypothesis-profile, read after this file, overrides it
 
 
