@@ -136,11 +136,11 @@ def test_a_queen_typed_alone_asks_its_suit_and_does_not_quit(pasur, db):
     assert "Sara plays 2♠ and takes 9♦." in result.output  # the session went on after both
 
 
-def test_one_shot_play_of_two_cards_suggests_take(pasur, db):
+def test_one_shot_play_of_two_cards_takes_the_second(pasur, db):
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")
-    result = pasur("play", "2S", "9D")
-    assert result.exit_code == 2 and 'pasur play 2S --take "9D"' in result.output
+    result = pasur("play", "2S", "9D")  # as the session's "2s 9d"
+    assert result.exit_code == 0 and "Sara plays 2♠ and takes 9♦." in result.output
 
 
 # -- in a real terminal ---------------------------------------------------------------------
@@ -347,7 +347,8 @@ def test_ctrl_d_and_ctrl_c_leave(pasur, db):
             child.expect_exact("Sara to play (4 left; Ali 4) · Ali 0 – Sara 0 › ")
             child.send("5s")
             child.sendcontrol(key)
-            if key == "d":  # Ctrl-D after some text hands it over; on an empty line it leaves
+            if key == "d":  # Ctrl-D after some text leaves the line as it is (as in a shell); on an
+                child.sendcontrol("u")  # empty line it leaves
                 child.sendcontrol("d")
             child.expect_exact("Everything is saved. Bye.")
             child.expect(pexpect.EOF)

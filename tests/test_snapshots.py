@@ -111,7 +111,7 @@ def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypat
     """A snapshot records the engine that computed it; another version's is not trusted: the
     deal is replayed from the log (reading changes nothing), and the next change writes every
     snapshot afresh with this version."""
-    from pasur_cli.store import database as module
+    from pasur_cli.store import snapshots as module
     engine = stored(db, 2, 14)
     score = pasur("score", "--json").output
     monkeypatch.setattr(module, "ENGINE_VERSION", module.ENGINE_VERSION + 1)
@@ -141,7 +141,7 @@ def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypat
 def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
     """show and play read the newest snapshot's totals, however long the match, and parse no
     deal's result (score parses them all)."""
-    from pasur_cli.store import database as module
+    from pasur_cli.store import snapshots as module
     stored(db, 40, 16, extra_plays=1)
     parsed = []
     real = module.parse_result
