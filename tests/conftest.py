@@ -1,4 +1,5 @@
 import os
+import sys
 import tempfile
 
 import pytest
@@ -11,6 +12,12 @@ from hypothesis import settings
 # checks depends on the disk: a killed process's committed writes are in the page cache either way.
 if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     tempfile.tempdir = "/dev/shm"
+
+# The processes a test starts run pasur as a user's Python does, with its bytecode cache: where the
+# environment turns the cache off (PYTHONDONTWRITEBYTECODE), every pasur process and every test
+# worker would compile every module again. The workers start after this file is read.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # Property tests: the README's quick command runs the "quick" profile, each test its smoke sample
 # (tier.sized) drawn the same way every run (derandomized: no luck); .ci/run runs every property
