@@ -6,7 +6,7 @@ import click
 
 from pasur_cli import render
 from pasur_cli.captures import capture_problem, legal_captures
-from pasur_cli.cards import parse_card, parse_cards
+from pasur_cli.cards import DECK, parse_card, parse_cards
 from pasur_cli.cli import PasurCommand, json_option, look, look_options, rule_options
 from pasur_cli.errors import NotationError, Words
 from pasur_cli.i18n import english
@@ -30,8 +30,12 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
     Exit 0 when answered (and --take is legal), 1 when --take is illegal, 2 for bad input.
     """
     rules = parse_rules(preset, overrides)
-    played = parse_card(card)
     table_cards = parse_cards(table_text, Words("table"))
+    try:
+        played = parse_card(card)
+    except NotationError:  # what was meant, among the cards not on the table (as `pasur play` says)
+        from pasur_cli.typos import read_cards
+        played = read_cards([card], [c for c in DECK if c not in table_cards])[0]
     if played in table_cards:
         raise NotationError("{card} is both the played card and on the table: a card exists once.", card=played)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))

@@ -19,11 +19,14 @@ from pasur_cli.cli import (
     store_options,
     terminal_width,
 )
-from pasur_cli.errors import AmbiguousPlayError, NotationError, Words
+from pasur_cli.errors import AmbiguousPlayError, NotationError, PasurError, Words
 from pasur_cli.store import Store
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from pasur_cli.cards import Card
+    from pasur_cli.deal import Deal
     from pasur_cli.match import Match
 
 
@@ -33,6 +36,14 @@ def _current_match(ctx: click.Context) -> Match:
         return current(ctx, store)[1]
     finally:
         store.close()
+
+
+def _deal_now(ctx: click.Context) -> Deal | None:
+    """The deal being played, or None (no deal, no match, no database)."""
+    try:
+        return _current_match(ctx).deal
+    except PasurError:
+        return None
 
 
 def complete_cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -69,7 +80,13 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
 def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None,
          expect: int | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes."""
-    played = _one_card(card)
+    try:
+        played = _one_card(card)
+    except NotationError:  # say what was meant among the cards that can still be played
+        deal = _deal_now(ctx)
+        if deal is None:
+            raise
+        played = _one_card(card, deal.unseen_cards, deal.table)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
     store = open_store(ctx, write=True)
     try:
@@ -79,9 +96,11 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     click.echo(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()))
 
 
-def _one_card(words: tuple[str, ...]) -> Card:
+def _one_card(words: tuple[str, ...], candidates: Sequence[Card] | None = None,
+              later: Sequence[Card] | None = None) -> Card:
     """The played card from the words typed after `pasur play`: one card; several words are
-    refused saying what they probably mean (``1O D`` is 10♦, ``7C 4D`` wants --take)."""
+    refused saying what they probably mean (``1O D`` is 10♦, ``7C 4D`` wants --take), among the
+    ``candidates`` (the cards that can be played) and ``later`` (the table's) when given."""
     tokens = split_tokens(list(words))
     if not tokens:
         return parse_card(" ".join(words))
@@ -96,4 +115,4 @@ def _one_card(words: tuple[str, ...]) -> Card:
         raise NotationError(
             "play takes one card; to name what it captures use --take: pasur play {card} --take \"{take}\"",
             card=fixed[0], take=" ".join(fixed[1:]))
-    raise problem(tokens)
+    raise problem(tokens, candidates, later)
