@@ -145,10 +145,21 @@ def say(template: str, /, **facts: object) -> str:
     """One of render's own sentences in the chosen language, its facts (names, numbers, cards
     already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
     fact that is itself a sentence (``Words``, an error) is written in the language too."""
+    return _fill(_(template), facts)
+
+
+def say_side(singular: str, plural: str, subject: str, /, **facts: object) -> str:
+    """``say`` for a sentence whose subject is the side ``subject`` (also one of the ``facts``):
+    its verb in the plural for a team of two ("Ali & Reza lead"), as the language has it."""
+    team = 2 if " & " in subject else 1  # '&' joins a team's names and is in no player's name
+    return _fill(i18n.ngettext(singular, plural, team), facts)
+
+
+def _fill(text: str, facts: dict[str, object]) -> str:
     facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else v for k, v in facts.items()}
     facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
              else i18n.isolate(str(v)) for k, v in facts.items()}
-    return _(template).format_map(facts)
+    return text.format_map(facts)
 
 
 def no_sur_text(record: Play) -> str:
@@ -159,8 +170,11 @@ def no_sur_text(record: Play) -> str:
         return _("The table is cleared, but no sur: a J makes no sur under these rules.")
     if reason.rule == "last_hand_sur":
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
-    return say("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
-             " the sur limit {limit}.", side=record.side, total=reason.total, limit=reason.limit)
+    return say_side("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    " above the sur limit {limit}.",
+                    "The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    " above the sur limit {limit}.", record.side, side=record.side, total=reason.total,
+                    limit=reason.limit)
 
 
 def dumps(data: object) -> str:
@@ -470,14 +484,20 @@ def _standing(match: Match) -> str:
     totals = match.totals
     if match.winner:
         others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
-        return say("{winner} won the match, {points} to {others}.",
-                   winner=match.winner, points=totals[match.winner], others=others)
+        return say_side("{winner} won the match, {points} to {others}.", "{winner} won the match, {points} to {others}.",
+                        match.winner, winner=match.winner, points=totals[match.winner], others=others)
     goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
             if match.rules.fixed_deals else say("target {target}", target=match.rules.target))
     top = max(totals.values())
     leaders = [s for s, t in totals.items() if t == top]
-    lead = (say("{side} leads with {points}", side=leaders[0], points=top) if len(leaders) == 1
+    lead = (say_side("{side} leads with {points}", "{side} lead with {points}", leaders[0], side=leaders[0], points=top)
+            if len(leaders) == 1
             else say("Level at {points}", points=top))
+    if len(leaders) > 1 and match.rules.fixed_deals and len(match.results) >= match.rules.fixed_deals:
+        goal = say("{played} of {total} deals played: another deal decides",
+                   played=len(match.results), total=match.rules.fixed_deals)
+    elif len(leaders) > 1 and not match.rules.fixed_deals and top >= match.rules.target:
+        goal = say("at or above the target ({target}): another deal decides", target=match.rules.target)
     if match.deal is not None:
         return say("{lead}; {goal}. Deal {number} is being played.", lead=lead, goal=goal,
                    number=match.deal_number)
@@ -666,7 +686,7 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
             keep = max(cut or 0, 1 + max((_common(p, q) for q in match.players if q != p), default=0) + 1)
             return p if cut is None or len(p) <= keep else p[: keep - 1].rstrip(" -\u200c") + "."
         if match.winner:
-            return say("Match over, {winner} won", winner=match.winner)
+            return say_side("Match over, {winner} won", "Match over, {winner} won", match.winner, winner=match.winner)
         if deal is None:
             return say("Deal {number} table ({dealer} deals)", number=match.deal_number,
                                                                    dealer=name(match.dealer))

@@ -70,12 +70,12 @@ def test_arabic_yeh_and_kaf_spell_the_persian_name(name, data):
     assert name_key(arabic) == name_key(name)
     match = Match([name, "Bob"], PRESETS["standard"])
     assert match.player_named(arabic) == name
-    with pytest.raises(IllegalPlayError, match="named twice"):  # one name, so two players cannot have it
+    with pytest.raises(IllegalPlayError, match="named twice|are the same name"):  # one name, so two players cannot have it
         check_players([name, arabic])
 
 
 def test_names_that_differ_only_by_a_joiner_are_one_name():
-    with pytest.raises(IllegalPlayError, match="named twice"):
+    with pytest.raises(IllegalPlayError, match="are the same name"):
         check_players(["Ali", "A" + ZWNJ + "li"])
 
 
