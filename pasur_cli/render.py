@@ -484,7 +484,8 @@ def _standing(match: Match) -> str:
     totals = match.totals
     if match.winner:
         others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
-        return say_side("{winner} won the match, {points} to {others}.", "{winner} won the match, {points} to {others}.",
+        return say_side("{winner} won the match, {points} to {others}.",
+                        "{winner} won the match, {points} to {others}.",
                         match.winner, winner=match.winner, points=totals[match.winner], others=others)
     goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
             if match.rules.fixed_deals else say("target {target}", target=match.rules.target))

@@ -70,7 +70,7 @@ def test_arabic_yeh_and_kaf_spell_the_persian_name(name, data):
     assert name_key(arabic) == name_key(name)
     match = Match([name, "Bob"], PRESETS["standard"])
     assert match.player_named(arabic) == name
-    with pytest.raises(IllegalPlayError, match="named twice|are the same name"):  # one name, so two players cannot have it
+    with pytest.raises(IllegalPlayError, match=r"named twice|are the same name"):  # one name, so two players cannot have it
         check_players([name, arabic])
 
 
