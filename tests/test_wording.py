@@ -90,3 +90,24 @@ def test_a_side_of_one_keeps_the_singular(pasur):
 def test_two_spellings_of_one_name_are_called_the_same_name(db, names, said):
     shown = screen(db, "new", *names)
     assert said in " ".join(shown.split()), shown
+
+
+@TTY
+def test_taking_two_sets_under_pagat_says_one_set_may_be_taken(pasur, db):
+    """RULES.md example 2: table A 2 4 5, play 5 takes 5+A or 4+2, not both."""
+    pasur("new", "Ali", "Reza", "--rules", "pagat")
+    pasur("deal", "AC", "2D", "4H", "5C")
+    shown = " ".join(screen(db, "play", "5S", "--take", "AC 2D 4H 5C").split())
+    assert "5♠ takes one set only under these rules (multi_capture=false): A♣ 2♦ 4♥ 5♣ is 2 sets" in shown, shown
+    assert "not 11" not in shown
+    assert pasur("show", "--json").output.count('"turn": "Reza"') == 1  # nothing was recorded
+
+
+@pytest.mark.parametrize("card,table,take,said", [
+    ("5S", "AC 2D 4H 5C", "AC 2D 4H 5C", "is 2 sets"),
+    ("9S", "AC 2D AH AS 2S", "AC AH 2D", "is 2 sets"),
+    ("5S", "AC 2D 4H 5C", "AC 2D 5C", "= 13, not 11."),  # not sets at all: the sum is wrong
+])
+def test_check_says_why_two_sets_are_refused(pasur, card, table, take, said):
+    result = pasur("check", card, "--table", table, "--take", take, "--rules", "pagat")
+    assert result.exit_code == 1 and said in result.output, result.output
