@@ -26,8 +26,13 @@ SUIT_WORDS = {
     "HEART": "H", "HEARTS": "H", "♥": "H", "♡": "H",
     "SPADE": "S", "SPADES": "S", "♠": "S", "♤": "S",
     "C": "C", "D": "D", "H": "H", "S": "S",
+    "KREUZ": "C", "KARO": "D", "HERZ": "H", "PIK": "S",
+    "TRÉBOL": "C", "TRÉBOLES": "C", "TREBOL": "C", "TREBOLES": "C", "DIAMANTE": "D", "DIAMANTES": "D",
+    "CORAZÓN": "H", "CORAZON": "H", "CORAZONES": "H", "PICA": "S", "PICAS": "S",
 }
 RANK_WORDS = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "TEN": "10", "1": "A", "T": "10",
+              "B": "J", "D": "Q", "AS": "A", "ASS": "A", "BUBE": "J", "DAME": "Q", "KÖNIG": "K", "KOENIG": "K",
+              "JOTA": "J", "REINA": "Q", "REY": "K",  # the words of the German and Spanish texts
               **{code: code for code in RANK_CODES if code}}
 _CODES = [c.code for c in DECK]
 
@@ -87,10 +92,12 @@ def _is_card(token: str) -> bool:
 
 def _suitless(tokens: list[str]) -> tuple[int, str] | None:
     """The first token that is a rank without a suit (``K``) and its place, or None."""
+    joined = False  # the token before was a rank, this one its suit ("7 D": D is a suit here, not a Q)
     for i, token in enumerate(tokens):
         nxt = tokens[i + 1].upper() if i + 1 < len(tokens) else ""
-        if _rank(token) and not _is_card(token) and nxt not in SUIT_WORDS:
+        if _rank(token) and not _is_card(token) and nxt not in SUIT_WORDS and not joined:
             return i, token
+        joined = not joined and bool(_rank(token)) and not _is_card(token) and nxt in SUIT_WORDS
     return None
 
 

@@ -54,3 +54,85 @@ def test_the_session_reads_the_suit_first(pasur, typed, meant):
     pasur("deal", "5C", "9D", "3H", "KS")
     result = pasur("session", input=typed + "\n")
     assert f"did you mean {meant}?" in result.output, result.output
+
+
+# -- the letters of the German texts ------------------------------------------------------------
+OLD_RANKS = {"A": "A", "1": "A", **{str(n): str(n) for n in range(2, 11)}, "T": "10", "J": "J", "Q": "Q", "K": "K"}
+SUIT_INPUT = {"C": "C", "D": "D", "H": "H", "S": "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S",
+              "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+GERMAN = {"B": "J", "D": "Q", "AS": "A"}
+
+
+def old_meaning(token: str) -> str | None:
+    """The card a token was before the German letters: a rank code and a suit, else None."""
+    text = token.strip().upper()
+    rank, suit = OLD_RANKS.get(text[:-1]), SUIT_INPUT.get(text[-1:])
+    return rank + suit if rank and suit else None
+
+
+@given(st.text(st.sampled_from("ABDJKQTSCH0123456789♣♦♥♠abdjkqsch"), min_size=1, max_size=4))
+def test_the_german_letters_change_no_card_that_was_read_before(token):
+    from pasur_cli.cards import parse_card
+    from pasur_cli.errors import NotationError
+    before = old_meaning(token)
+    try:
+        now = parse_card(token).code
+    except NotationError:
+        now = None
+    if before is not None:
+        assert now == before, token  # every code read before reads the same card
+    elif now is not None:  # read only now: a German rank letter, then a suit
+        text = token.upper()
+        assert GERMAN[text[:-1]] + SUIT_INPUT[text[-1]] == now, token
+
+
+@pytest.mark.parametrize("typed,card", [("bc", "JC"), ("DH", "QH"), ("dd", "QD"), ("Kd", "KD"), ("ASC", "AC"),
+                                        ("As♠", "AS"), ("AS", "AS"), ("D♣", "QC")])
+def test_the_german_letters_read_as_the_texts_use_them(pasur, typed, card):
+    pasur("new", "Ali", "Reza")
+    pasur("--lang", "de", "deal", "2C", "5H", "9D", "3S")
+    result = pasur("--lang", "de", "check", typed, "--table", "2C 5H")
+    assert result.exit_code == 0 and result.output.startswith(parse(card).symbol), result.output
+    assert " B " in pasur("--lang", "de", "rules").output.replace("/", " ")  # the letter those texts use
+
+
+def parse(code: str):
+    from pasur_cli.cards import parse_card
+    return parse_card(code)
+
+
+def test_the_words_of_the_german_and_spanish_texts_are_understood(pasur):
+    pasur("new", "Ali", "Reza")
+    pasur("deal", "2C", "5H", "9D", "3S")
+    for typed, meant in [("Dame Herz", "Q♥"), ("Bube Pik", "J♠"), ("reina corazones", "Q♥"), ("rey picas", "K♠")]:
+        assert f"did you mean {meant}?" in pasur("session", input=typed + "\n").output
+
+
+def test_the_german_refusal_names_the_letters_it_takes(pasur):
+    result = pasur("--lang", "de", "check", "xx")
+    assert "B oder J, D oder Q" in result.output and result.exit_code == 2
+
+
+@pytest.mark.parametrize("lang", ["de", "es", "fa"])
+def test_every_rank_letter_a_translation_uses_can_be_typed(lang):
+    """Where a message names a rank by its letter (J, Q, K, A), each letter its translation uses
+    instead (German B, D) is one the card parser reads as that rank's letter."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    from pasur_cli.cards import parse_card
+    path = Path(__file__).parent.parent / "pasur_cli" / "locale" / lang / "LC_MESSAGES" / "pasur.po"
+    letter = re.compile(r"(?<![\w{])([A-Z])(?![\w}])")
+    checked = 0
+    for message in read_po(path.open("rb")):
+        english = message.id if isinstance(message.id, str) else message.id[0]
+        if not english or not re.search(r"(?<![\w{])[JQK](?![\w}])", english):
+            continue
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        for text in strings:
+            for new in set(letter.findall(text)) - set(letter.findall(english)):
+                assert parse_card(new + "C").rank > 10, (lang, new, text)  # a court card's letter
+                checked += 1
+    assert checked or lang != "de"  # German names its court cards B, D, K
