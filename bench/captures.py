@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from naive import naive_captures  # the tests' brute force: RULES.md tried on every subset
 
-from pasur_cli.captures import _splits, legal_captures
-from pasur_cli.cards import DECK
-from pasur_cli.rules import PRESETS
+from pasur_cli.engine.captures import _splits, legal_captures
+from pasur_cli.engine.cards import DECK
+from pasur_cli.engine.rules import PRESETS
 
 POSITIONS = 30
 NAIVE_LIMIT_SECONDS = 3.0

@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from naive import naive_captures  # the tests' brute force: RULES.md tried on every subset
 from simulate import random_plays, random_table  # the tests' random legal deals
 
-from pasur_cli.captures import legal_captures
-from pasur_cli.deal import Deal
-from pasur_cli.match import side_names
-from pasur_cli.rules import PRESETS
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.deal import Deal
+from pasur_cli.engine.match import side_names
+from pasur_cli.engine.rules import PRESETS
 
 
 def make_deals(count: int):

@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from simulate import random_match
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from pasur_cli.store import Store
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
+from pasur_cli.store.database import Store
 
 PASUR = str(Path(sys.executable).with_name("pasur"))
 PLAYERS = ["Ali", "Sara"]

@@ -19,8 +19,8 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from matchbook import random_actions, random_tally  # noqa: E402
 
-from pasur_cli.match import Match  # noqa: E402
-from pasur_cli.rules import parse_rules  # noqa: E402
+from pasur_cli.engine.match import Match  # noqa: E402
+from pasur_cli.engine.rules import parse_rules  # noqa: E402
 
 SEASON = [  # players in seat order, preset, overrides, first dealer, tallied deals, cut after N actions
     (["Ali", "Sara"], "pagat", [], 0, 0.0, None),

@@ -13,8 +13,8 @@ import click_man.core
 from click_man.core import write_man_pages
 
 from pasur_cli import __version__
-from pasur_cli.cli import main
-from pasur_cli.i18n import set_language
+from pasur_cli.cli.app import main
+from pasur_cli.text.i18n import set_language
 
 DATE = "2026-11-30"
 

@@ -125,7 +125,7 @@ def __getattr__(name: str) -> Any:
     where = _WHERE.get(name)
     if where is None:
         raise AttributeError(f"module 'pasur_cli' has no attribute {name!r}")
-    value = getattr(import_module(f"pasur_cli.{where}"), name)
+    value = getattr(import_module(f"pasur_cli.engine.{where}"), name)
     globals()[name] = value
     return value
 
@@ -135,39 +135,39 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the names as type checkers see them
-    from pasur_cli.captures import Captures as Captures
-    from pasur_cli.captures import capture_problem as capture_problem
-    from pasur_cli.captures import is_sur as is_sur
-    from pasur_cli.captures import legal_captures as legal_captures
-    from pasur_cli.cards import DECK as DECK
-    from pasur_cli.cards import Card as Card
-    from pasur_cli.cards import Rank as Rank
-    from pasur_cli.cards import Suit as Suit
-    from pasur_cli.cards import parse_card as parse_card
-    from pasur_cli.cards import parse_cards as parse_cards
-    from pasur_cli.deal import Deal as Deal
-    from pasur_cli.deal import NoSur as NoSur
-    from pasur_cli.deal import Play as Play
-    from pasur_cli.errors import AmbiguousPlayError as AmbiguousPlayError
-    from pasur_cli.errors import IllegalPlayError as IllegalPlayError
-    from pasur_cli.errors import NotationError as NotationError
-    from pasur_cli.errors import PasurError as PasurError
-    from pasur_cli.history import match_events as match_events
-    from pasur_cli.match import DealResult as DealResult
-    from pasur_cli.match import Match as Match
-    from pasur_cli.match import check_action as check_action
-    from pasur_cli.match import check_players as check_players
-    from pasur_cli.record import read_record as read_record
-    from pasur_cli.record import write_record as write_record
-    from pasur_cli.rules import PRESETS as PRESETS
-    from pasur_cli.rules import Rules as Rules
-    from pasur_cli.rules import parse_rules as parse_rules
-    from pasur_cli.scoring import PileCount as PileCount
-    from pasur_cli.scoring import SideScore as SideScore
-    from pasur_cli.scoring import clubs_winners as clubs_winners
-    from pasur_cli.scoring import match_winner as match_winner
-    from pasur_cli.scoring import score_deal as score_deal
-    from pasur_cli.stats import Record as Record
-    from pasur_cli.stats import RecordBook as RecordBook
-    from pasur_cli.stats import record_book as record_book
-    from pasur_cli.tally import tally_scores as tally_scores
+    from pasur_cli.engine.captures import Captures as Captures
+    from pasur_cli.engine.captures import capture_problem as capture_problem
+    from pasur_cli.engine.captures import is_sur as is_sur
+    from pasur_cli.engine.captures import legal_captures as legal_captures
+    from pasur_cli.engine.cards import DECK as DECK
+    from pasur_cli.engine.cards import Card as Card
+    from pasur_cli.engine.cards import Rank as Rank
+    from pasur_cli.engine.cards import Suit as Suit
+    from pasur_cli.engine.cards import parse_card as parse_card
+    from pasur_cli.engine.cards import parse_cards as parse_cards
+    from pasur_cli.engine.deal import Deal as Deal
+    from pasur_cli.engine.deal import NoSur as NoSur
+    from pasur_cli.engine.deal import Play as Play
+    from pasur_cli.engine.errors import AmbiguousPlayError as AmbiguousPlayError
+    from pasur_cli.engine.errors import IllegalPlayError as IllegalPlayError
+    from pasur_cli.engine.errors import NotationError as NotationError
+    from pasur_cli.engine.errors import PasurError as PasurError
+    from pasur_cli.engine.history import match_events as match_events
+    from pasur_cli.engine.match import DealResult as DealResult
+    from pasur_cli.engine.match import Match as Match
+    from pasur_cli.engine.match import check_action as check_action
+    from pasur_cli.engine.match import check_players as check_players
+    from pasur_cli.engine.record import read_record as read_record
+    from pasur_cli.engine.record import write_record as write_record
+    from pasur_cli.engine.rules import PRESETS as PRESETS
+    from pasur_cli.engine.rules import Rules as Rules
+    from pasur_cli.engine.rules import parse_rules as parse_rules
+    from pasur_cli.engine.scoring import PileCount as PileCount
+    from pasur_cli.engine.scoring import SideScore as SideScore
+    from pasur_cli.engine.scoring import clubs_winners as clubs_winners
+    from pasur_cli.engine.scoring import match_winner as match_winner
+    from pasur_cli.engine.scoring import score_deal as score_deal
+    from pasur_cli.engine.stats import Record as Record
+    from pasur_cli.engine.stats import RecordBook as RecordBook
+    from pasur_cli.engine.stats import record_book as record_book
+    from pasur_cli.engine.tally import tally_scores as tally_scores

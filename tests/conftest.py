@@ -34,7 +34,7 @@ def db(tmp_path, monkeypatch):
 @pytest.fixture(autouse=True)
 def english():
     """Every test starts in English: the language is chosen per process, and tests share one."""
-    from pasur_cli import i18n
+    from pasur_cli.text import i18n
     i18n.set_language("en")
     yield
     i18n.set_language("en")
@@ -43,7 +43,7 @@ def english():
 @pytest.fixture
 def pasur(db):
     """Run `pasur ARGS...` in-process against the test database; returns click's Result."""
-    from pasur_cli.cli import main
+    from pasur_cli.cli.app import main
 
     def run(*args, input=None):
         return CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from simulate import random_plays, random_table
 
-from pasur_cli.deal import Deal
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from pasur_cli.scoring import PileCount
-from pasur_cli.store import Store
+from pasur_cli.engine.deal import Deal
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
+from pasur_cli.engine.scoring import PileCount
+from pasur_cli.store.database import Store
 
 NAMES = ["Ali", "Sara", "Reza", "Mina", "Zoë", "Dara"]
 

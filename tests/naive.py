@@ -11,8 +11,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # read only through the attributes RULES.md names
-    from pasur_cli.cards import Card
-    from pasur_cli.rules import Rules
+    from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.rules import Rules
 
 Take = tuple["Card", ...]
 

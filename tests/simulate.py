@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from pasur_cli.captures import legal_captures
-from pasur_cli.cards import DECK, Card, Rank
-from pasur_cli.deal import CARDS_PER_HAND, Deal, table_problem
-from pasur_cli.match import Match
-from pasur_cli.rules import Rules, parse_rules
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK, Card, Rank
+from pasur_cli.engine.deal import CARDS_PER_HAND, Deal, table_problem
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import Rules, parse_rules
 
 
 def random_table(rng: random.Random, rules: Rules) -> tuple[list[Card], list[Card]]:

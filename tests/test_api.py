@@ -216,7 +216,7 @@ def test_a_script_of_public_names_replays_matches_to_the_cli_scores(seed):
     from matchbook import random_match as whole_match
     from matchbook import stored
 
-    from pasur_cli.cli import main
+    from pasur_cli.cli.app import main
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "pasur.db"

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from matchbook import random_match, stored
 
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 
 # each example runs several commands: a quarter of the profile's examples (25 quick, 250 under the thorough profile)
 SETTINGS = settings(deadline=None, max_examples=max(10, settings.default.max_examples // 4),
@@ -86,7 +86,7 @@ numbers = st.one_of(
 # -- the session: hostile lines ------------------------------------------------------------------
 def session(path: Path, lines: list[str], monkeypatch, between=None):
     """`pasur session` on ``path`` fed ``lines`` (``between(i)`` runs before line i is read)."""
-    from pasur_cli import terminal
+    from pasur_cli.cli import terminal
     feed = iter(enumerate(lines))
 
     def read(prompt: str) -> str:
@@ -404,8 +404,8 @@ OTHERS = ["Ali", "Sara", "Reza", "Mina", "Zoë", "Dara", "Ali & Reza", "Sara & M
 def healthy_book(tmp_path_factory) -> Path:
     """A database of four healthy matches (2 and 3 players, 4 in teams and solo, each with
     finished deals, so with snapshots, and a deal in progress) and a fifth, the victim, as bytes."""
-    from pasur_cli.match import Match
-    from pasur_cli.rules import parse_rules
+    from pasur_cli.engine.match import Match
+    from pasur_cli.engine.rules import parse_rules
     rng = random.Random(5)
     matches = []
     for players, teams in ((["Ali", "Sara"], True), (["Reza", "Mina", "Zoë"], True),
@@ -528,7 +528,7 @@ def test_every_command_on_a_randomly_damaged_match(tmp_path_factory, healthy_boo
 
 
 def test_new_commands_on_an_empty_and_a_missing_database(tmp_path):
-    from pasur_cli.store import Store
+    from pasur_cli.store.database import Store
     empty = tmp_path / "empty.db"
     Store(str(empty), create=True).close()
     for path in (empty, tmp_path / "missing.db"):

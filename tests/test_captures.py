@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import naive_captures, splits, subsets, sum_wanted, total
 
-from pasur_cli.captures import CAP, capture_problem, legal_captures
-from pasur_cli.cards import DECK
-from pasur_cli.rules import PRESETS, parse_rules
+from pasur_cli.engine.captures import CAP, capture_problem, legal_captures
+from pasur_cli.engine.cards import DECK
+from pasur_cli.engine.rules import PRESETS, parse_rules
 
 RULE_SETS = [
     PRESETS["standard"], PRESETS["pagat"],

@@ -5,8 +5,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from pasur_cli.cli import main
-from pasur_cli.rules import OPTION_NAMES, PRESETS
+from pasur_cli.cli.app import main
+from pasur_cli.engine.rules import OPTION_NAMES, PRESETS
 
 
 def run(*args):

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_i18n import OTHERS, assert_no_english, plain
 
-from pasur_cli import i18n
-from pasur_cli.cli import ANSWERS, BIGGEST, Count, answer, main
+from pasur_cli.cli.app import ANSWERS, BIGGEST, Count, answer, main
+from pasur_cli.text import i18n
 
 # -- yes or no -----------------------------------------------------------------------------------
 YES = {"en": ["y", "yes", "Y", "YES", " yes "], "de": ["j", "ja", "J", "Ja", "JA", "y", "yes"],
@@ -67,7 +67,7 @@ def test_english_is_understood_whatever_the_language(word):
 
 def asked(monkeypatch, module_name: str) -> None:
     import importlib
-    module = importlib.import_module(f"pasur_cli.commands.{module_name}")
+    module = importlib.import_module(f"pasur_cli.cli.commands.{module_name}")
     monkeypatch.setattr(module, "at_terminal", lambda: True)
 
 

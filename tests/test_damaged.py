@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pasur_cli.store import SCHEMA_VERSION
+from pasur_cli.store.database import SCHEMA_VERSION
 
 PASUR = [sys.executable, "-m", "pasur_cli"]
 COMMANDS = [["show"], ["score"], ["matches"], ["play", "7C"], ["deal", "2C", "3C", "4C", "5C"], ["undo"],

@@ -11,9 +11,9 @@ import time
 import pytest
 from simulate import cli_args, random_match
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from pasur_cli.store import Store
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
+from pasur_cli.store.database import Store
 
 PASUR = [sys.executable, "-m", "pasur_cli"]
 
@@ -87,7 +87,7 @@ def test_sigkill_at_random_moments_loses_no_completed_play(db, plays):
 WORKER = """
 import json, sys
 from click import ClickException
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 accepted = []
 for number, args in enumerate(json.loads(sys.argv[1])):
     try:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simulate import enter, new_match, random_match
 
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 
 
 def slow_ok(examples: int) -> settings:
@@ -97,7 +97,7 @@ def test_export_failing_at_any_step_leaves_the_target_as_it_was(pasur, db, tmp_p
     """Fault injection: the write, the sync or the rename fails (a full disk, a quota)."""
     import errno
 
-    from pasur_cli.commands import export as module
+    from pasur_cli.cli.commands import export as module
     played(pasur, 10)
     out = tmp_path / "match.json"
     out.write_text("precious")
@@ -274,7 +274,7 @@ def test_a_damaged_match_is_listed_and_never_blocks_the_others(three_matches, da
 
 
 def test_delete_asks_at_a_terminal(pasur, db, monkeypatch):
-    from pasur_cli.commands import delete as module
+    from pasur_cli.cli.commands import delete as module
     played(pasur, 3)
     monkeypatch.setattr(module, "at_terminal", lambda: True)
     before = db.read_bytes()
@@ -290,7 +290,7 @@ def test_delete_asks_at_a_terminal(pasur, db, monkeypatch):
 def test_delete_says_why_a_match_is_damaged_in_the_readers_language(pasur, db, monkeypatch):
     import sqlite3
 
-    from pasur_cli.commands import delete as module
+    from pasur_cli.cli.commands import delete as module
     played(pasur, 3)
     con = sqlite3.connect(db)
     con.execute("UPDATE actions SET action = 'play\tSara' WHERE seq = 2")
@@ -305,8 +305,8 @@ def test_delete_says_why_a_match_is_damaged_in_the_readers_language(pasur, db, m
 
 # -- 1. undo never deletes and then fails ----------------------------------------------------
 def test_undo_whose_words_fail_takes_nothing_back(pasur, db, monkeypatch):
-    from pasur_cli import render
-    from pasur_cli.errors import NotationError
+    from pasur_cli.engine.errors import NotationError
+    from pasur_cli.text import render
     played(pasur, 3)
 
     def broken(look, action):
@@ -319,7 +319,7 @@ def test_undo_whose_words_fail_takes_nothing_back(pasur, db, monkeypatch):
 
 # -- 10. an import that was already imported -------------------------------------------------
 def test_importing_the_same_record_twice_asks_or_needs_again(pasur, db, tmp_path, monkeypatch):
-    from pasur_cli.commands import import_ as module
+    from pasur_cli.cli.commands import import_ as module
     played(pasur, 12)
     record = tmp_path / "match.json"
     record.write_text(pasur("export").output)
@@ -347,7 +347,7 @@ def test_importing_the_same_record_twice_asks_or_needs_again(pasur, db, tmp_path
 def test_a_database_nobody_may_read(pasur, db, monkeypatch):
     """As root, file modes do not stop a read: the refusal is simulated where the file is opened;
     as anyone else, the file's mode does it too."""
-    from pasur_cli import store
+    from pasur_cli.store import database as store
     played(pasur, 3)
     before = db.read_bytes()
 

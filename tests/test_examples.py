@@ -2,12 +2,12 @@
 
 import pytest
 
-from pasur_cli.captures import capture_problem, legal_captures
-from pasur_cli.cards import parse_card, parse_cards
-from pasur_cli.deal import Deal, NoSur, table_problem
-from pasur_cli.errors import IllegalPlayError
-from pasur_cli.rules import PRESETS, parse_rules
-from pasur_cli.scoring import PileCount, clubs_winners, score_deal
+from pasur_cli.engine.captures import capture_problem, legal_captures
+from pasur_cli.engine.cards import parse_card, parse_cards
+from pasur_cli.engine.deal import Deal, NoSur, table_problem
+from pasur_cli.engine.errors import IllegalPlayError
+from pasur_cli.engine.rules import PRESETS, parse_rules
+from pasur_cli.engine.scoring import PileCount, clubs_winners, score_deal
 
 PAGAT, STANDARD = PRESETS["pagat"], PRESETS["standard"]
 

@@ -147,7 +147,7 @@ def test_a_profiler_gets_its_report():
     assert done.returncode == 0, done.stderr
     output, _, report = done.stdout.decode().partition("function calls")
     assert output.startswith(process("rules").stdout.decode())  # the command's output, then the report
-    assert "Ordered by" in report and "cli.py" in report
+    assert "Ordered by" in report and "app.py" in report
 
 
 TRACED = """
@@ -155,7 +155,7 @@ import atexit, sys
 atexit.register(sys.stderr.write, "teardown ran\\n")
 sys.settrace(lambda *args: None)
 sys.argv = ["pasur", *sys.argv[1:]]
-from pasur_cli.cli import run
+from pasur_cli.cli.app import run
 run()
 """
 

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pasur_cli.captures import legal_captures
-from pasur_cli.cards import DECK
-from pasur_cli.cli import main
-from pasur_cli.store import Store
+from pasur_cli.cli.app import main
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK
+from pasur_cli.store.database import Store
 
 CODES = [c.code for c in DECK]
 card_text = st.one_of(st.sampled_from(CODES), st.sampled_from(["10♦", "qh", "1s", "T♣", "11c", "", "Z", "7", "♠"]),

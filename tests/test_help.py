@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 import pytest
 
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 
 ROOT = Path(__file__).parent.parent
 
@@ -61,7 +61,7 @@ def test_rules_fit_the_terminal(columns, preset, monkeypatch):
     from click.testing import CliRunner
     from wcwidth import wcswidth
 
-    from pasur_cli.rules import MEANINGS
+    from pasur_cli.engine.rules import MEANINGS
     monkeypatch.setenv("COLUMNS", str(columns))
     text = CliRunner().invoke(main, ["rules", *preset]).output
     lines = text.splitlines()

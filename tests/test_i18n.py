@@ -16,9 +16,9 @@ from babel.messages.pofile import read_po
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pasur_cli import i18n, i18n_tools
-from pasur_cli.cli import main
-from pasur_cli.i18n import FSI, LRM, PDI, choose
+from pasur_cli.cli.app import main
+from pasur_cli.text import i18n, i18n_tools
+from pasur_cli.text.i18n import FSI, LRM, PDI, choose
 
 ROOT = Path(__file__).parent.parent
 OTHERS = [code for code in i18n.LANGUAGES if code != "en"]
@@ -134,7 +134,7 @@ def test_translations_keep_the_english_fields(code):
 @pytest.mark.parametrize("code", OTHERS)
 def test_compiled_catalogs_match_their_sources(code):
     """The .mo files are committed (the wheel ships them): each must be its .po compiled. After
-    editing a .po: python -m pasur_cli.i18n_tools"""
+    editing a .po: python -m pasur_cli.text.i18n_tools"""
     import gettext
     fresh = io.BytesIO()
     write_mo(fresh, catalog(code))
@@ -147,7 +147,7 @@ def test_compiled_catalogs_match_their_sources(code):
 @pytest.mark.parametrize("code", OTHERS)
 def test_every_message_has_a_translation(code):
     """Every message in the code has a translation that is not fuzzy. After changing messages:
-    python -m pasur_cli.i18n_tools, then translate the empty and fuzzy entries of each .po."""
+    python -m pasur_cli.text.i18n_tools, then translate the empty and fuzzy entries of each .po."""
     translated = {message.id if isinstance(message.id, str) else message.id[0]
                   for message in catalog(code) if message.id and not message.fuzzy and all(forms(message.string))}
     missing = [m for m in i18n_tools.messages() if m not in translated]
@@ -210,7 +210,7 @@ def english_only(code: str) -> set[str]:
 
 
 def assert_no_english(text: str, code: str) -> None:
-    from pasur_cli.rules import CHOICES, OPTION_NAMES
+    from pasur_cli.engine.rules import CHOICES, OPTION_NAMES
     code_words = {*main.load_all(), *OPTION_NAMES, *(v for values in CHOICES.values() for v in values),
                   "true", "false", "none"}  # command and option names and values are typed as they are
     found = words(plain(text)) & english_only(code) - code_words
@@ -332,9 +332,9 @@ def test_persian_stats_tables_run_left_to_right_cell_by_cell(pasur):
 
 
 def test_a_refusal_is_translated_from_its_template_and_facts(monkeypatch):
-    from pasur_cli.cards import parse_card
-    from pasur_cli.errors import IllegalPlayError
-    from pasur_cli.render import Look, message
+    from pasur_cli.engine.cards import parse_card
+    from pasur_cli.engine.errors import IllegalPlayError
+    from pasur_cli.text.render import Look, message
     err = IllegalPlayError("it is {player}'s turn, not {by}'s.", player="Ali", by="Sara")
     assert message(err, Look()) == str(err) == "it is Ali's turn, not Sara's."
     i18n.set_language("fa")
@@ -408,7 +408,7 @@ def test_every_error_class_is_extracted():
     import pkgutil
 
     import pasur_cli
-    from pasur_cli.errors import PasurError
+    from pasur_cli.engine.errors import PasurError
     for module in pkgutil.walk_packages(pasur_cli.__path__, "pasur_cli."):
         if module.name != "pasur_cli.__main__":
             importlib.import_module(module.name)

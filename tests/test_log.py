@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from matchbook import random_match, stored
 
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 
 
 def run(db: Path, *args: str):
@@ -70,7 +70,7 @@ def test_the_log_is_every_action_and_every_result(seed, finished):
 
 
 def _order(code: str) -> tuple[int, str]:
-    from pasur_cli.cards import parse_card
+    from pasur_cli.engine.cards import parse_card
     card = parse_card(code)
     return card.rank, card.suit
 

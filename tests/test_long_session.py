@@ -12,7 +12,7 @@ import threading
 import pytest
 from simulate import new_match, random_match
 
-from pasur_cli.match import Match
+from pasur_cli.engine.match import Match
 
 DEALS = 500
 pytestmark = pytest.mark.soak

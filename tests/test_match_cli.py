@@ -6,8 +6,8 @@ import random
 import pytest
 from simulate import enter, new_match, random_match
 
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
 
 NAMES = ["Ali", "Sara", "Reza", "Mina"]
 CASES = [

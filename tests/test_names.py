@@ -12,9 +12,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pasur_cli.errors import IllegalPlayError, Words
-from pasur_cli.match import Match, check_players, name_key
-from pasur_cli.rules import PRESETS
+from pasur_cli.engine.errors import IllegalPlayError, Words
+from pasur_cli.engine.match import Match, check_players, name_key
+from pasur_cli.engine.rules import PRESETS
 
 ZWNJ, ZWJ = "\u200c", "\u200d"
 MEHRANGIZ = "مهر" + ZWNJ + "انگیز"  # Mehr-angiz as a Persian keyboard types it

@@ -49,8 +49,8 @@ def run(command: str, runner: CliRunner, expected: str = "") -> str:
 
     import click
 
-    from pasur_cli.cli import main
-    from pasur_cli.commands import session
+    from pasur_cli.cli.app import main
+    from pasur_cli.cli.commands import session
     words = shlex.split(command)
     assert words[0] == "pasur", f"README examples run pasur only: {command}"
     lines = iter(typed(expected))

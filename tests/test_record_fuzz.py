@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simulate import random_plays, random_table
 
-from pasur_cli.cards import DECK
-from pasur_cli.cli import main
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
-from pasur_cli.store import Store
+from pasur_cli.cli.app import main
+from pasur_cli.engine.cards import DECK
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
+from pasur_cli.store.database import Store
 
 NAMES = ["Ali", "Sara", "Reza", "Mina", "علی", "José"]
 HOSTILE: list[object] = [

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from matchbook import random_match, stored
 
-from pasur_cli.cli import main
-from pasur_cli.render import Look
-from pasur_cli.render_stats import ASCII_MARKERS, MARKERS, chart_text
+from pasur_cli.cli.app import main
+from pasur_cli.text.render import Look
+from pasur_cli.text.render_stats import ASCII_MARKERS, MARKERS, chart_text
 
 SCORE_KEYS = ["clubs", "clubs_points", "two_clubs", "ten_diamonds", "aces", "jacks", "surs", "sur_points",
               "seven_diamonds", "total"]
@@ -147,7 +147,7 @@ def test_the_chart_follows_the_look_and_the_terminal(pasur):
     wide = CliRunner(env={"COLUMNS": "120", "LINES": "40"}).invoke(main, ["score", "--chart", "--ascii"]).output
     assert wide.isascii() and len(wide.split("\n")) > len(rows)
     assert wide.rstrip("\n").split("\n")[-1] == f"{ASCII_MARKERS[0]} Ali   x Sara   + Reza   -- target 62"
-    from pasur_cli.store import Store
+    from pasur_cli.store.database import Store
     store = Store()
     _, match = store.match(1)
     store.close()

@@ -14,10 +14,10 @@ import pexpect
 import pytest
 from simulate import random_plays, random_table
 
-from pasur_cli.captures import legal_captures
-from pasur_cli.cards import parse_card
-from pasur_cli.match import Match
-from pasur_cli.rules import parse_rules
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import parse_card
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
 
 TTY = pytest.mark.skipif(not sys.stdin or os.name != "posix", reason="needs a pseudo-terminal")
 
@@ -292,7 +292,7 @@ def tally_deal(t: Table) -> None:
     t.expect(f"{b}: surs held [0]: ")
     t.send("")
     t.expect(f"Deal {match.deal_number} ({match.dealer} dealt, tallied)")
-    from pasur_cli.tally import build_action
+    from pasur_cli.engine.tally import build_action
     match.apply(build_action(match, [], [f"{a}: clubs=8 aces=2 jacks=1 two_clubs=yes",
                                           f"{b}: clubs=5 aces=2 jacks=3 ten_diamonds=yes"], [], False))
 
@@ -520,8 +520,8 @@ def test_if_the_deal_ended_now_gives_the_table_to_the_last_capturer(pasur, db):
 # -- the session's commands in the reader's language ---------------------------------------------
 def words_of(code: str) -> dict[str, list[str]]:
     """Each session command's translated words in ``code``'s catalog (skips a catalog without them)."""
-    from pasur_cli import i18n
-    from pasur_cli.commands.session import COMMANDS, translated_words
+    from pasur_cli.cli.commands.session import COMMANDS, translated_words
+    from pasur_cli.text import i18n
     i18n.set_language(code)
     words = {command: translated_words(command) for command in COMMANDS}
     if not all(words.values()):
@@ -534,9 +534,9 @@ def test_no_translated_command_word_reads_as_a_card_or_another_command(code):
     """Runs once the catalogs hold the command words: each word is refused as a card with the
     plain sentence (no suggestion: it is no card's typo, no rank waiting for a suit), and no word
     names two commands, in that language or in English."""
-    from pasur_cli.commands.session import COMMANDS
-    from pasur_cli.match import name_key
-    from pasur_cli.typos import problem
+    from pasur_cli.cli.commands.session import COMMANDS
+    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.typos import problem
     words = words_of(code)
     meaning = {name_key(w): c for c, english in COMMANDS.items() for w in english}
     for command, typed in words.items():
@@ -566,8 +566,8 @@ GERMAN = {"show": "zeigen", "score": "punkte, stand", "undo": "rückgängig", "t
 
 
 def test_a_session_command_can_be_typed_in_the_sessions_language(pasur, db, monkeypatch):
-    from pasur_cli import i18n
-    from pasur_cli.commands.session import COMMAND_WORDS
+    from pasur_cli.cli.commands.session import COMMAND_WORDS
+    from pasur_cli.text import i18n
     real = i18n._load
     monkeypatch.setattr(i18n, "_load", lambda code: WithWords(real(code), {
         COMMAND_WORDS[c]: w for c, w in GERMAN.items()}))
@@ -588,9 +588,9 @@ def test_a_session_command_can_be_typed_in_the_sessions_language(pasur, db, monk
 @pytest.mark.parametrize("code", ["fa", "de", "es"])
 def test_each_languages_command_words_work_in_a_session(pasur, db, code):
     """Runs once the catalogs hold the command words."""
-    from pasur_cli.commands.session import shown_word
+    from pasur_cli.cli.commands.session import shown_word
     words = words_of(code)
-    from pasur_cli.i18n import _
+    from pasur_cli.text.i18n import _
     error = _("Error: {message}").split("{")[0]
     pasur("new", "Ali", "Sara")
     script = [*(w for c in ("help", "show", "score", "matches") for w in words[c]),
@@ -606,7 +606,7 @@ def test_each_languages_command_words_work_in_a_session(pasur, db, code):
 @TTY
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_ctrl_d_at_the_prompt_says_goodbye_on_a_line_of_its_own(pasur, db, lang):
-    from pasur_cli import i18n
+    from pasur_cli.text import i18n
     pasur("new", "Ali", "Sara")
     child = spawn(db, lang=lang, dimensions=(24, 60))
     try:

@@ -22,9 +22,9 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-termi
 
 HARNESS = textwrap.dedent("""
     import os, signal, sys
-    from pasur_cli.commands import session
-    from pasur_cli.render import Look
-    from pasur_cli.store import Store
+    from pasur_cli.cli.commands import session
+    from pasur_cli.text.render import Look
+    from pasur_cli.store.database import Store
     db, trials = sys.argv[1], int(sys.argv[2])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness itself outlives every Ctrl-C
     for i in range(trials):
@@ -56,7 +56,7 @@ MOMENTS = [
 def run_trials(tmp_path, trials: int) -> None:
     from click.testing import CliRunner
 
-    from pasur_cli.cli import main
+    from pasur_cli.cli.app import main
     db = tmp_path / "pasur.db"
     runner = CliRunner()
     for args in (["new", "Ali", "Sara", "--rules", "pagat"], ["deal", "5C", "9D", "3H", "KS"], ["play", "2S"]):

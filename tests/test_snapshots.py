@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from simulate import enter, new_match, random_match
 
-from pasur_cli.captures import legal_captures
-from pasur_cli.cards import DECK
-from pasur_cli.match import Match
-from pasur_cli.store import Store, crc
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK
+from pasur_cli.engine.match import Match
+from pasur_cli.store.database import Store, crc
 
 
 def state(match: Match) -> tuple:
@@ -95,7 +95,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
 def stored(db, deals: int, seed: int, extra_plays: int = 0, players=("Ali", "Sara")) -> Match:
     """A match stored directly (as an import does): ``deals`` finished deals, then the next deal's
     table and ``extra_plays`` plays; returns the engine's twin."""
-    from pasur_cli.rules import parse_rules
+    from pasur_cli.engine.rules import parse_rules
     rules = parse_rules("pagat", [f"fixed_deals={deals + 1}"])
     players = list(players)
     engine, actions = Match(players, rules), []
@@ -114,7 +114,7 @@ def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypat
     """A snapshot records the engine that computed it; another version's is not trusted: the
     deal is replayed from the log (reading changes nothing), and the next change writes every
     snapshot afresh with this version."""
-    from pasur_cli import store as module
+    from pasur_cli.store import database as module
     engine = stored(db, 2, 14)
     score = pasur("score", "--json").output
     monkeypatch.setattr(module, "ENGINE_VERSION", module.ENGINE_VERSION + 1)
@@ -144,7 +144,7 @@ def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypat
 def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
     """show and play read the newest snapshot's totals, however long the match, and parse no
     deal's result (score parses them all)."""
-    from pasur_cli import store as module
+    from pasur_cli.store import database as module
     stored(db, 40, 16, extra_plays=1)
     parsed = []
     real = module.parse_result

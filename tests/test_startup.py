@@ -14,14 +14,14 @@ PROBE = """
 import sys
 import click
 before = set(sys.modules)
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 main(sys.argv[1:], standalone_mode=False)
 print(" ".join(sorted(set(sys.modules) - before)))
 """
-COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.commands", "pasur_cli.errors", "pasur_cli.cards",
-          "pasur_cli.rules", "pasur_cli.captures", "pasur_cli.render", "pasur_cli.values", "pasur_cli.i18n"}
+COMMON = {"pasur_cli", "pasur_cli.cli", "pasur_cli.engine", "pasur_cli.text", "pasur_cli.cli.app", "pasur_cli.cli.commands", "pasur_cli.engine.errors", "pasur_cli.engine.cards",
+          "pasur_cli.engine.rules", "pasur_cli.engine.captures", "pasur_cli.text.render", "pasur_cli.engine.values", "pasur_cli.text.i18n"}
 ENGLISH = [{"LANG": "en_US.UTF-8"}, {"LC_ALL": "C"}, {"LANG": "C.UTF-8", "LANGUAGE": "fa"}, {"PASUR_LANG": "xx"}, {}]
-MATCH = COMMON | {"pasur_cli.deal", "pasur_cli.scoring", "pasur_cli.match", "pasur_cli.store",
+MATCH = COMMON | {"pasur_cli.engine.deal", "pasur_cli.engine.scoring", "pasur_cli.engine.match", "pasur_cli.store", "pasur_cli.store.database",
                   "sqlite3", "sqlite3.dbapi2", "_sqlite3"}
 
 
@@ -36,9 +36,9 @@ def loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
 
 
 @pytest.mark.parametrize("args,expected", [
-    (["check", "5S", "--table", "AC 2D 4H 5C"], COMMON | {"pasur_cli.commands.check"}),
-    (["show"], MATCH | {"pasur_cli.commands.show"}),
-    (["play", "2S"], MATCH | {"pasur_cli.commands.play", "pasur_cli.actions"}),
+    (["check", "5S", "--table", "AC 2D 4H 5C"], COMMON | {"pasur_cli.cli.commands.check"}),
+    (["show"], MATCH | {"pasur_cli.cli.commands.show"}),
+    (["play", "2S"], MATCH | {"pasur_cli.cli.commands.play", "pasur_cli.store.actions"}),
 ])
 def test_a_command_loads_only_what_it_uses(pasur, args, expected):
     pasur("new", "Ali", "Sara")
@@ -47,8 +47,8 @@ def test_a_command_loads_only_what_it_uses(pasur, args, expected):
 
 
 @pytest.mark.parametrize("args,expected", [
-    (["show"], MATCH | {"pasur_cli.commands.show"}),
-    (["play", "2S"], MATCH | {"pasur_cli.commands.play", "pasur_cli.actions"}),
+    (["show"], MATCH | {"pasur_cli.cli.commands.show"}),
+    (["play", "2S"], MATCH | {"pasur_cli.cli.commands.play", "pasur_cli.store.actions"}),
 ])
 def test_reading_a_snapshot_loads_no_more(pasur, args, expected):
     """After a finished deal show and play start from its snapshot: its checksum and totals are
@@ -62,13 +62,13 @@ def test_reading_a_snapshot_loads_no_more(pasur, args, expected):
 
 @pytest.mark.parametrize("env", ENGLISH)
 def test_english_loads_no_translation_machinery(pasur, env):
-    assert loaded("check", "5S", "--table", "AC 2D 4H 5C", env=env) == COMMON | {"pasur_cli.commands.check"}
+    assert loaded("check", "5S", "--table", "AC 2D 4H 5C", env=env) == COMMON | {"pasur_cli.cli.commands.check"}
 
 
 def test_another_language_loads_only_the_catalog_reader(pasur):
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")
-    expected = MATCH | {"pasur_cli.commands.show", "struct", "_struct"}
+    expected = MATCH | {"pasur_cli.cli.commands.show", "struct", "_struct"}
     assert loaded("show", env={"PASUR_LANG": "fa"}) == expected
     assert loaded("--lang", "de", "show") == expected
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from matchbook import random_match, stored
 
-from pasur_cli.cli import main
+from pasur_cli.cli.app import main
 
 
 def run(db: Path, *args: str):

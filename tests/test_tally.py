@@ -6,9 +6,9 @@ import random
 import pytest
 from simulate import random_plays, random_table
 
-from pasur_cli.deal import Deal
-from pasur_cli.rules import PRESETS
-from pasur_cli.scoring import PileCount, SideScore
+from pasur_cli.engine.deal import Deal
+from pasur_cli.engine.rules import PRESETS
+from pasur_cli.engine.scoring import PileCount, SideScore
 
 
 def refereed_deal(seed, players=("Ali", "Sara")):
@@ -124,9 +124,9 @@ class Script:
 
 
 def ask(players, answers, rules="pagat", deal=None):
-    from pasur_cli.commands.tally import ask_tally
-    from pasur_cli.match import Match
-    from pasur_cli.render import Look
+    from pasur_cli.cli.commands.tally import ask_tally
+    from pasur_cli.engine.match import Match
+    from pasur_cli.text.render import Look
     match = Match(list(players), PRESETS[rules])
     if deal:
         match.start_deal(deal)
@@ -173,7 +173,7 @@ SCORE = dict.fromkeys(("clubs", "clubs_points", "two_clubs", "ten_diamonds", "ac
 ])
 def test_no_refusal_of_a_pile_count_or_score_names_its_class(make, field):
     """The sentence a player could meet names the field, never the engine's class."""
-    from pasur_cli.errors import NotationError
+    from pasur_cli.engine.errors import NotationError
     with pytest.raises(NotationError) as caught:
         make()
     assert field in str(caught.value)
@@ -181,7 +181,7 @@ def test_no_refusal_of_a_pile_count_or_score_names_its_class(make, field):
 
 
 def test_a_tally_during_a_deal_is_refused_before_the_first_question():
-    from pasur_cli.errors import IllegalPlayError
+    from pasur_cli.engine.errors import IllegalPlayError
     with pytest.raises(IllegalPlayError, match="deal 1 is being played card by card"):
         ask(["Ali", "Sara"], [], deal=["5C", "9D", "3H", "KS"])
 
@@ -195,11 +195,11 @@ def test_the_session_refuses_a_tally_during_a_deal_before_asking(pasur, db):
 
 
 def test_the_tally_intro_isolates_its_facts_in_persian(capsys):
-    from pasur_cli import i18n
-    from pasur_cli.commands.tally import ask_tally
-    from pasur_cli.i18n import FSI, PDI
-    from pasur_cli.match import Match
-    from pasur_cli.render import Look
+    from pasur_cli.cli.commands.tally import ask_tally
+    from pasur_cli.engine.match import Match
+    from pasur_cli.text import i18n
+    from pasur_cli.text.i18n import FSI, PDI
+    from pasur_cli.text.render import Look
     i18n.set_language("fa")
     match = Match(["Ali", "Sara"], PRESETS["pagat"])
     with pytest.raises(EOFError):

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pasur_cli import i18n
-from pasur_cli.errors import NotationError
-from pasur_cli.match import check_players, name_key
-from pasur_cli.tally import COUNT_KEYS, KEY_MESSAGES, count_keys, parse_counts, yes_no_words
+from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.match import check_players, name_key
+from pasur_cli.engine.tally import COUNT_KEYS, KEY_MESSAGES, count_keys, parse_counts, yes_no_words
+from pasur_cli.text import i18n
 
 # the words the translations give (the catalogs gain them when merged); a stand-in catalog here
 WORDS = {
@@ -127,7 +127,7 @@ def test_accents_and_spaces_do_not_change_a_names_key(name, extra):
 
 
 def test_names_equal_once_compared_are_named_twice():
-    from pasur_cli.errors import IllegalPlayError
+    from pasur_cli.engine.errors import IllegalPlayError
     with pytest.raises(IllegalPlayError, match="are the same name"):
         check_players(["José", "Jose"])
     with pytest.raises(IllegalPlayError, match="are the same name"):

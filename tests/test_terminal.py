@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from wcwidth import wcswidth
 
-from pasur_cli.cards import parse_card
-from pasur_cli.cli import main
-from pasur_cli.render import Look
+from pasur_cli.cli.app import main
+from pasur_cli.engine.cards import parse_card
+from pasur_cli.text.render import Look
 
 
 class Tty(io.StringIO):
@@ -152,9 +152,9 @@ def test_matches_fit_the_terminal_and_keep_every_fact(pasur, monkeypatch, column
 
 
 def game(players, teams, points):
-    from pasur_cli.cards import parse_cards
-    from pasur_cli.match import Match
-    from pasur_cli.rules import parse_rules
+    from pasur_cli.engine.cards import parse_cards
+    from pasur_cli.engine.match import Match
+    from pasur_cli.engine.rules import parse_rules
     match = Match(players, parse_rules("standard", [] if teams else ["teams=no"]))
     match.start_deal(parse_cards(["5C", "9D", "3H", "KS"]))
     match.totals = {side: points for side in match.sides}  # as many points as a long match holds
@@ -164,9 +164,9 @@ def game(players, teams, points):
 @pytest.mark.parametrize("lang", ["en", "fa", "de", "es"])
 @pytest.mark.parametrize("columns", [60, 80, 120])
 def test_the_session_prompt_leaves_room_to_type(monkeypatch, lang, columns):
-    from pasur_cli import i18n
-    from pasur_cli.commands.session import TYPING, Session
-    from pasur_cli.render import text_width
+    from pasur_cli.cli.commands.session import TYPING, Session
+    from pasur_cli.text import i18n
+    from pasur_cli.text.render import text_width
     i18n.set_language(lang)
     monkeypatch.setenv("COLUMNS", str(columns))
     for players, teams in [(FOUR[:2], True), (FOUR[:3], True), (FOUR, True), (FOUR, False)]:
@@ -186,8 +186,8 @@ def test_the_session_prompt_leaves_room_to_type(monkeypatch, lang, columns):
 def test_the_session_help_wraps_its_second_column(lang, columns):
     import re
 
-    from pasur_cli import i18n, render
-    from pasur_cli.commands.session import HELP
+    from pasur_cli.cli.commands.session import HELP
+    from pasur_cli.text import i18n, render
     i18n.set_language(lang)
     text = render.help_text(i18n._(HELP), columns)
     lines = text.splitlines()
@@ -230,7 +230,7 @@ def test_the_log_wraps_at_the_terminal_with_a_hanging_indent(pasur, monkeypatch,
 
 
 def test_the_log_isolates_every_fact_in_persian(pasur):
-    from pasur_cli.i18n import FSI, PDI
+    from pasur_cli.text.i18n import FSI, PDI
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")
     pasur("play", "2S")
@@ -239,15 +239,15 @@ def test_the_log_isolates_every_fact_in_persian(pasur):
 
 
 def test_the_tally_questions_and_errors_break_between_words(capsys):
-    from pasur_cli.commands.tally import ask_tally
+    from pasur_cli.cli.commands.tally import ask_tally
     answers = iter(["clubs=8 aces=2 jacks=1 2c=yes", "clubs=8", "", "clubs=5", ""])
     asked = []
 
     def read(prompt):
         asked.append(prompt)
         return next(answers)
-    from pasur_cli.match import Match
-    from pasur_cli.rules import parse_rules
+    from pasur_cli.engine.match import Match
+    from pasur_cli.engine.rules import parse_rules
     match = Match(["Alexandra", "Bartholomew"], parse_rules("standard"))  # between deals: a tally is asked
     ask_tally(match, read, Look(), partial=True, width=40)
     out = capsys.readouterr().out
@@ -268,7 +268,7 @@ def test_the_surs_column_aligns_right_either_way(pasur):
 
 
 def test_the_jack_no_sur_sentence_fits_one_line_with_room():
-    from pasur_cli.render import no_sur_text
+    from pasur_cli.text.render import no_sur_text
 
     class Reason:
         rule = "jack_sur"
@@ -285,7 +285,7 @@ def test_text_width_is_what_wcwidth_says_a_terminal_shows(text):
     none. (Not U+200D: wcwidth reads it as joining an emoji and gives the next character none.)"""
     from wcwidth import wcswidth
 
-    from pasur_cli.render import text_width
+    from pasur_cli.text.render import text_width
     assert text_width(text) == wcswidth(text)
     assert text_width("\x1b[31m" + text + "\x1b[0m") == wcswidth(text)  # colour codes take no column
 
@@ -358,7 +358,7 @@ def test_json_and_csv_are_never_broken(pasur, monkeypatch):
 @pytest.mark.parametrize("columns", [60, 80])
 def test_cut_names_still_tell_the_players_apart(monkeypatch, columns):
     """Names sharing their first letters are cut no shorter than what sets them apart."""
-    from pasur_cli.render import status_line
+    from pasur_cli.text.render import status_line
     match = game(["Maryam-Sadat Hosseini", "Mahmoud Ahmadinejad", "Marziyeh Vafamehr", "Mahnaz Afshar-Tehrani"],
                  True, 0)
     line = status_line(Look(), match, columns - 23)

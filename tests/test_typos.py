@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pasur_cli.cards import DECK, SYMBOLS
-from pasur_cli.typos import problem
+from pasur_cli.engine.cards import DECK, SYMBOLS
+from pasur_cli.engine.typos import problem
 
 
 def said(err: Exception) -> str:
-    from pasur_cli.render import Look, message
+    from pasur_cli.text.render import Look, message
     return message(err, Look())  # type: ignore[arg-type]
 
 
@@ -72,8 +72,8 @@ def old_meaning(token: str) -> str | None:
 
 @given(st.text(st.sampled_from("ABDJKQTSCH0123456789♣♦♥♠abdjkqsch"), min_size=1, max_size=4))
 def test_the_german_letters_change_no_card_that_was_read_before(token):
-    from pasur_cli.cards import parse_card
-    from pasur_cli.errors import NotationError
+    from pasur_cli.engine.cards import parse_card
+    from pasur_cli.engine.errors import NotationError
     before = old_meaning(token)
     try:
         now = parse_card(token).code
@@ -97,7 +97,7 @@ def test_the_german_letters_read_as_the_texts_use_them(pasur, typed, card):
 
 
 def parse(code: str):
-    from pasur_cli.cards import parse_card
+    from pasur_cli.engine.cards import parse_card
     return parse_card(code)
 
 
@@ -122,8 +122,8 @@ def test_every_rank_letter_a_translation_uses_can_be_typed(lang):
 
     from babel.messages.pofile import read_po
 
-    from pasur_cli.cards import parse_card
-    path = Path(__file__).parent.parent / "pasur_cli" / "locale" / lang / "LC_MESSAGES" / "pasur.po"
+    from pasur_cli.engine.cards import parse_card
+    path = Path(__file__).parent.parent / "pasur_cli" / "text" / "locale" / lang / "LC_MESSAGES" / "pasur.po"
     letter = re.compile(r"(?<![\w{])([A-Z])(?![\w}])")
     checked = 0
     for message in read_po(path.open("rb")):

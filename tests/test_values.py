@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pasur_cli.cards import DECK, Card, parse_card
-from pasur_cli.deal import NoSur, Play
-from pasur_cli.errors import NotationError
-from pasur_cli.match import DealResult
-from pasur_cli.rules import BOOLS, CHOICES, OPTION_NAMES, PRESETS, Rules
-from pasur_cli.scoring import PileCount, SideScore
+from pasur_cli.engine.cards import DECK, Card, parse_card
+from pasur_cli.engine.deal import NoSur, Play
+from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.match import DealResult
+from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, PRESETS, Rules
+from pasur_cli.engine.scoring import PileCount, SideScore
 
 
 @given(st.integers(-5, 20), st.text(max_size=2))

@@ -1,0 +1,1 @@
+"""The command line: the click group (``app``), the terminal reader, one module per command."""

@@ -1,0 +1,24 @@
+"""`pasur deal`: enter the face-up table of the next deal."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import PasurCommand, current, expect_option, look, look_options, open_store, store_options
+from pasur_cli.engine.typos import read_cards
+from pasur_cli.store import actions
+from pasur_cli.text import render
+
+
+@click.command(cls=PasurCommand)
+@click.argument("cards", nargs=-1, required=True)
+@expect_option
+@store_options
+@look_options
+@click.pass_context
+def deal(ctx: click.Context, cards: tuple[str, ...], expect: int | None) -> None:
+    """Enter the face-up table of the next deal: four CARDS (checked for misdeals)."""
+    table_cards = read_cards(cards)
+    store = open_store(ctx, write=True)
+    match = actions.enter_table(store, current(ctx, store)[0], table_cards, expect)
+    click.echo(render.deal_text(look(ctx), match))

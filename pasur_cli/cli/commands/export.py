@@ -1,0 +1,75 @@
+"""`pasur export`: write a match as a self-describing JSON record."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import suppress
+
+import click
+
+from pasur_cli.cli.app import PasurCommand, current, look, open_store, store_options
+from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.record import write_record
+from pasur_cli.store.database import StoreError, check_file
+from pasur_cli.text import render
+
+
+def write_atomically(path: str, text: str, force: bool) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a temporary file in the same folder, synced,
+    then renamed over the target. An existing file is replaced only with ``force``."""
+    if os.path.isdir(check_file(path)):
+        raise NotationError("{file} is a folder; name a file to write the record to.", file=path)
+    if os.path.lexists(path) and not force:
+        raise StoreError("{file} already exists; nothing was written (give --force to replace it).", file=path)
+    target = os.path.realpath(path)  # through a symbolic link: the file it names is replaced
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise NotationError("{file} is not a regular file; leave out -o to write the record to standard output.",
+                            file=path)
+    folder = os.path.dirname(target)
+    data = text.encode("utf-8")
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".pasur-export-", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise StoreError("cannot write {file} ({reason}); nothing was written.", file=path,
+                         reason=err.strerror or err) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, target)
+    except OSError as err:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise StoreError("cannot write {file} ({reason}); nothing was written.", file=path,
+                         reason=err.strerror or err) from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@click.command(cls=PasurCommand)
+@click.option("-o", "--output", default="-", metavar="FILE",
+              help="Where to write the record (default or -: standard output).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@store_options
+@click.pass_context
+def export(ctx: click.Context, output: str, force: bool) -> None:
+    """Write the match as a self-describing JSON record (players, rules, every action with its time).
+
+    A file is written whole or not at all, and an existing one is replaced only with --force.
+    """
+    store = open_store(ctx)
+    mid = current(ctx, store)[0]
+    record = store.load(mid, full=True)
+    text = render.dumps(write_record(record)) + "\n"
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        write_atomically(output, text, force)
+        click.echo(look(ctx).say("Wrote match {match} to {file}.", match=mid, file=output))

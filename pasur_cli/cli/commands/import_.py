@@ -1,0 +1,69 @@
+"""`pasur import`: replay a match record and store it as a new match."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pasur_cli.cli.app import PasurCommand, confirm, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.record import MAX_BYTES, read_record
+from pasur_cli.store.database import StoreError, check_file, check_path, default_path
+from pasur_cli.text import render
+
+
+def at_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal; None when it was closed)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def read_text(path: str) -> str:
+    """The file (or standard input for -) as UTF-8 text, at most MAX_BYTES: a device such as
+    /dev/zero or a huge file is refused before it fills the memory."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_BYTES + 1) if sys.stdin is not None else b""  # closed: empty
+        else:
+            with open(check_file(path), "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise NotationError("cannot read {file} ({reason}).", file=path, reason=err.strerror or err) from None
+    if len(data) > MAX_BYTES:
+        raise NotationError("{file} is larger than {most} MB; a match record is smaller.", file=path,
+                            most=MAX_BYTES // 2**20)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NotationError("{file} is not a text file; a match record is JSON.", file=path) from None
+
+
+@click.command(name="import", cls=PasurCommand)
+@click.argument("file", metavar="FILE")
+@click.option("--again", is_flag=True, help="Import the record even if it was imported before.")
+@store_options
+@look_options
+@click.pass_context
+def import_(ctx: click.Context, file: str, again: bool) -> None:
+    """Replay a match record (from `pasur export`) through the rules and store it as a new match.
+
+    A record that was already imported is refused unless you confirm at a terminal or give --again.
+    """
+    given = ctx.meta.get("pasur.db")
+    check_path(given if given is not None else default_path())  # a bad --db before a long read
+    record = read_record(read_text(file))
+    store = open_store(ctx, create=True)
+    earlier = store.imported_as(record.fingerprint)
+    if earlier is not None and not again:
+        question = look(ctx).say("This record was already imported as match {match}. Import it again as a new match?",
+                                 match=earlier)
+        if not (at_terminal() and confirm(question)):
+            raise StoreError("this record was already imported as match {match}; nothing was changed"
+                             " (give --again to import it once more).", match=earlier)
+    mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
+                       record.fingerprint, record.created)
+    count = len(record.actions)
+    click.echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
+                                   "Imported as match {match}: {count} actions replayed.", count,
+                                   match=mid, count=count))
+    click.echo(render.show_text(look(ctx), mid, record.match, width=terminal_width()))

@@ -1,0 +1,43 @@
+"""`pasur log`: a match's history, play by play."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import (
+    Count,
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
+
+
+@click.command(cls=PasurCommand)
+@click.option("--deal", "deal_number", type=Count(1), metavar="N",
+              help="Only deal N (1 is the first deal).")
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
+    """What happened in the match, play by play: each deal's table, every play with its hand and
+    capture, the leftover table, and each deal's score (a tallied deal is one line). With --json,
+    a list of events holding the engine's records."""
+    from pasur_cli.engine.history import event_dict, match_events, of_deal
+    from pasur_cli.text import render, render_stats
+    store = open_store(ctx)
+    mid, _ = current(ctx, store)
+    record = store.load(mid, full=True)
+    record.replay()  # a log that does not replay: the match is damaged, said as every command says it
+    events = match_events(record.players, record.rules, record.dealer, record.actions)
+    if deal_number is not None:
+        events = of_deal(events, deal_number)
+    if as_json:
+        click.echo(render.dumps([event_dict(e) for e in events]))
+    else:
+        click.echo(render_stats.log_text(look(ctx), mid, events, terminal_width()))

@@ -1,0 +1,52 @@
+"""`pasur matches`: every match in the database; one that cannot be replayed is listed as damaged."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from pasur_cli.cli.app import PasurCommand, db_option, json_option, open_store, terminal_width
+from pasur_cli.engine.match import name_key
+from pasur_cli.store.database import DamagedError, Store, check_path, default_path
+from pasur_cli.text import render
+
+
+@click.command(cls=PasurCommand)
+@click.option("--player", metavar="NAME", help="Only matches with this player (any case).")
+@click.option("--unfinished", is_flag=True, help="Only matches that are not finished.")
+@json_option
+@db_option
+@click.pass_context
+def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: bool) -> None:
+    """Every match in the database: date, players, rules, deals played, totals, status (or why it is
+    damaged)."""
+    rows: list[dict[str, object]] = []
+    given = ctx.meta.get("pasur.db")
+    if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
+        rows = listing(open_store(ctx), player, unfinished)
+    if as_json:
+        click.echo(render.matches_json(rows))
+    else:
+        click.echo(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width()))
+
+
+def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:
+    """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
+    damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
+    rows: list[dict[str, object]] = []
+    name = None if player is None else name_key(player)
+    for mid in store.match_ids():
+        try:
+            record, match = store.match(mid)
+        except DamagedError as err:
+            players = store.summary(mid)[0]
+            if name is None or any(name_key(p) == name for p in players):
+                rows.append(render.damaged_row(mid, players, err.reason))
+            continue
+        if name is not None and not any(name_key(p) == name for p in match.players):
+            continue
+        if unfinished and match.finished:
+            continue
+        rows += render.matches_rows([(mid, record.created, match)])
+    return rows

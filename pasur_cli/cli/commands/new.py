@@ -1,0 +1,36 @@
+"""`pasur new`: start a match."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import PasurCommand, look_options, open_store, rule_options, store_options
+from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.match import Match, check_players
+from pasur_cli.engine.rules import parse_rules
+from pasur_cli.text import render
+
+
+@click.command(cls=PasurCommand)
+@click.argument("players", nargs=-1, required=True)
+@rule_options
+@click.option("--dealer", metavar="NAME", help="Who deals the first deal (default: the first player named).")
+@click.option("--solo", is_flag=True, help="With 4 players, everyone plays for themselves (no teams).")
+@store_options
+@look_options
+@click.pass_context
+def new(ctx: click.Context, players: tuple[str, ...], preset: str, overrides: tuple[str, ...],
+        dealer: str | None, solo: bool) -> None:
+    """Start a match: PLAYERS in playing order (2-4; 4 play as teams 1+3 against 2+4)."""
+    names = [p.strip() for p in players]
+    rules = parse_rules(preset, [*overrides, *(["teams=false"] if solo else [])])
+    names = check_players(names)
+    if solo and len(names) != 4:
+        raise NotationError("--solo is for 4 players; with 2 or 3 everyone plays for themselves anyway.")
+    seat = 0
+    if dealer is not None:
+        match = Match(names, rules)
+        seat = names.index(match.player_named(dealer))
+    store = open_store(ctx, create=True)
+    mid = store.create(names, rules, seat)
+    click.echo(render.new_text(mid, Match(names, rules, seat)))

@@ -1,0 +1,51 @@
+"""`pasur score`: the score table of every deal and of the match."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import (
+    PasurCommand,
+    current,
+    echo_csv,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
+from pasur_cli.text import render
+from pasur_cli.text.i18n import _
+
+
+@click.command(cls=PasurCommand)
+@json_option
+@click.option("--csv", "as_csv", is_flag=True,
+              help="Print CSV (UTF-8, a header row): one row per deal and side, every score column and the"
+              " running total.")
+@click.option("--chart", is_flag=True, help="Draw the running totals after each deal as a chart, sized to the"
+              " terminal, with the target as a line.")
+@store_options
+@look_options
+@click.pass_context
+def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool) -> None:
+    """One score table per deal and the match table with running totals."""
+    if as_json + as_csv + chart > 1:
+        raise click.UsageError(_("choose one of --json, --csv and --chart."))
+    store = open_store(ctx)
+    mid, match = current(ctx, store)
+    if as_json:
+        click.echo(render.dumps(render.score_json(mid, match)))
+    elif as_csv:
+        from pasur_cli.text.render_stats import score_csv_rows
+        echo_csv(*score_csv_rows(render.score_json(mid, match)))
+    elif chart:
+        import shutil
+
+        from pasur_cli.text.render_stats import chart_text
+        size = shutil.get_terminal_size()
+        height = max(12, min(size.lines - 2, 30))
+        click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # COLUMNS=100000: 3 MB
+    else:
+        click.echo(render.score_text(look(ctx), match, width=terminal_width()))

@@ -1,0 +1,341 @@
+"""`pasur session`: the referee as an interactive loop, for a table that leaves it open all evening.
+
+Each line is read, understood and recorded through the same functions the one-shot commands use
+(pasur_cli.store.actions, the engine and render): the session has no rules or storage code of its own.
+A play carries the log length its prompt was drawn from (``expect``), so a play another pasur
+entered meanwhile is never mistaken for ours. A capture choice is asked before anything is
+recorded, from the engine's list of legal captures.
+
+Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
+are read by pasur_cli.cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
+prompt is being drawn is never held until the next Enter (as it is with ``input()``). Prompts
+are written only at a terminal; piped input is read line by line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from pasur_cli.cli.app import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.terminal import Reader
+from pasur_cli.cli.terminal import lines as terminal_lines
+from pasur_cli.engine.captures import capture_problem, is_legal_capture, legal_captures
+from pasur_cli.engine.errors import NotationError, PasurError
+from pasur_cli.engine.typos import read_cards
+from pasur_cli.store import actions
+from pasur_cli.store.database import BusyError, StaleError
+from pasur_cli.text import render
+from pasur_cli.text.i18n import N_, _, catalog_words, whole_number
+
+if TYPE_CHECKING:
+    from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.match import Match
+    from pasur_cli.store.database import Store
+    from pasur_cli.text.render import Look
+
+HELP = N_("""Type each card as it is played:
+  7c            play 7♣; its capture is worked out (you are asked when there is a choice:
+                answer with its number or the cards; Ctrl-C there cancels the play)
+  7c 4d         play 7♣ taking 4♦
+  5c 9d 3h ks   when a deal waits for its table: the four face-up cards
+Cards: rank A 2-10 J Q K (or 1, T), suit C D H S or ♣ ♦ ♥ ♠, any case: 10d, qh, 7♣.
+The prompt shows whose turn it is, the cards each player still holds this hand, and the score.
+Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit}.
+Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
+TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d 3h ks" and more)
+
+# The session's commands: the English words, which always work, and each command's word in the
+# reader's language. A translation is the word (or words, separated by commas, Latin or Arabic) a player of that
+# language types; the first is the one the help shows. tests/test_session.py checks that no
+# translated word reads as a card or a mistyped one, nor as another command.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "show": ("show",), "score": ("score",), "undo": ("undo",), "tally": ("tally",), "matches": ("matches",),
+    "deal": ("deal",), "help": ("help", "?", "h"),
+    "quit": ("quit", "exit"),  # not "q": a queen typed without its suit must not end the evening
+}
+COMMAND_WORDS: dict[str, str] = {
+    "show": N_("session command word: show"), "score": N_("session command word: score"),
+    "undo": N_("session command word: undo"), "tally": N_("session command word: tally"),
+    "matches": N_("session command word: matches"), "deal": N_("session command word: deal"),
+    "help": N_("session command word: help"), "quit": N_("session command word: quit"),
+}
+
+
+def translated_words(command: str) -> list[str]:
+    """The words the reader's language has for a session command (none in English, or while its
+    catalog lacks them)."""
+    return catalog_words(COMMAND_WORDS[command])
+
+
+def command_words() -> dict[str, str]:
+    """Every word that names a session command, compared as names are (``name_key``: any case,
+    Unicode normalization, Arabic or Persian yeh and kaf, with or without the zero-width
+    non-joiner), mapped to its command."""
+    from pasur_cli.engine.match import name_key
+    words = {name_key(word): command for command, english in COMMANDS.items() for word in english}
+    for command in COMMANDS:
+        for word in translated_words(command):
+            words.setdefault(name_key(word), command)  # an English word keeps its meaning
+    return words
+
+
+def shown_word(command: str) -> str:
+    """The word the help shows for a command: the reader's language's first, else the English."""
+    return next(iter(translated_words(command)), COMMANDS[command][0])
+
+
+class Cancelled(Exception):
+    """The typist cancelled a question (Ctrl-C at the capture choice)."""
+
+
+class Session:
+    """One session at one table: the store, the match id, how to draw and how to read a line."""
+
+    def __init__(self, store: Store, match_id: int, look: Look, read: Reader, at_terminal: bool) -> None:
+        self.store, self.mid, self.look, self.read, self.at_terminal = store, match_id, look, read, at_terminal
+        self.commands = command_words()
+
+    def handled(self) -> None:
+        """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
+        handled = getattr(self.read, "handled", None)
+        if handled is not None:
+            handled()
+
+    def width(self) -> int | None:
+        """The terminal's width in columns (at least 40); None when lines are not read from one."""
+        return terminal_width() if self.at_terminal else None
+
+    def echo(self, text: str) -> None:
+        """Write ``text``; at a terminal a line wider than it breaks between words, not wherever
+        the terminal's edge falls."""
+        click.echo(fit(text, self.width()))
+
+    def refuse(self, err: Exception) -> None:
+        if isinstance(err, StaleError):  # said for the players at the table, not as --expect says it to scripts
+            self.echo(_("Error: {message}").format(message=render.stale_text(self.look, err)))
+            return
+        self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
+
+    def state(self) -> tuple[Match, int]:
+        """The match as stored now, and how many actions its log holds (for ``expect``)."""
+        record, match = self.store.match(self.mid)
+        return match, record.length
+
+    def current(self, match: Match) -> Match:
+        """The match as stored now, for a command that shows it: another pasur may have recorded
+        since the prompt was drawn. ``match`` (the prompt's) while the database is busy."""
+        try:
+            return self.state()[0]
+        except BusyError:
+            return match
+
+    def prompt(self, match: Match) -> str:
+        """The status line and an arrow, leaving at least ``TYPING`` columns to type in; when even
+        its shortest form does not leave them, the status line stands above the arrow (broken
+        between words when even the whole width is too narrow for it)."""
+        width = self.width()
+        if width is None:
+            return ""
+        arrow = " > " if self.look.ascii else " › "
+        line = render.status_line(self.look, match, width=width - TYPING - len(arrow))
+        if render.text_width(line) + len(arrow) <= width - TYPING:
+            return line + arrow
+        return render.wrap(render.status_line(self.look, match, width=width), width) + "\n" + arrow.lstrip()
+
+    # -- the loop --------------------------------------------------------------------------
+    def run(self) -> None:
+        match, seen = self.state()
+        self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
+        if self.at_terminal:
+            self.echo(self.look.say('Type "{help}" for how to enter plays; Ctrl-C or Ctrl-D leaves.',
+                                    help=shown_word("help")))
+        while True:
+            try:
+                match, seen = self.state()
+            except BusyError as err:  # another program holds the database for now: the last state stands
+                self.refuse(err)
+            except PasurError as err:  # the match was deleted or damaged meanwhile: nothing more to enter
+                self.refuse(err)
+                return
+            try:
+                line = self.read(self.prompt(match))
+            except EOFError:  # Ctrl-D: the terminal left the cursor after the prompt; end that line first
+                if self.at_terminal:
+                    self.echo("")
+                return
+            if "\x0c" in line:  # Ctrl-L, as in a shell: a clear screen, then the line as typed
+                if self.at_terminal:
+                    click.echo("\x1b[H\x1b[2J", nl=False)
+                line = line.replace("\x0c", "")
+            words = line.replace(",", " ").split()
+            if not words:
+                continue
+            try:
+                if not self.do(words, match, seen):
+                    return
+            except PasurError as err:
+                self.refuse(err)
+            except Cancelled:
+                self.echo(_("Cancelled: nothing was recorded."))
+
+    def do(self, words: list[str], match: Match, seen: int) -> bool:
+        """Carry out one typed line; False to leave."""
+        from pasur_cli.engine.match import name_key
+        command = self.commands.get(name_key(words[0]))
+        if command == "quit":
+            return False
+        if command == "help":
+            self.echo(render.help_text(self.look.say(HELP, **{c: shown_word(c) for c in COMMANDS}),
+                                       self.width() or 80))
+        elif command == "show":
+            self.echo(render.show_text(self.look, self.mid, self.current(match), session=True,
+                                       width=self.width() or 80))
+        elif command == "score":
+            self.echo(render.score_text(self.look, self.current(match), width=self.width() or 80))
+        elif command == "matches":
+            from pasur_cli.cli.commands.matches import listing
+            self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
+        elif command == "undo":
+            self.undo(words[1:], seen)
+        elif command == "deal":
+            self.table(words[1:], seen)
+        elif command == "tally":
+            self.tally(match, seen)
+        elif match.finished:
+            self.echo(self.look.say("The match is over: {winner} won. Type {quit} to leave.", winner=match.winner,
+                                    quit=shown_word("quit")))
+        elif match.deal is None:
+            self.table(words, seen)
+        else:
+            self.play(words, match, seen)
+        return True
+
+    def undo(self, args: list[str], seen: int) -> None:
+        count = whole_number(args[0], 6) if len(args) == 1 else 1 if not args else None
+        if not count:
+            raise NotationError("undo takes a number of actions, e.g. undo 2; not {text!r}.", text=" ".join(args))
+        _dropped, words, match = actions.take_back(
+            self.store, self.mid, count, expect=seen,
+            describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)))
+        for line in words:
+            self.echo(line)
+        self.echo(render.position_text(self.look, match))
+
+    def tally(self, match: Match, seen: int) -> None:
+        """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
+        from pasur_cli.cli.commands.tally import ask_tally
+        try:
+            piles, counts, surs = ask_tally(match, self.read, self.look, width=self.width())
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
+            self.handled()
+            self.echo("")
+            raise Cancelled from None
+        _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
+        self.echo(render.score_text(self.look, match, only_last=True, width=self.width() or 80))
+        awaited = render.awaiting_text(match, session=True)
+        if awaited:
+            self.echo(awaited)
+
+    def table(self, words: list[str], seen: int) -> None:
+        cards = read_cards(words)
+        if len(cards) != 4:
+            if len(cards) == 1:
+                raise NotationError("the table is 4 cards; 1 was given ({cards}).", cards=cards)
+            raise NotationError("the table is 4 cards; {count} were given ({cards}).", count=len(cards), cards=cards)
+        match = actions.enter_table(self.store, self.mid, cards, expect=seen)
+        self.echo(render.deal_text(self.look, match))
+
+    def play(self, words: list[str], match: Match, seen: int) -> None:
+        deal = match.deal
+        assert deal is not None
+        # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
+        card, *rest = read_cards(words, deal.unseen_cards, deal.table)
+        deal.verify_card(card)
+        take = rest or self.choose(card, match)
+        record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
+        self.echo(render.play_text(self.look, record, played_in, match, session=True, width=self.width() or 80))
+
+    def choose(self, card: Card, match: Match) -> list[Card] | None:
+        """The capture to record: None when the engine has one answer, else the typist's choice."""
+        deal = match.deal
+        assert deal is not None
+        found = legal_captures(card, deal.table, match.rules)
+        if found.forced is not None:  # the engine's answer, as Deal.resolve gives it
+            return None
+        question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
+        if not self.at_terminal:
+            self.echo(question.rstrip())
+        while True:
+            try:
+                answer = self.read(question if self.at_terminal else "").strip()
+            except KeyboardInterrupt:
+                self.handled()
+                self.echo("")
+                raise Cancelled from None
+            except EOFError:
+                raise Cancelled from None
+            number = whole_number(answer)
+            if number is not None and 1 <= number <= len(found.options):
+                return list(found.options[number - 1])
+            if answer and not answer.isdecimal():
+                try:
+                    take = read_cards(answer.replace(",", " ").split(), deal.table)
+                except NotationError as err:
+                    self.refuse(err)
+                else:
+                    if tuple(sorted(take)) in found.options or (
+                            found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
+                        return take
+                    problem = capture_problem(card, deal.table, take, match.rules)  # why not, when it can say
+                    if problem is not None:
+                        self.refuse(problem)
+                    else:
+                        self.echo(_("{card} cannot take {cards}.").format(
+                            card=self.look.card(card), cards=self.look.cards(take)))
+            self.echo(self.look.say("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.",
+                                    n=len(found.options)))
+            question = _("Which one? ")
+
+
+def run(store: Store, match_id: int, look: Look, read: Reader | None = None) -> None:
+    """The session on ``store``'s match ``match_id``; ``read`` reads a line after a prompt (by
+    default the terminal's, or standard input line by line when it is not a terminal)."""
+    if read is not None:
+        _run(Session(store, match_id, look, read, True))
+        return
+    with terminal_lines() as (reader, at_terminal):
+        _run(Session(store, match_id, look, reader, at_terminal))
+
+
+def _run(session: Session) -> None:
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        session.echo("")
+    session.echo(_("Everything is saved. Bye."))
+
+
+@click.command(cls=PasurCommand)
+@store_options
+@look_options
+@click.pass_context
+def session(ctx: click.Context) -> None:
+    """Referee the current match interactively: type each play, get the capture and the score.
+
+    \b
+    In the session, type:
+      7c             play 7♣ (you are asked which capture when there is a choice)
+      7c 4d          play 7♣ taking 4♦
+      5c 9d 3h ks    the four table cards of a deal
+      show           the deal: table, piles, the race, whose turn
+      score          the score tables, and the race during a deal
+      undo [N]       take back the last action (or N), then show the position
+      tally          score the next deal from its piles, asked side by side
+      matches        every match
+      help, quit     (Ctrl-D and Ctrl-C also leave; everything is saved)
+    """
+    store = open_store(ctx, write=True)
+    mid = current(ctx, store)[0]
+    run(store, mid, look(ctx))

@@ -1,0 +1,34 @@
+"""`pasur show`: the deal in progress."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import (
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+    terminal_width,
+)
+from pasur_cli.text import render
+
+
+@click.command(cls=PasurCommand)
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def show(ctx: click.Context, as_json: bool) -> None:
+    """The deal in progress: table, whose turn, piles, surs, last capture, unseen cards."""
+    store = open_store(ctx)
+    mid, match = current(ctx, store)
+    if as_json:
+        data = render.show_json(mid, match)
+        data["length"] = store.length(mid)  # how many actions the log holds: what --expect takes
+        click.echo(render.dumps(data))
+    else:
+        click.echo(render.show_text(look(ctx), mid, match, width=terminal_width()))

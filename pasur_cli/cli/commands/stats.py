@@ -1,0 +1,56 @@
+"""`pasur stats`: every player's record across the matches in the database."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from pasur_cli.cli.app import (
+    PasurCommand,
+    db_option,
+    echo_csv,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    terminal_width,
+)
+from pasur_cli.store.database import check_path, default_path
+from pasur_cli.text.i18n import _
+
+
+@click.command(cls=PasurCommand)
+@click.option("--player", metavar="NAME", help="Only this player (any case): their row, partnerships and"
+              " head-to-head.")
+@json_option
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (UTF-8, a header row): one row per player and"
+              " partnership.")
+@db_option
+@look_options
+@click.pass_context
+def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -> None:
+    """Every player across all matches: matches played and won, win rate, deals, points and surs
+    per deal, how often they took the clubs, the 2♣ and the 10♦, their best deal, and the
+    head-to-head wins. In a team match a player's figures are their side's; partnerships get
+    their own rows. Unfinished matches are counted apart (their deals count)."""
+    if as_json and as_csv:
+        raise click.UsageError(_("--json and --csv cannot be used together."))
+    from pasur_cli.engine.stats import record_book
+    from pasur_cli.text import render, render_stats
+    found: list[tuple[Any, Any]] = []
+    damaged: list[int] = []
+    given = ctx.meta.get("pasur.db")
+    if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
+        found, damaged = open_store(ctx).every_match()
+    book = record_book(((record.id, match) for record, match in found), damaged)
+    if player is not None:
+        book = book.of_player(player)
+    if as_json:
+        click.echo(render.dumps(book.as_json()))
+    elif as_csv:
+        echo_csv(*render_stats.stats_csv_rows(book))
+    else:
+        click.echo(render_stats.stats_text(look(ctx), book, terminal_width()))
+

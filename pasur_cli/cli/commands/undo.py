@@ -1,0 +1,42 @@
+"""`pasur undo`: take back the last recorded actions."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import (
+    Count,
+    PasurCommand,
+    current,
+    expect_option,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+)
+from pasur_cli.store import actions
+from pasur_cli.text import render
+from pasur_cli.text.i18n import _
+
+
+@click.command(cls=PasurCommand)
+@click.argument("count", type=Count(1), default=1)
+@expect_option
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def undo(ctx: click.Context, count: int, expect: int | None, as_json: bool) -> None:
+    """Take back the last COUNT recorded actions (default 1), then show the position it returns to."""
+    store = open_store(ctx, write=True)
+    mid = current(ctx, store)[0]
+    dropped, words, match = actions.take_back(
+        store, mid, count, expect,
+        describe=lambda action: _("Took back {action}.").format(action=render.describe_action(look(ctx), action)))
+    if as_json:
+        click.echo(render.dumps({"match": mid, "undone": dropped}))
+    else:
+        for line in words:
+            click.echo(line)
+        click.echo(render.position_text(look(ctx), match))

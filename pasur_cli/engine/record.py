@@ -1,0 +1,319 @@
+"""The match record: a self-describing JSON document that exports a match and imports it back.
+
+    {"format": "pasur-match", "version": 1, "players": [...], "dealer": "Ali",
+     "rules": {every option}, "created": "...", "actions": [{"at": "...", "action": {...}}, ...]}
+
+``read_record`` trusts nothing in the document. It bounds its size and nesting before parsing
+(so a hostile file gets a sentence, never a RecursionError), refuses NaN, Infinity, fractions
+and huge numbers, checks every field's type and value and names unknown fields, then replays
+every action through the engine. What it returns, and what the store keeps, is the *canonical*
+form of each action (the cards as codes, the capture actually made, the player whose turn it
+was), never the raw input, and that form is replayed again to be sure it reads back the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from typing import Any, NamedTuple
+
+from pasur_cli.engine.cards import parse_card
+from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
+from pasur_cli.engine.match import Match, action_text, check_players, find_name, parse_action
+from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules, option_text, parse_rules
+
+FORMAT, VERSION = "pasur-match", 1
+MAX_BYTES = 4 * 1024 * 1024  # a 500-deal match exports to about 2 MB
+MAX_DEPTH = 8                # the deepest valid record nests 6 levels (tally counts)
+MAX_ACTIONS = 50_000
+MAX_NAME = 64                # characters in a player's name
+MAX_TIME = 64                # characters in an "at" or "created" time
+MAX_NUMBER = 10**6           # no number in a record is larger
+MAX_DIGITS = 7
+
+TOP_FIELDS = ("format", "version", "players", "dealer", "rules", "created", "actions")
+ACTION_FIELDS = {"deal": ("type", "table"), "play": ("type", "card", "take", "by"),
+                 "tally": ("type", "piles", "counts", "surs", "partial")}
+COUNT_FIELDS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
+COUNT_LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
+
+
+class Record(NamedTuple):
+    """A record that passed every check: its players, rules, dealer seat, canonical actions, their
+    times, the match they replay to, the fingerprint of its content, and when the match was
+    created (None when the record does not say)."""
+
+    players: list[str]
+    rules: Rules
+    dealer: int
+    actions: list[dict[str, Any]]
+    times: list[str]
+    match: Match
+    fingerprint: str
+    created: str | None = None
+
+
+def write_record(record: Any) -> dict[str, Any]:
+    """The export document of a stored MatchRecord."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": record.players,
+        "dealer": record.players[record.dealer],
+        "rules": record.rules.as_dict(),
+        "created": record.created,
+        "actions": [{"at": at, "action": action} for at, action in zip(record.times, record.actions, strict=True)],
+    }
+
+
+# -- parsing safely -----------------------------------------------------------------------
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before json.loads could recurse into it."""
+    depth = 0
+    for m in _TOKENS.finditer(text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise NotationError("the record nests deeper than a match record can ({most} levels);"
+                                    " it is not a pasur match record.", most=MAX_DEPTH)
+        elif token in "]}":
+            depth -= 1
+
+
+def _no_constant(name: str) -> Any:
+    raise NotationError("the record holds {value}, which is no number a match record has.", value=name)
+
+
+def _no_float(text: str) -> Any:
+    raise NotationError("the record holds the number {value}; every number in a match record is whole.",
+                        value=text[:20])
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise NotationError("the record holds a number of {digits} digits; no number in a match record is"
+                            " that large.", digits=len(text.lstrip("-")))
+    return int(text)
+
+
+def load_json(text: str) -> Any:
+    """The JSON document in ``text``, bounded in size, depth and numbers. Raises NotationError."""
+    if len(text) > MAX_BYTES:
+        raise NotationError("the record is larger than {most} MB; it is not a pasur match record.",
+                            most=MAX_BYTES // 2**20)
+    _check_depth(text)
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int)
+    except RecursionError:  # the depth check makes this unreachable; a sentence all the same
+        raise NotationError("the record nests too deeply; it is not a pasur match record.") from None
+    except json.JSONDecodeError as err:  # its text is Python's, in English: only where it went wrong is said
+        if not text.strip():
+            raise NotationError("the record is empty.") from None
+        raise NotationError("the record is not JSON (line {line}, column {column}).", line=err.lineno,
+                            column=err.colno) from None
+
+
+# -- checking each field ------------------------------------------------------------------
+def _bad(where: object, what: object, value: object) -> NotationError:
+    shown = shorten(json.dumps(value, ensure_ascii=True), 60)
+    return NotationError("{where} must be {what}, not {value}.", where=where, what=what, value=shown)
+
+
+def _text(value: object, where: object, most: int) -> str:
+    if not isinstance(value, str):
+        raise _bad(where, Words("text"), value)
+    if len(value) > most:
+        raise NotationError("{where} is longer than {most} characters.", where=where, most=most)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        lone = next(c for c in value if "\ud800" <= c <= "\udfff")
+        code = f"U+{ord(lone):04X}"
+        raise NotationError("{where} holds a lone surrogate ({code}), which is not text.",
+                            where=where, code=code) from None
+    return value
+
+
+def _plain(value: object, where: object, most: int) -> str:
+    """Text without control characters (a time)."""
+    text = _text(value, where, most)
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
+        raise _bad(where, Words("text without control characters"), value)
+    return text
+
+
+def _whole(value: object, where: object, least: int, most: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _bad(where, Words("a whole number"), value)
+    if not least <= value <= most:
+        raise NotationError("{where} is {value}; it must be between {least} and {most}.",
+                            where=where, value=value, least=least, most=most)
+    return value
+
+
+def _flag(value: object, where: object) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(where, Words("true or false"), value)
+    return value
+
+
+def _object(value: object, where: object, fields: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _bad(where, Words("an object"), value)
+    unknown = [k for k in value if k not in fields]
+    if unknown:
+        raise NotationError("{where} has unknown fields: {fields}.", where=where,
+                            fields=", ".join(json.dumps(k, ensure_ascii=True)[:40] for k in unknown[:5]))
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise NotationError("{where} lacks {fields}.", where=where, fields=", ".join(missing))
+    return value
+
+
+def _list(value: object, where: object, most: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise _bad(where, Words("a list"), value)
+    if len(value) > most:
+        raise NotationError("{where} holds more than {most} items.", where=where, most=most)
+    return value
+
+
+def _card(value: object, where: object) -> str:
+    """A card's canonical code from one card written alone (``10D``, ``qh``, ``7♣``)."""
+    text = _text(value, where, 4)
+    if text != text.strip() or not text:
+        raise _bad(where, Words("one card"), value)
+    return parse_card(text).code
+
+
+def _cards(value: object, where: object) -> list[str]:
+    codes = [_card(v, Words("{where}, item {number}", where=where, number=i))
+             for i, v in enumerate(_list(value, where, 52), 1)]
+    if len(set(codes)) != len(codes):
+        raise NotationError("{where} names a card twice.", where=where)
+    return codes
+
+
+def _rules(value: object) -> Rules:
+    doc = _object(value, Words('the record\'s "rules"'), OPTION_NAMES)
+    lines = []
+    for name, v in doc.items():
+        where = Words("the rule {name}", name=name)
+        if name in BOOLS:
+            _flag(v, where)
+        elif name in CHOICES:
+            if v not in CHOICES[name]:
+                raise _bad(where, Words("one of {choices}", choices=", ".join(CHOICES[name])), v)
+        elif not (v is None and name in OPTIONAL_INTS):
+            _whole(v, where, 0, MAX_NUMBER)
+        lines.append(f"{name}={option_text(v)}")
+    return parse_rules("standard", lines)
+
+
+def _sides(value: object, where: object, sides: list[str]) -> dict[str, Any]:
+    if isinstance(value, dict):  # a side spelt decomposed (as macOS writes José) is the side, as its players are
+        same = {unicodedata.normalize("NFC", k).strip() if isinstance(k, str) else k: v for k, v in value.items()}
+        if len(same) != len(value):
+            raise NotationError("{where} names a side twice.", where=where)
+        value = same
+    doc = _object(value, where, tuple(sides))
+    return doc
+
+
+def check_action(value: object, number: int, sides: list[str]) -> dict[str, Any]:
+    """Action ``number`` checked field by field; returns it with cards as codes (not yet replayed)."""
+    where = Words("action {number}", number=number)
+    if not isinstance(value, dict):
+        raise _bad(where, Words("an object"), value)
+    kind = value.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
+        raise _bad(Words("the type of {where}", where=where), Words("deal, play or tally"), kind)
+    fields = ACTION_FIELDS[kind]
+    if kind == "deal":
+        action = _object(value, where, fields, fields)
+        return {"type": "deal", "table": _cards(action["table"], Words("the table of {where}", where=where))}
+    if kind == "play":
+        action = _object(value, where, fields, ("type", "card", "take"))
+        by = action.get("by")
+        return {"type": "play", "card": _card(action["card"], Words("the card of {where}", where=where)),
+                "take": _cards(action["take"], Words("the capture of {where}", where=where)),
+                "by": None if by is None else _text(by, Words("the player of {where}", where=where), MAX_NAME)}
+    action = _object(value, where, fields, ("type",))
+    given_piles = _sides(action.get("piles", {}), Words("the piles of {where}", where=where), sides)
+    piles = {side: _cards(cards, Words("the pile of {side} in {where}", side=side, where=where))
+             for side, cards in given_piles.items()}
+    counts: dict[str, dict[str, Any]] = {}
+    for side, given in _sides(action.get("counts", {}), Words("the counts of {where}", where=where), sides).items():
+        here = Words("the counts of {side} in {where}", side=side, where=where)
+        doc = _object(given, here, COUNT_FIELDS)
+        counts[side] = {k: (_whole(doc.get(k, 0), Words("{key} in {where}", key=k, where=here), 0, COUNT_LIMITS[k])
+                            if k in COUNT_LIMITS
+                            else _flag(doc.get(k, False), Words("{key} in {where}", key=k, where=here)))
+                        for k in COUNT_FIELDS}
+    surs = {side: _whole(n, Words("the surs of {side} in {where}", side=side, where=where), 0, 99)
+            for side, n in _sides(action.get("surs", {}), Words("the surs of {where}", where=where), sides).items()}
+    return {"type": "tally", "piles": piles, "counts": counts, "surs": surs,
+            "partial": _flag(action.get("partial", False), Words("partial in {where}", where=where))}
+
+
+def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dict[str, Any]]) -> str:
+    """A hash of what a record means (players, first dealer, rules, canonical actions; not times)."""
+    content = json.dumps([players, dealer, rules.as_dict(), [action_text(a) for a in actions]],
+                         ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:32]
+
+
+def read_record(text: str) -> Record:
+    """Parse, check and replay a record. Raises NotationError for a malformed document,
+    IllegalPlayError for one that breaks a rule."""
+    doc = load_json(text)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise NotationError("this is not a pasur match record (its \"format\" is not {format}).", format=repr(FORMAT))
+    if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
+        raise NotationError("record version {version} is not one this pasur reads ({known}).",
+                            version=json.dumps(doc.get("version"))[:20], known=VERSION)
+    _object(doc, Words("the record"), TOP_FIELDS, ("players", "rules", "actions"))
+    names = _list(doc["players"], Words('the record\'s "players"'), 4)
+    players = [_text(p, Words("player {number}", number=i), MAX_NAME) for i, p in enumerate(names, 1)]
+    dealer_name = doc.get("dealer")
+    if dealer_name is not None:
+        _text(dealer_name, Words("the dealer"), MAX_NAME)
+    players = check_players(players, dealer_name)  # the names as stored (NFC)
+    rules = _rules(doc["rules"])
+    created = _plain(doc.get("created", ""), Words("the record's \"created\""), MAX_TIME) or None
+    entries = _list(doc["actions"], Words('the record\'s "actions"'), MAX_ACTIONS)
+    seat = players.index(find_name(players, dealer_name) or players[0]) if dealer_name else 0  # checked above
+    match = Match(players, rules, seat)
+    sides = list(match.sides)
+    actions, times = [], []
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
+            raise NotationError("action {number} of the record is malformed: {entry}", number=number,
+                                entry=json.dumps(entry, ensure_ascii=True)[:80])
+        _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
+        times.append(_plain(entry.get("at", ""), Words("the time of action {number}", number=number), MAX_TIME))
+        action = check_action(entry["action"], number, sides)
+        try:
+            match.apply(action)
+        except PasurError as err:
+            raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
+                                   number=number, reason=err) from None
+        done = match.last_action  # the canonical form: what replayed, not the input
+        assert done is not None
+        actions.append(done)
+    dealer = match.first_dealer
+    again = Match(players, rules, dealer)
+    for number, action in enumerate(actions, 1):  # the canonical form must replay to the same match
+        if parse_action(action_text(action)) != action:
+            raise NotationError("action {number} cannot be stored as it reads back differently.", number=number)
+        again.apply(action)
+    if again.results != match.results or again.totals != match.totals:
+        raise IllegalPlayError("the record replays differently from its own canonical form; it was not imported.")
+    return Record(players, rules, dealer, actions, times, match, fingerprint(players, dealer, rules, actions),
+                  created)

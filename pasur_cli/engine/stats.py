@@ -1,0 +1,183 @@
+"""The record book: every player's and partnership's figures across matches. No I/O.
+
+``record_book`` takes replayed matches (their ids and ``Match`` objects) and adds up, from each
+finished deal's ``DealResult`` (a tallied deal counts with what it records):
+
+- per player: finished matches played and won, unfinished matches (counted apart: they add to
+  no match figure), deals played, points, surs held at the end of a deal, and in how many deals
+  their side scored the clubs points, held the 2♣ and the 10♦, and their best deal. In a team
+  match a player's figures are their side's.
+- per partnership (two players who were a side in a team match): the same, over those matches.
+- head to head: for every two players who were opponents in a finished match, how many of those
+  matches each won (a win counts against every player of every other side; partners are not
+  opponents).
+
+Names are matched as ``pasur_cli.engine.match.name_key`` matches a typed name with a player (any case,
+Arabic or Persian yeh and kaf); a name is shown as it is spelt in the newest match that has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pasur_cli.engine.errors import IllegalPlayError
+from pasur_cli.engine.match import Match, name_key
+from pasur_cli.engine.values import Value
+
+
+class BestDeal(Value):
+    """The most points a side scored in one deal, and where (the first such deal)."""
+
+    points: int
+    match: int
+    deal: int
+
+
+class Record(Value):
+    """One player's or one partnership's figures. ``players`` holds one name or two."""
+
+    name: str
+    players: tuple[str, ...]
+    matches: int = 0
+    won: int = 0
+    unfinished: int = 0
+    deals: int = 0
+    points: int = 0
+    surs: int = 0
+    clubs: int = 0
+    two_clubs: int = 0
+    ten_diamonds: int = 0
+    best: BestDeal | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        """Won out of finished matches played (None before any)."""
+        return self.won / self.matches if self.matches else None
+
+    def per_deal(self, count: int) -> float | None:
+        """``count`` per deal played (None before any deal)."""
+        return count / self.deals if self.deals else None
+
+    def as_json(self) -> dict[str, object]:
+        """The record and the rates made from it, for `stats --json` (not ``as_dict``: that is the
+        fields alone)."""
+        return {
+            "name": self.name, "players": list(self.players),
+            "matches": self.matches, "won": self.won, "win_rate": _rounded(self.win_rate),
+            "unfinished": self.unfinished, "deals": self.deals,
+            "points": self.points, "points_per_deal": _rounded(self.per_deal(self.points)),
+            "surs": self.surs, "surs_per_deal": _rounded(self.per_deal(self.surs)),
+            "clubs": self.clubs, "two_clubs": self.two_clubs, "ten_diamonds": self.ten_diamonds,
+            "best_deal": None if self.best is None else
+            {"points": self.best.points, "match": self.best.match, "deal": self.best.deal},
+        }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+class RecordBook(Value):
+    """Every player's and partnership's record, and the head-to-head wins (by display name:
+    ``head_to_head[a][b]`` is how many finished matches a won against b, for every a and b that
+    were opponents in a finished match)."""
+
+    matches: int
+    unfinished: int
+    players: tuple[Record, ...]
+    partnerships: tuple[Record, ...]
+    head_to_head: dict[str, dict[str, int]]
+    damaged: tuple[int, ...] = ()  # the matches left out because they cannot be replayed
+
+    def as_json(self) -> dict[str, object]:
+        return {"matches": self.matches, "unfinished": self.unfinished,
+                "players": [r.as_json() for r in self.players],
+                "partnerships": [r.as_json() for r in self.partnerships],
+                "head_to_head": {a: dict(row) for a, row in self.head_to_head.items()},
+                "damaged": list(self.damaged)}
+
+    def of_player(self, name: str) -> RecordBook:
+        """The part of the book about one player: their row, their partnerships, their head-to-head
+        row and column. Raises IllegalPlayError when no match has a player of that name."""
+        key = name_key(name)
+        mine = [r for r in self.players if name_key(r.name) == key]
+        if not mine:
+            raise IllegalPlayError("no match in the database has a player named {name}.", name=name.strip())
+        me = mine[0].name
+        h2h = {a: {b: n for b, n in row.items() if me in (a, b)} for a, row in self.head_to_head.items()}
+        return RecordBook(
+            matches=mine[0].matches, unfinished=mine[0].unfinished, players=tuple(mine),
+            partnerships=tuple(r for r in self.partnerships if key in {name_key(p) for p in r.players}),
+            head_to_head={a: row for a, row in h2h.items() if row}, damaged=self.damaged)
+
+
+class _Tally:
+    """A record being added up."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+        self.counts = dict.fromkeys(("matches", "won", "unfinished", "deals", "points", "surs", "clubs",
+                                     "two_clubs", "ten_diamonds"), 0)
+        self.best: BestDeal | None = None
+
+    def add_match(self, match: Match, match_id: int, side: str) -> None:
+        if match.finished:
+            self.counts["matches"] += 1
+            self.counts["won"] += match.winner == side
+        else:
+            self.counts["unfinished"] += 1
+        for result in match.results:
+            score = result.scores[side]
+            self.counts["deals"] += 1
+            self.counts["points"] += score.total
+            self.counts["surs"] += score.surs
+            self.counts["clubs"] += score.clubs_points > 0
+            self.counts["two_clubs"] += score.two_clubs > 0
+            self.counts["ten_diamonds"] += score.ten_diamonds > 0
+            if self.best is None or score.total > self.best.points:
+                self.best = BestDeal(score.total, match_id, result.number)
+
+    def record(self, name: str, players: tuple[str, ...]) -> Record:
+        return Record(name, players, best=self.best, **self.counts)
+
+
+def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = ()) -> RecordBook:
+    """Add up every match (id, replayed match), in any order; ``damaged``: the ids of matches that
+    could not be replayed (left out, and said so)."""
+    ordered = sorted(matches, key=lambda item: item[0])
+    names: dict[str, str] = {}  # key -> spelling in the newest match
+    pairs: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}  # keys -> (side name, players)
+    people: dict[str, _Tally] = {}
+    teams: dict[frozenset[str], _Tally] = {}
+    wins: dict[str, dict[str, int]] = {}
+    finished = unfinished = 0
+    for match_id, match in ordered:
+        finished += match.finished
+        unfinished += not match.finished
+        seats = list(zip(match.players, match.seat_sides, strict=True))
+        members = {side: [p for p, s in seats if s == side] for side in match.sides}
+        for side, players in members.items():
+            for player in players:
+                names[name_key(player)] = player
+                people.setdefault(name_key(player), _Tally((player,))).add_match(match, match_id, side)
+            if len(players) == 2:
+                pair = frozenset(name_key(p) for p in players)
+                pairs[pair] = (side, tuple(players))
+                teams.setdefault(pair, _Tally(tuple(players))).add_match(match, match_id, side)
+        if match.finished:
+            for side, players in members.items():
+                for player in players:
+                    row = wins.setdefault(name_key(player), {})
+                    for other, opponents in members.items():
+                        for opponent in opponents if other != side else ():
+                            row[name_key(opponent)] = row.get(name_key(opponent), 0) + (side == match.winner)
+    player_rows = _ranked([t.record(names[k], (names[k],)) for k, t in people.items()])
+    team_rows = _ranked([t.record(pairs[k][0], pairs[k][1]) for k, t in teams.items()])
+    order = [name_key(r.name) for r in player_rows]
+    h2h = {names[a]: {names[b]: wins[a][b] for b in order if b in wins[a]} for a in order if a in wins}
+    return RecordBook(finished, unfinished, tuple(player_rows), tuple(team_rows), h2h, tuple(sorted(damaged)))
+
+
+def _ranked(rows: list[Record]) -> list[Record]:
+    """Most matches won first, then the best win rate, then most matches, then by name."""
+    return sorted(rows, key=lambda r: (-r.won, -(r.win_rate or 0), -r.matches, -r.deals, r.name.casefold()))

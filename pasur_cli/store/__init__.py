@@ -1,0 +1,1 @@
+"""Storage: the SQLite record book (``database``) and the changes the commands record (``actions``)."""

@@ -1,0 +1,88 @@
+"""What the write commands do to a stored match, as functions: `pasur deal`, `play`, `undo` and
+`tally` call them, and so does `pasur session`, so both record through the same code.
+
+Each takes an open write ``Store``, the match id and ``expect`` (the log length the caller last
+showed; None: do not check), records one change in one transaction, and returns what happened
+with the match as it now stands. Refusals are the engine's PasurErrors; nothing is recorded then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pasur_cli.engine.errors import IllegalPlayError, NotationError
+
+if TYPE_CHECKING:
+    from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.deal import Deal, Play
+    from pasur_cli.engine.match import DealResult, Match
+    from pasur_cli.store.database import Store
+
+
+def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | None = None) -> Match:
+    """Start the next deal with its four face-up cards; returns the match."""
+    if len(cards) != 4:
+        raise NotationError("the initial table is 4 cards; {count} were given.", count=len(cards))
+    with store.changing(match_id, expect) as change:
+        match: Match = change.match
+        match.start_deal(cards)
+        change.append(_last(match))  # the canonical form, as it replays
+    return match
+
+
+def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None = None, by: str | None = None,
+               expect: int | None = None) -> tuple[Play, Deal, Match]:
+    """Record ``card`` played (taking ``take``, or its only legal capture when None); returns the
+    play, the deal it was played in (finished when it was the last card) and the match.
+    Raises AmbiguousPlayError when ``take`` is None and several captures are legal."""
+    with store.changing(match_id, expect) as change:
+        match: Match = change.match
+        deal = match.deal
+        if deal is None:
+            match.play(card, take, by)  # raises: no deal is waiting for a card
+            raise AssertionError("unreachable")
+        record = match.play(card, take, by)
+        change.append(_last(match))  # the canonical form: the capture made, whose turn it was
+    return record, deal, match
+
+
+def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = None,
+              describe: Callable[[dict[str, object]], str] | None = None,
+              ) -> tuple[list[dict[str, object]], list[str], Match]:
+    """Take back the last ``count`` actions; returns them (oldest first), ``describe`` of each
+    (newest first) and the match as it now stands. The descriptions are made inside the
+    transaction, so one that fails takes nothing back."""
+    with store.changing(match_id, expect) as change:
+        have = change.count
+        if count > have:
+            if have == 1:  # the template stays English (str(err) goes into JSON); each is its own message
+                raise IllegalPlayError("match {match} has 1 recorded action; cannot undo {count}.",
+                                       match=match_id, count=count)
+            raise IllegalPlayError("match {match} has {have} recorded actions; cannot undo {count}.",
+                                   match=match_id, have=have, count=count)
+        dropped: list[dict[str, object]] = change.drop(count)
+        words = [describe(action) for action in reversed(dropped)] if describe else []
+    return dropped, words, store.match(match_id)[1]
+
+
+def enter_tally(store: Store, match_id: int, piles: list[str], counts: list[str], surs: list[str],
+                partial: bool = False, expect: int | None = None) -> tuple[DealResult, Match]:
+    """Score the next deal from each side's pile or counts and surs (the texts `pasur tally`
+    takes: ``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``); returns the result and the match."""
+    from pasur_cli.engine.match import DealResult
+    from pasur_cli.engine.tally import build_action
+    with store.changing(match_id, expect) as change:
+        match: Match = change.match
+        action = build_action(match, piles, counts, surs, partial)
+        result = match.apply(action)
+        change.append(_last(match))  # the canonical form, as it replays
+    assert isinstance(result, DealResult)
+    return result, match
+
+
+def _last(match: Match) -> dict[str, object]:
+    """The canonical form of the action the match just applied (what the store keeps)."""
+    action = match.last_action
+    assert action is not None, "an action has just been applied"
+    return action

@@ -1,0 +1,930 @@
+"""All file I/O: the SQLite database that holds every match as its players, rules and log.
+
+A match's state is replayed from its log through the engine. Every change is one
+``BEGIN IMMEDIATE`` transaction that reads the log, checks the change against the replayed match
+and appends (or removes) actions, so two processes never lose or duplicate a play and a crash
+leaves the old state or the new one. Reads never create anything. A file that is not a pasur
+database, is damaged or is newer than this version is refused, never overwritten. A path is
+always one file on disk: ``:memory:``, ``file:`` URIs and an empty path are refused.
+
+So that a long match stays instant, each finished deal leaves a snapshot row: the action count
+at which it finished, the engine version that computed it, its result and the match totals after
+it (JSON, fields by name), and a CRC of that deal's actions (those after the previous snapshot),
+the result and the totals. A command reads the newest snapshot row, checks it against its deal's actions and
+the engine version, and replays only what came after. The totals are read by SQLite's JSON
+functions; the results are parsed only when a command reads them (``score``: the CRC covers each
+result; one that does not fit its match makes the whole log be replayed). If the check fails it replays
+the whole log (and the next change rewrites the snapshots). Undo deletes the snapshots it goes behind.
+
+A match whose log no longer replays is *damaged*: loading it raises DamagedError naming the
+reason, and the other matches are unaffected; ``delete`` removes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from pasur_cli.engine.errors import NotationError, PasurError, Words, shorten
+from pasur_cli.engine.match import DealResult, Match, action_text, parse_action, sides_of
+from pasur_cli.engine.rules import Rules, option_text, parse_rules
+from pasur_cli.engine.scoring import SideScore
+from pasur_cli.engine.values import Value
+from pasur_cli.text.i18n import N_
+
+APP = "pasur"
+SCHEMA_VERSION = 2
+# The engine that computed a snapshot: raise it whenever a change of the rules code may change a
+# finished deal's result, so that stored snapshots are recomputed from the log.
+ENGINE_VERSION = 1
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    created TEXT NOT NULL,
+    players TEXT NOT NULL,          -- one name per line, in playing order
+    rules TEXT NOT NULL,            -- every rule option, one NAME=VALUE per line
+    dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
+    touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
+    fingerprint TEXT                -- of the imported record it came from (see pasur_cli.engine.record)
+);
+CREATE TABLE actions (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
+    at TEXT NOT NULL,               -- UTC time it was recorded
+    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.match.action_text
+    PRIMARY KEY (match_id, seq)
+);
+""" + """
+CREATE TABLE snapshots (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,           -- a deal finished with this action
+    engine INTEGER NOT NULL,        -- ENGINE_VERSION of the pasur that computed it
+    crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines, its result and the totals
+    result TEXT NOT NULL,           -- the deal's result as JSON, see result_text
+    totals TEXT NOT NULL,           -- JSON {side: match total after this deal}
+    PRIMARY KEY (match_id, seq)
+);
+"""
+_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
+
+# Set once a change has been committed in this process: output that fails afterwards must not
+# turn the command into a failure (see cli.run).
+committed = False
+
+
+class StoreError(PasurError):
+    """The database cannot be used (not ours, damaged, newer, read-only, missing, busy)."""
+
+
+class PathError(StoreError, NotationError):
+    """A database path that does not name one file on disk (exit 2)."""
+
+
+class BusyError(StoreError):
+    """Another program holds the database; nothing was changed."""
+
+
+class DamagedError(StoreError):
+    """One match cannot be read or replayed: ``match_id`` says which, ``reason`` why (``Words``, the
+    engine's error, or a system's text: a fact each language writes; ``str`` gives the English)."""
+
+    def __init__(self, match_id: int, reason: Words | PasurError | str) -> None:
+        super().__init__(N_("match {match} is damaged: {reason}"), match=match_id, reason=reason)
+        self.match_id, self.reason = match_id, reason
+
+
+class StaleError(PasurError):
+    """The match changed after it was shown; the change was not recorded."""
+
+
+def busy_timeout() -> float:
+    """Seconds to wait for another program's lock: ``PASUR_BUSY_TIMEOUT``, else 10."""
+    try:
+        return min(max(float(os.environ.get("PASUR_BUSY_TIMEOUT", "10")), 0.0), 600.0)
+    except ValueError:
+        return 10.0
+
+
+def default_path() -> str:
+    """``PASUR_DB`` if set, else pasur/pasur.db in the user data folder."""
+    if "PASUR_DB" in os.environ:
+        return os.environ["PASUR_DB"]
+    return os.path.join(user_data_dir(), "pasur.db")
+
+
+def check_path(path: str) -> str:
+    """``path`` when it names one file on disk; raises PathError (exit 2) for an empty path,
+    ``:memory:``, a ``file:`` URI or text the file system cannot hold."""
+    if not path.strip():
+        raise PathError("the database path is empty: name a file, e.g. --db pasur.db.")
+    if path == ":memory:" or path.lower().startswith("file:"):
+        raise PathError("{path}: pasur keeps its matches in a file; name the file itself"
+                        " (not :memory: or a file: URI).", path=path)
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PathError("the database path {path} is not valid text; rename the file or choose another.",
+                        path=ascii(path)) from None
+    if "\x00" in path:
+        raise PathError("the database path holds a NUL character.")
+    return path
+
+
+def check_file(path: str) -> str:
+    """``path`` when a file may have that name (a record to import or write); raises PathError
+    (exit 2) for a NUL character, which no file name holds (the system would refuse it with a
+    ValueError rather than an OSError)."""
+    if "\x00" in path:
+        raise PathError("{file}: a file name cannot hold a NUL character.", file=path)
+    return path
+
+
+def user_data_dir(platform: str = sys.platform) -> str:
+    """pasur's folder in the user data folder: the folder platformdirs' ``user_data_dir("pasur",
+    appauthor=False)`` names (tests hold the two equal), without its import, which costs about
+    9 ms, a fifth of start-up, on every command."""
+    if platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
+    elif platform == "darwin":
+        base = os.path.expanduser("~/Library/Application Support")
+    else:
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+    return os.path.join(base, APP)
+
+
+def _uri(path: str) -> str:
+    """A file: URI for SQLite (percent-escaping the characters a URI path cannot hold)."""
+    escaped = os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    return "file:" + escaped
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
+
+
+def _is_busy(err: BaseException) -> bool:
+    name = getattr(err, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(err)
+
+
+def _failure(err: BaseException, path: str, template: str) -> StoreError:
+    """The StoreError for a SQLite or decoding failure: busy, or ``template`` with path and reason."""
+    if _is_busy(err):
+        return BusyError("{path} is busy: another program is using it. Nothing was changed; try again in a"
+                         " moment.", path=path)
+    return StoreError(template, path=path, reason=str(err))
+
+
+def _text(data: bytes) -> str | bytes:
+    """A stored text as str, or as its bytes when they are not UTF-8 (a hand-edited row): the
+    match that holds it is then damaged ("not text"), not the whole file."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
+def _read_header(path: str) -> bytes:
+    """The first 16 bytes of the file (a seam the tests use to simulate a file nobody may read)."""
+    with open(path, "rb") as f:
+        return f.read(16)
+
+
+def result_text(r: DealResult) -> str:
+    """A deal result as JSON, every field by name."""
+    import json
+    return json.dumps({"number": r.number, "dealer": r.dealer, "tallied": r.tallied,
+                       "scores": {side: score.as_dict() for side, score in r.scores.items()}},
+                      ensure_ascii=False, sort_keys=True)
+
+
+def parse_result(text: str) -> DealResult:
+    """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
+    import json
+    data = json.loads(text)
+    scores = {str(side): SideScore(**score) for side, score in data["scores"].items()}  # SideScore checks each
+    number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
+    if not isinstance(number, int) or not isinstance(dealer, str) or not isinstance(tallied, bool):
+        raise ValueError("a snapshot's fields have the wrong types")
+    return DealResult(number, dealer, scores, tallied)
+
+
+class Untrusted(Exception):
+    """A snapshot item that does not fit its match (wrong type, sides, number or dealer)."""
+
+
+class Lazy(list):  # type: ignore[type-arg]
+    """A list read from the database only when an item is wanted: loading a long match costs the
+    same as a short one, because ``show`` and ``play`` need only how many deals were played
+    (``score`` reads them all). Items read from the snapshots are checked one by one when first
+    wanted (``check`` returns the item to use, parsed, or raises Untrusted); the first that does
+    not fit its match replaces the whole list by ``fallback()``, the same list replayed from the
+    whole log (which raises DamagedError when the log does not replay). Items appended later are
+    the engine's own."""
+
+    def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None) -> None:
+        super().__init__()
+        self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
+        self._check, self._fallback, self._checked = check, fallback, set[int]()
+        self.replayed = False  # whether the snapshots were not trusted and the log was replayed instead
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                items = self._fill()
+            except sqlite3.Error as err:
+                raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
+                                                        reason=str(err))) from None
+            if len(items) != self._count:
+                raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
+                                                        found=len(items), count=self._count))
+            list.extend(self, items)
+
+    def _at(self, index: int) -> Any:
+        self._load()
+        item = list.__getitem__(self, index)
+        if index < 0:
+            index += list.__len__(self)
+        if self._check is not None and index < self._count and index not in self._checked:
+            try:
+                item = self._check(index, item)
+            except Untrusted:
+                return self._replay()[index]
+            list.__setitem__(self, index, item)
+            self._checked.add(index)
+        return item
+
+    def _replay(self) -> list[Any]:
+        """Every item replaced by the fallback's, the list replayed from the whole log."""
+        assert self._fallback is not None, "a Lazy that checks its items needs a fallback"
+        items = list(self._fallback())
+        if len(items) < list.__len__(self):
+            raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
+                                                    found=list.__len__(self), count=len(items)))
+        list.__setitem__(self, slice(None), items[:list.__len__(self)])
+        self._check, self.replayed = None, True
+        return self
+
+    def __len__(self) -> int:
+        return list.__len__(self) if self._loaded else self._count
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._at(i) for i in range(len(self)))
+
+    def __reversed__(self) -> Iterator[Any]:
+        return (self._at(i) for i in reversed(range(len(self))))
+
+    def append(self, item: Any) -> None:
+        self._load()
+        list.append(self, item)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, list) and list(self) == list(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment,unused-ignore]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+class MatchRecord(Value):
+    """A stored match: who plays, the rules, the first dealer, the ``touched`` counter it was read
+    at, the results of its first ``start`` actions (from snapshots) with the totals and action
+    counts at each, and the actions after them (lines and times). A full load has start 0: every
+    action, no snapshot."""
+
+    id: int
+    created: str
+    players: list[str]
+    rules: Rules
+    dealer: int
+    touched: int
+    start: int
+    results: list[DealResult]
+    texts: list[str]
+    times: list[str]
+    totals: dict[str, int] | None = None
+    completed_at: list[int] | None = None
+
+    @property
+    def length(self) -> int:
+        """How many actions the match's log holds."""
+        return self.start + len(self.texts)
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The actions this record holds (all of them after a full load). Raises DamagedError for
+        a line that is no action."""
+        out = []
+        for number, text in enumerate(self.texts, self.start + 1):
+            try:
+                out.append(parse_action(text))
+            except (ValueError, TypeError, KeyError):
+                raise _unreadable(self.id, number, text) from None
+        return out
+
+    def replay(self) -> Match:
+        """The match replayed from its snapshot and the actions after it. Raises DamagedError."""
+        actions = self.actions
+        try:
+            if not self.start:
+                return Match.replay(self.players, self.rules, self.dealer, actions)
+            match = Match(self.players, self.rules, self.dealer)
+            match.results = self.results
+            match.completed_at = self.completed_at if self.completed_at is not None else []
+            match.totals = dict(self.totals or {})
+            match.start, match.base = self.start, self.results
+            for number, action in enumerate(actions, self.start + 1):
+                try:
+                    match.apply(action)
+                except Exception as err:  # whatever the engine says about a stored log: damaged
+                    raise DamagedError(self.id, Words("action {number} cannot be replayed ({reason})",
+                                                      number=number, reason=_reason(err))) from None
+            return match
+        except DamagedError:
+            raise
+        except Exception as err:  # a stored log the engine cannot replay, for whatever reason, is damaged
+            raise DamagedError(self.id, _reason(err)) from None
+
+
+def _reason(err: Exception) -> PasurError | str:
+    """An exception as the reason a match is damaged: the engine's error itself (a fact the reader's
+    language writes), or the kind and text of any other."""
+    if isinstance(err, PasurError):
+        return err
+    text = str(err)
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _unreadable(match_id: int, number: int, line: str) -> DamagedError:
+    """The error for a stored line that is no action: the line itself (shortened) is the reason."""
+    return DamagedError(match_id, Words("action {number} is not a line pasur writes ({line!r})",
+                                        number=number, line=shorten(line, 60)))
+
+
+def crc(texts: list[str]) -> int:
+    """The CRC-32 (as zlib computes it) of the texts joined by newlines. Written out here: a deal's
+    log is a few hundred bytes, and loading zlib's shared library would cost every command that
+    reads a snapshot more memory (about 0.2 MiB) than the rest of this module."""
+    table = _crc_table()
+    c = 0xFFFFFFFF
+    for byte in "\n".join(texts).encode():
+        c = table[(c ^ byte) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+@functools.cache
+def _crc_table() -> list[int]:
+    table = []
+    for n in range(256):
+        for _ in range(8):
+            n = (n >> 1) ^ 0xEDB88320 if n & 1 else n >> 1
+        table.append(n)
+    return table
+
+
+class Store:
+    """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
+    a missing file (with its folder)."""
+
+    def __init__(self, path: str | None = None, write: bool = False, create: bool = False) -> None:
+        self.path = check_path(str(path) if path is not None else default_path())
+        self.write, self.may_create = write or create, create
+        self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
+        self.db = self._open()
+        self._replayed: tuple[MatchRecord, Match] | None = None
+
+    # -- opening ---------------------------------------------------------------------------
+    def _open(self) -> sqlite3.Connection:
+        where = self.path
+        exists = os.path.exists(where)
+        if exists and os.path.isdir(where):
+            raise StoreError("{path} is a folder, not a pasur database.", path=where)
+        if exists and os.path.getsize(where):
+            try:
+                header = _read_header(where)
+            except OSError as err:
+                raise StoreError("{path} cannot be read ({reason}); it was left untouched.",
+                                 path=where, reason=err.strerror or err) from None
+            if header != b"SQLite format 3\x00":
+                raise StoreError("{path} is not a pasur database (not SQLite at all); it was left untouched.",
+                                 path=where)
+        if not self.may_create and not exists:
+            raise StoreError("no database at {path} yet: start a match with `pasur new NAME NAME`.", path=where)
+        if not exists:
+            try:
+                os.makedirs(os.path.dirname(os.path.abspath(where)), exist_ok=True)
+            except OSError as err:
+                raise StoreError("cannot create the folder for {path}: {reason}.", path=where,
+                                 reason=err.strerror) from None
+        try:
+            if self.write:
+                mode = "rwc" if self.may_create else "rw"
+            else:
+                # rw (never create) lets SQLite roll back a journal a crashed writer left behind;
+                # a file we may not write is still readable with ro.
+                folder = os.path.dirname(os.path.abspath(where))
+                writable = os.access(where, os.W_OK) and os.access(folder, os.W_OK)
+                mode = "rw" if writable else "ro"
+            db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=busy_timeout(),
+                                 isolation_level=None)
+            db.text_factory = _text
+        except sqlite3.Error as err:
+            raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            self._check_schema(db)
+        except (sqlite3.Error, UnicodeDecodeError, ValueError) as err:
+            db.close()
+            if isinstance(err, PasurError):
+                raise
+            raise _failure(err, where, N_("{path} cannot be read as a pasur database ({reason});"
+                                       " it was left untouched.")) from None
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _check_schema(self, db: sqlite3.Connection) -> None:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            if not self.may_create:
+                raise StoreError("{path} holds no matches yet: start one with `pasur new NAME NAME`.", path=self.path)
+            self._create(db)
+            return
+        if "meta" not in tables:
+            raise StoreError("{path} is a SQLite database of something else, not pasur; it was left untouched.",
+                             path=self.path)
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        if meta.get("app") != APP:
+            raise StoreError("{path} is a SQLite database of something else, not pasur; it was left untouched.",
+                             path=self.path)
+        text = str(meta.get("schema_version", ""))
+        if not (text.isascii() and text.isdigit() and len(text) < 6):
+            raise StoreError("{path} is damaged (its schema version is {version}); it was left untouched.",
+                             path=self.path, version=repr(text))
+        version = int(text)
+        if version > SCHEMA_VERSION:
+            raise StoreError("{path} was written by a newer pasur (schema {version}, this one knows {known});"
+                             " upgrade pasur. The file was left untouched.", path=self.path, version=version,
+                             known=SCHEMA_VERSION)
+        if not {"matches", "actions", "snapshots"} <= tables:
+            raise StoreError("{path} is damaged (tables are missing); it was left untouched.", path=self.path)
+        if version < SCHEMA_VERSION:
+            if self.write:
+                self._migrate(db, version)
+            else:
+                self.legacy = True
+
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
+        """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
+        each match's next change rebuilds them from its log), and the import fingerprint."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            text = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+            if int(text) < 2:
+                db.execute("DROP TABLE snapshots")
+                db.execute(_SNAPSHOTS)
+                db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
+                db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.executemany("INSERT INTO meta VALUES (?, ?)",
+                               [("app", APP), ("schema_version", str(SCHEMA_VERSION))])
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as err:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise _failure(err, self.path, N_("cannot write to {path}: {reason}.")) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- reading ---------------------------------------------------------------------------
+    def load(self, match_id: int, full: bool = False) -> MatchRecord:
+        """The stored match: from its newest snapshot and the actions after it, or with ``full``
+        its whole log. Raises StoreError when there is no such match or it cannot be read."""
+        try:
+            return self._load(match_id, full)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+
+    def _load(self, match_id: int, full: bool) -> MatchRecord:
+        row = self.db.execute("SELECT id, created, players, rules, dealer, touched FROM matches WHERE id = ?",
+                              (match_id,)).fetchone()
+        if row is None:
+            raise StoreError("there is no match {match}; `pasur matches` lists them.", match=match_id)
+        mid, created, players, rules, dealer, touched = row
+        if not isinstance(players, str) or not isinstance(rules, str):
+            raise DamagedError(mid, Words("its players or rules are not text"))
+        if not isinstance(created, str):
+            raise DamagedError(mid, Words("its date is not text"))
+        try:
+            players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
+        except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
+            raise DamagedError(mid, _reason(err)) from None
+        if not isinstance(dealer, int) or not 0 <= dealer < len(players):
+            raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
+        snap = None if full or self.legacy else self._newest_snapshot(mid, players, rules, dealer)
+        if snap is None:
+            log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
+                                  (mid,)).fetchall()
+            _check_rows(mid, log)
+            if [seq for seq, _, _ in log] != list(range(1, len(log) + 1)):
+                raise DamagedError(mid, Words("its actions are not numbered 1 to {count}", count=len(log)))
+            return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
+                               [a for _, _, a in log], [t for _, t, _ in log])
+        start, results, totals, completed, log = snap
+        return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
+                           [a for _, _, a in log], [t for _, t, _ in log], totals, completed)
+
+    def _newest_snapshot(self, mid: int, players: list[str], rules: Rules,
+                         dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
+        """(start, results, totals, completed_at, actions after start) from the snapshots, or None
+        when there are none, or the newest was computed by another engine, does not match the log
+        or does not fit the match (its totals name other sides than the players and rules make,
+        its deal number is not the count of snapshots, a field has the wrong type)."""
+        snaps = self.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
+                                " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
+        if not snaps:
+            return None
+        newest, engine, crc_stored, result, totals_text = snaps[0]
+        previous = snaps[1][0] if len(snaps) > 1 else 0
+        if (engine != ENGINE_VERSION or type(newest) is not int or type(previous) is not int
+                or not isinstance(result, str) or not isinstance(totals_text, str)):
+            return None
+        log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
+                              (mid, previous)).fetchall()
+        try:
+            _check_rows(mid, log)
+        except DamagedError:
+            return None  # replayed from the whole log, which says what is wrong
+        if [seq for seq, _, _ in log] != list(range(previous + 1, previous + len(log) + 1)):
+            return None  # a gap or a seq that is no number: replayed from the whole log, which says so
+        if self.db.execute("SELECT count(*), min(seq) FROM actions WHERE match_id = ?",
+                           (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
+            return None  # an earlier action is missing (or one too many): the whole log says which
+        deal = [a for seq, _, a in log if seq <= newest]
+        if len(deal) != newest - previous or crc([*deal, result, totals_text]) != crc_stored:
+            return None  # the snapshot does not match the log: replay everything
+        sides = sides_of(players, rules.teams)
+        totals = self._totals(totals_text)
+        if totals is None or sorted(totals) != sorted(sides):
+            return None  # totals of other sides (the players or rules were changed): replay everything
+        count = self.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
+        if self._number(result) != count:
+            return None  # a snapshot is missing or one too many: the deals' numbers would be wrong
+        rows: list[Any] = []
+
+        def fetch() -> list[Any]:  # one query for both lists, when either is first read
+            if not rows:
+                query = "SELECT seq, result FROM snapshots WHERE match_id = ? ORDER BY seq"
+                try:
+                    rows.extend(self.db.execute(query, (mid,)).fetchall())
+                except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
+                    again = Store(self.path)
+                    try:
+                        rows.extend(again.db.execute(query, (mid,)).fetchall())
+                    finally:
+                        again.close()
+            return rows
+
+        replayed: list[Match] = []
+
+        def whole() -> Match:  # the match replayed from its whole log, when a snapshot is not trusted
+            if not replayed:
+                try:
+                    replayed.append(self._load(mid, True).replay())
+                except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
+                    again = Store(self.path)
+                    try:
+                        replayed.append(again._load(mid, True).replay())
+                    finally:
+                        again.close()
+                except (sqlite3.Error, UnicodeDecodeError) as err:
+                    raise DamagedError(mid, Words("its finished deals cannot be read ({reason})",
+                                                  reason=str(err))) from None
+            return replayed[0]
+
+        def result_at(index: int, text: object) -> DealResult:
+            if not isinstance(text, str):
+                raise Untrusted
+            try:
+                found = parse_result(text)
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                raise Untrusted from None
+            if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
+                    or sorted(found.scores) != sorted(sides)):
+                raise Untrusted
+            return found.replace(scores={side: found.scores[side] for side in sides})  # seat order, as played
+
+        def seq_at(index: int, seq: object) -> int:
+            if type(seq) is not int or not 0 < seq <= newest:
+                raise Untrusted
+            return seq
+
+        results = Lazy(count, lambda: [r for _, r in fetch()], mid, result_at, lambda: whole().results)
+        completed = Lazy(count, lambda: [s for s, _ in fetch()], mid, seq_at, lambda: whole().completed_at)
+        return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
+
+    def _number(self, text: str) -> object:
+        """A snapshot's deal number (``$.number`` of its result), read by SQLite's JSON functions
+        as ``_totals`` reads, or None."""
+        try:
+            return self.db.execute("SELECT CASE WHEN json_valid(?) THEN CASE WHEN json_type(?, '$.number') = 'integer'"
+                                   " THEN json_extract(?, '$.number') END END", (text, text, text)).fetchone()[0]
+        except sqlite3.OperationalError:
+            import json
+            try:
+                data = json.loads(text)
+            except ValueError:
+                return None
+            number = data.get("number") if isinstance(data, dict) else None
+            return number if type(number) is int else None
+
+    def _totals(self, text: object) -> dict[str, int] | None:
+        """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an
+        object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
+        module (about 0.1 MiB and 2 ms of their start); the json module reads it only when this
+        SQLite has no JSON functions (they are built in since 3.38) or the text is malformed."""
+        try:
+            if self.db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":
+                return None
+            rows = self.db.execute("SELECT key, value, type FROM json_each(?)", (text,)).fetchall()
+            return {str(k): v for k, v, kind in rows} if all(kind == "integer" for _, _, kind in rows) else None
+        except sqlite3.OperationalError:
+            import json
+            try:
+                totals = json.loads(text)  # type: ignore[arg-type]
+            except (ValueError, TypeError):
+                return None
+            if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
+                return None
+            return {str(k): v for k, v in totals.items()}
+
+    def match(self, match_id: int) -> tuple[MatchRecord, Match]:
+        """The stored match replayed (kept, so a change in the same command need not replay it
+        again). Raises DamagedError when it cannot be replayed."""
+        record = self.load(match_id)
+        match = record.replay()
+        self._replayed = (record, match)
+        return record, match
+
+    def length(self, match_id: int) -> int:
+        """How many actions the match's log holds (as replayed by ``match`` in this command, if it was)."""
+        kept = self._replayed
+        if kept and kept[0].id == match_id:
+            return kept[0].length
+        try:
+            return int(self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+
+    def every_match(self) -> tuple[list[tuple[MatchRecord, Match]], list[int]]:
+        """Every match replayed (from its snapshots), most recently changed first (each record holds
+        the match's ``created`` date), and the ids of the damaged ones, which cannot be replayed."""
+        found, damaged = [], []
+        for mid in self.match_ids():
+            try:
+                found.append(self.match(mid))
+            except DamagedError:
+                damaged.append(mid)
+        return found, damaged
+
+    def match_ids(self) -> list[int]:
+        """Every match id, most recently changed first."""
+        try:
+            return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY touched DESC, id DESC")]
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+
+    def summary(self, match_id: int) -> tuple[list[str], int]:
+        """(players, log length) of a match read without replaying it (for a damaged one)."""
+        try:
+            row = self.db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+            count, = self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+        if row is None:
+            return [], 0
+        return (row[0].split("\n") if isinstance(row[0], str) else ["?"]), int(count)
+
+    def imported_as(self, fingerprint: str) -> int | None:
+        """The match an identical record was imported as, or None."""
+        if self.legacy:
+            return None
+        try:
+            row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
+                                  (fingerprint,)).fetchone()
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+        return None if row is None else int(row[0])
+
+    # -- writing ---------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: everything inside is committed together or not at all."""
+        global committed
+        if not self.write:
+            raise StoreError("this store was opened read-only.")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
+        try:
+            yield self.db
+            self.db.execute("COMMIT")
+            committed = True
+        except BaseException as err:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if isinstance(err, (sqlite3.Error, UnicodeError)):
+                raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
+            raise
+
+    def _touch(self, db: sqlite3.Connection, match_id: int) -> None:
+        db.execute("UPDATE matches SET touched = (SELECT coalesce(max(touched), 0) + 1 FROM matches) WHERE id = ?",
+                   (match_id,))
+
+    def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]] = (),
+               times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None,
+               created: str | None = None) -> int:
+        """Store a new match and return its id. An import passes its (canonical) log, the times,
+        the match it replays to (for the snapshots of its finished deals), its fingerprint and
+        when it was created (else now)."""
+        rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
+        texts = [checked_text(a) for a in actions]
+        with self.transaction() as db:
+            cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched, fingerprint)"
+                             " VALUES (?, ?, ?, ?, 0, ?)",
+                             (created or now(), "\n".join(players), rules_lines, dealer, fingerprint))
+            mid = int(cur.lastrowid or 0)
+            db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
+                           [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
+            if match is not None:
+                _rebuild_snapshots(db, mid, match)
+            self._touch(db, mid)
+        return mid
+
+    def delete(self, match_id: int, expect: int | None = None) -> int:
+        """Remove a match (damaged or not) with its log and snapshots; returns how many actions it had."""
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+                raise StoreError("there is no match {match}; `pasur matches` lists them.", match=match_id)
+            count = int(db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
+            _check_expect(expect, count)
+            db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+        return count
+
+    @contextmanager
+    def changing(self, match_id: int, expect: int | None = None) -> Iterator[Change]:
+        """Open a write transaction on one match and yield a ``Change`` holding it replayed.
+
+        ``expect``: the log length the caller last showed; a different length raises StaleError.
+        Whatever the body records with ``Change.append`` / ``Change.drop`` is committed when it
+        ends without an exception; an exception (a refused play, Ctrl-C) rolls everything back.
+        """
+        with self.transaction() as db:
+            row = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
+            kept = self._replayed
+            if kept and row and kept[0].id == match_id and kept[0].touched == row[0]:
+                record, match = kept  # the log has not moved since this command read it
+            else:
+                record, match = self.match(match_id)
+            self._replayed = None  # the change below mutates it
+            _check_expect(expect, record.length)
+            change = Change(db, record, match)
+            finished = len(match.results)
+            yield change
+            if change.changed:
+                if not record.start and match.results and not change.dropped:
+                    # replayed from the whole log (no snapshot, or one from another engine or
+                    # not matching the log): make every deal's snapshot afresh
+                    _rebuild_snapshots(db, match_id, match)
+                elif len(match.results) > finished:
+                    _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
+                self._touch(db, match_id)
+
+
+def _check_rows(mid: int, log: list[Any]) -> None:
+    """Raise DamagedError for a log row whose time or action is not text."""
+    for seq, at, action in log:
+        if not isinstance(at, str) or not isinstance(action, str):
+            raise DamagedError(mid, Words("action {number} is not text", number=seq))
+
+
+def _check_expect(expect: int | None, count: int) -> None:
+    if expect is not None and expect != count:
+        raise StaleError("the match changed since it was shown (its log holds {length} actions, not {expect});"
+                         " nothing was recorded. Look again and re-enter.", length=count, expect=expect)
+
+
+def checked_text(action: dict[str, Any]) -> str:
+    """The line stored for an action, after checking that it reads back as the same action."""
+    text = action_text(action)
+    try:
+        same = parse_action(text) == action
+    except (ValueError, TypeError, KeyError):
+        same = False
+    if not same:
+        raise StoreError("the action {action} cannot be stored as it is (it would not read back); nothing"
+                         " was changed.", action=repr(action)[:200])
+    return text
+
+
+class Change:
+    """What one transaction does to one match's log."""
+
+    def __init__(self, db: sqlite3.Connection, record: MatchRecord, match: Match) -> None:
+        self.db, self.record, self.match = db, record, match
+        self.count = record.length
+        self.changed = False
+        self.dropped = False
+
+    def append(self, action: dict[str, Any]) -> None:
+        text = checked_text(action)
+        self.count += 1
+        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, now(), text))
+        self.changed = True
+        _fault("after-append")
+
+    def drop(self, count: int) -> list[dict[str, Any]]:
+        """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
+        (``match`` no longer describes the log after this.) Raises DamagedError, before removing
+        anything, when one of them cannot be read."""
+        keep = self.count - count
+        rows = self.db.execute("SELECT seq, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
+                               (self.record.id, keep)).fetchall()
+        dropped = []
+        for seq, text in rows:
+            try:
+                dropped.append(parse_action(text))
+            except (ValueError, TypeError, KeyError):
+                raise _unreadable(self.record.id, seq, text) from None
+        self.db.execute("DELETE FROM actions WHERE match_id = ? AND seq > ?", (self.record.id, keep))
+        self.db.execute("DELETE FROM snapshots WHERE match_id = ? AND seq > ?", (self.record.id, keep))
+        self.count = keep
+        self.changed = self.dropped = True
+        return dropped
+
+
+def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: dict[str, int]) -> None:
+    """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
+    with the match ``totals`` after it."""
+    seq = match.completed_at[number]
+    previous = match.completed_at[number - 1] if number else 0
+    deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
+                                   " ORDER BY seq", (match_id, previous, seq))]
+    import json
+    result = result_text(match.results[number])
+    totals_text = json.dumps(totals, ensure_ascii=False)
+    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
+               (match_id, seq, ENGINE_VERSION, crc([*deal, result, totals_text]), result, totals_text))
+
+
+def _rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
+    """Snapshots of every finished deal, from a match just replayed from its whole log."""
+    db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+    totals = {side: 0 for side in match.sides}
+    for number, result in enumerate(match.results):
+        for side, score in result.scores.items():
+            totals[side] = totals.get(side, 0) + score.total
+        _snapshot(db, match_id, match, number, totals)
+
+
+def _fault(point: str) -> None:
+    """Test-only fault hook: with PASUR_FAULT=point the process dies here without cleaning up."""
+    if os.environ.get("PASUR_FAULT") == point:
+        os._exit(70)

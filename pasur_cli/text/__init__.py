@@ -1,0 +1,1 @@
+"""Presentation: sentences in the reader's language, cards, tables, charts and JSON shapes."""

@@ -1,0 +1,877 @@
+"""Everything a person reads: cards with colour, capture lists, rule and score tables, JSON.
+
+Functions take a ``Look`` (ASCII or Unicode suits, colour or not) and return text; printing is
+the CLI's job. tabulate is imported only by the functions that draw tables.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+from pasur_cli.engine.captures import Captures, is_sur
+from pasur_cli.engine.cards import Card, Suit, parse_card, parse_cards
+from pasur_cli.engine.errors import PasurError, Sum, Words, shorten
+from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
+from pasur_cli.engine.values import Value
+from pasur_cli.text import i18n
+from pasur_cli.text.i18n import _
+
+if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
+    from pasur_cli.engine.deal import Deal, Play
+    from pasur_cli.engine.match import Match
+    from pasur_cli.engine.scoring import SideScore
+
+RED = (Suit.DIAMONDS, Suit.HEARTS)
+
+
+class Look(Value):
+    """How to draw: ``ascii`` suits (10D) instead of symbols (10♦), ``color`` with ANSI codes,
+    ``rtl`` a right-to-left language (each fact a Unicode isolate, see ``fact``)."""
+
+    ascii: bool = False
+    color: bool = False
+    rtl: bool = False
+
+    @staticmethod
+    def detect(ascii: bool = False, no_color: bool = False, stream: IO[str] | None = None) -> Look:
+        """ASCII when asked or when the stream cannot encode the suits; colour only at a terminal
+        without NO_COLOR or --no-color."""
+        stream = stream or sys.stdout
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "♣♦♥♠".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            ascii = True
+        isatty = getattr(stream, "isatty", lambda: False)()
+        color = isatty and not no_color and not os.environ.get("NO_COLOR")
+        return Look(ascii=ascii, color=color, rtl=i18n.is_rtl())
+
+    def _card(self, card: Card) -> str:
+        text = card.show(self.ascii)
+        if self.color and card.suit in RED:
+            return f"\x1b[31m{text}\x1b[0m"
+        return text
+
+    def _isolate(self, text: str) -> str:
+        return f"{i18n.FSI}{text}{i18n.PDI}" if text and (self.rtl or i18n.has_rtl(text)) else text
+
+    def card(self, card: Card) -> str:
+        return self._isolate(self._card(card))
+
+    def cards(self, cards: Iterable[Card], sort: bool = True) -> str:
+        seq = sorted(cards) if sort else list(cards)
+        return self._isolate(" ".join(self._card(c) for c in seq)) if seq else _("(empty)")
+
+    def fact(self, value: object) -> str:
+        """One fact as a sentence shows it: a card by its symbol (or code under --ascii), a list or
+        tuple of cards joined by spaces in the order given, a name or a number as it is. In a
+        right-to-left language every fact is a Unicode isolate, so it keeps its own direction
+        and its place in the sentence: this is the one place facts are written."""
+        if isinstance(value, PasurError | Words):
+            return self.say(value.template, **value.facts)
+        return self._isolate(self._plain(value))
+
+    def _plain(self, value: object) -> str:
+        if isinstance(value, Card):
+            return self._card(value)
+        if isinstance(value, Sum):
+            return " + ".join(self._plain(v) for v in value)
+        if isinstance(value, list | tuple):
+            return " ".join(self._plain(v) for v in value) if value else _("(empty)")
+        text = shorten(str(value))
+        return text if text.isprintable() else visible(text)
+
+    def say(self, template: str, /, **facts: object) -> str:
+        """``template`` (an English message id) in the chosen language, its fields filled by
+        ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
+        if not facts:  # as errors.fill: a sentence without facts is not formatted
+            return _(template)
+        text = _(template)
+        shown = {}
+        for name, value in facts.items():
+            quoted = "{" + name + "!r}"
+            if self.rtl and quoted in text:  # quote the fact itself, then isolate it (not repr of the marks)
+                text = text.replace(quoted, "{" + name + "}")
+                shown[name] = self._isolate(repr(self._plain(value)))
+            else:
+                shown[name] = self.fact(value)
+        return text.format_map(shown)
+
+    def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
+        """``say`` with the singular or plural template for ``n`` (the language's plural rule):
+        ``look.say_count("{n} sur", "{n} surs", n, n=n)``."""
+        return i18n.ngettext(singular, plural, n).format_map({name: self.fact(v) for name, v in facts.items()})
+
+    def loud(self, text: str) -> str:
+        return f"\x1b[1;33m{text}\x1b[0m" if self.color else text
+
+
+def comma() -> str:
+    """What separates the items of a list in the reader's language (", ", in Persian "، ")."""
+    return _(", ")
+
+
+def visible(text: str) -> str:
+    """``text`` (a path, a name typed on the command line, a system's reason) with each character
+    a terminal would act on written as its escape (``\\x1b``, ``\\u202e``): controls, bidi and other
+    format characters, lone surrogates. Spaces, line breaks and the joiners of Persian words stay."""
+    shown = Visible("".join(ch if ch.isprintable() or ch in " \n\u00a0\u200c\u200d"
+                            else ch.encode("unicode_escape").decode("ascii") for ch in text))
+    shown.original = text
+    return shown
+
+
+class Visible(str):
+    """Text with its controls escaped; a template's ``{text!r}`` gets the original's repr, which
+    escapes them itself (once)."""
+
+    original: str
+
+    def __repr__(self) -> str:
+        return repr(self.original)
+
+
+def message(err: PasurError, look: Look) -> str:
+    """The sentence an error stands for, in the chosen language, its facts drawn by ``look.fact``
+    (cards as symbols or letters, colour; a list in the order given; a reason, itself an error,
+    as its own sentence)."""
+    return look.say(err.template, **err.facts)
+
+
+def say(template: str, /, **facts: object) -> str:
+    """One of render's own sentences in the chosen language, its facts (names, numbers, cards
+    already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
+    fact that is itself a sentence (``Words``, an error) is written in the language too."""
+    return _fill(_(template), facts)
+
+
+def say_side(singular: str, plural: str, subject: str, /, **facts: object) -> str:
+    """``say`` for a sentence whose subject is the side ``subject`` (also one of the ``facts``):
+    its verb in the plural for a team of two ("Ali & Reza lead"), as the language has it."""
+    team = 2 if " & " in subject else 1  # '&' joins a team's names and is in no player's name
+    return _fill(i18n.ngettext(singular, plural, team), facts)
+
+
+def _fill(text: str, facts: dict[str, object]) -> str:
+    facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else v for k, v in facts.items()}
+    facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
+             else i18n.isolate(str(v)) for k, v in facts.items()}
+    return text.format_map(facts)
+
+
+def no_sur_text(record: Play) -> str:
+    """Why a play that cleared the table was no sur, as a sentence."""
+    reason = record.no_sur
+    assert reason is not None
+    if reason.rule == "jack_sur":
+        return _("The table is cleared, but no sur: a J makes no sur under these rules.")
+    if reason.rule == "last_hand_sur":
+        return _("The table is cleared, but no sur: no sur can be made in the last hand.")
+    return say_side("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    " above the sur limit {limit}.",
+                    "The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    " above the sur limit {limit}.", record.side, side=record.side, total=reason.total,
+                    limit=reason.limit)
+
+
+def dumps(data: object) -> str:
+    import json
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+class Figure(str):
+    """A table cell that is text but reads as a number (``1 (5)``: one sur, five points): its
+    column aligns right, as a column of numbers does."""
+
+    __slots__ = ()
+
+
+def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | None = None,
+          align: list[str] | None = None, padding: int = 2) -> str:
+    """A plain text table; columns of numbers (ints, ``Figure``s) align right (unless ``align``
+    says how each column aligns), nothing else is reinterpreted. A header is at least ``padding``
+    columns narrower than its column. With ``width``, made to fit that many columns when it can
+    (see ``fit_table``)."""
+    import tabulate
+    align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
+                      for i in range(len(headers))]
+    if width is not None:
+        fitted, fitted_headers, fitted_padding = fit_table(rows, headers, width, padding)
+        if len(headers) > 2 and _table_width(fitted, fitted_headers, fitted_padding) > width:
+            # still too wide (many columns of figures): the columns that fit, then the others in a
+            # table of their own, each row named again by the first column; the names left whole
+            # (breaking them did not make the table fit) unless the first two columns need it
+            rows, headers, padding = fit_table(rows, headers, width, padding, break_cells=False)
+            if _table_width([r[:2] for r in rows], headers[:2], padding) > width:
+                rows, headers, padding = fitted, fitted_headers, fitted_padding
+            keep = 2
+            while _table_width([r[:keep + 1] for r in rows], headers[:keep + 1], padding) <= width:
+                keep += 1
+            return (table([r[:keep] for r in rows], headers[:keep], None, align[:keep], padding) + "\n\n"
+                    + table([[r[0], *r[keep:]] for r in rows], [headers[0], *headers[keep:]], width,
+                            [align[0], *align[keep:]], padding))
+        rows, headers, padding = fitted, fitted_headers, fitted_padding
+    rtl = i18n.is_rtl()
+    if rtl:
+        # every cell an isolate and every line left to right, so that a terminal applying bidi
+        # neither reverses the columns nor runs two Persian cells together
+        rows = [["\n".join(i18n.isolate(line) for line in str(cell).split("\n")) for cell in row] for row in rows]
+        headers = ["\n".join(i18n.isolate(line) for line in h.split("\n")) for h in headers]
+    saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
+    try:
+        text = str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
+                                     colalign=align))
+    finally:
+        tabulate.MIN_PADDING = saved
+    return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
+
+
+def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
+              padding: int = 2, break_cells: bool = True) -> tuple[list[list[object]], list[str], int]:
+    """(rows, headers, padding) of a table made to fit ``width`` columns, each step taken only while
+    it is still wider: the headers broken between words onto more lines (each as narrow as its
+    column's cells, or its longest word); no padding beside the headers; then the text cells of
+    the widest text columns (side and player names) broken between words. Numbers are never
+    broken, so a table of many numbers can stay wider than a very narrow terminal. Without
+    ``break_cells``, no cell is broken."""
+    body = [list(r) for r in rows]
+    if _table_width(body, headers, padding) <= width:
+        return body, headers, padding
+
+    def cells(i: int) -> int:
+        return max((text_width(line) for r in body for line in str(r[i]).split("\n")), default=0)
+    headers = [wrap(h, max(cells(i), *(text_width(word) for word in h.split()))) if h.strip() else h
+               for i, h in enumerate(headers)]
+    if _table_width(body, headers, padding) <= width:
+        return body, headers, padding
+    padding = 0
+    texts = [i for i in range(len(headers))
+             if break_cells and body and not all(isinstance(r[i], int | Figure) for r in body)]
+    while texts and (excess := _table_width(body, headers, padding) - width) > 0:
+        col = max(texts, key=lambda i: _column_width(body, headers, i, padding))
+        room = max(1, _column_width(body, headers, col, padding) - excess)
+        narrower = [[*r[:col], wrap(str(r[col]), room), *r[col + 1:]] for r in body]
+        if _table_width(narrower, headers, padding) >= _table_width(body, headers, padding):
+            texts.remove(col)  # its words are as narrow as they get
+        else:
+            body = narrower
+    return body, headers, padding
+
+
+def help_text(text: str, width: int) -> str:
+    """A help text that fits ``width`` columns: an indented line with two columns (``  7c   play
+    7♣ ...``) and the lines that continue its second column are one item, wrapped with the
+    second column's indent; any other line wraps with a two-column hanging indent."""
+    import re
+    items: list[tuple[str, int]] = []  # (text, the column its continuation lines start at)
+    for line in text.split("\n"):
+        column = re.match(r"( +\S+(?: \S+)*  +)\S", line)
+        if items and line.startswith(" ") and line[:items[-1][1]].isspace() and items[-1][1] > 2:
+            items[-1] = (items[-1][0] + " " + line.strip(), items[-1][1])  # the second column goes on
+        elif column:
+            items.append((line, len(column.group(1))))
+        else:
+            items.append((line, 2))
+    return "\n".join(wrap(line, width, column - (len(line) - len(line.lstrip(" ")))) for line, column in items)
+
+
+# -- pasur check --------------------------------------------------------------------------
+def preset_text(preset: str) -> str:
+    """A preset's name as text shows it: standard and pagat as typed, "custom" (rules that are no
+    preset) in the reader's language; JSON keeps "custom"."""
+    return _("custom") if preset == "custom" else preset
+
+
+def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
+               legal: bool | None, reason: str | None) -> dict[str, object]:
+    return {
+        "played": card.code,
+        "table": [c.code for c in table_cards],
+        "rules": rules.preset,
+        "captures": [{"take": [c.code for c in take], "sur": is_sur(card, take, table_cards, rules)}
+                     for take in found.options],
+        "count": found.count,
+        "truncated": found.truncated,
+        "trail": found.trail,
+        "legal": legal,
+        "reason": reason,
+    }
+
+
+def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, found: Captures,
+               take: list[Card] | None, reason: str | PasurError | None) -> str:
+    table_text = list(table_cards)  # a fact: drawn (and isolated) by look.fact, in the order given
+    preset = preset_text(rules.preset)
+    if take is not None:
+        if reason is not None:
+            return look.say("{card} on {table} ({rules} rules): not legal: {reason}", card=card, table=table_text,
+                            rules=preset, reason=reason)
+        if take:
+            return look.say("{card} on {table} ({rules} rules): legal, {card} takes {take}.", card=card,
+                            table=table_text, rules=preset, take=sorted(take))
+        return look.say("{card} on {table} ({rules} rules): legal, {card} is trailed.", card=card,
+                        table=table_text, rules=preset)
+    if found.trail:
+        return look.say("{card} on {table} ({rules} rules): captures nothing; {card} is trailed.", card=card,
+                        table=table_text, rules=preset)
+    lines = [look.say("{card} on {table} ({rules} rules):", card=card, table=table_text, rules=preset)]
+    for number, option in enumerate(found.options, 1):
+        sur = "  " + look.loud(_("SUR")) if is_sur(card, option, table_cards, rules) else ""
+        lines.append("  " + look.say("{number}. takes {cards}", number=number, cards=sorted(option)) + sur)
+    if found.truncated:
+        if found.count is not None:
+            lines.append("  " + look.say("... {shown} of {total} captures shown.", shown=len(found.options),
+                                         total=found.count))
+        else:
+            lines.append("  " + look.say("... {shown} of many captures shown.", shown=len(found.options)))
+    elif len(found.options) > 1:
+        lines.append("  " + _("The player chooses one."))
+    return "\n".join(lines)
+
+
+# -- pasur rules --------------------------------------------------------------------------
+def rules_json(names: list[str]) -> dict[str, object]:
+    return {"presets": {n: PRESETS[n].as_dict() for n in names}, "meanings": dict(MEANINGS)}
+
+
+def rules_text(names: list[str], width: int = 80) -> str:
+    """The options table, its meanings wrapped at word boundaries to fit ``width`` columns."""
+    rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), _(MEANINGS[o])] for o in OPTION_NAMES]
+    headers = [_("option"), *names, _("meaning")]
+    # tabulate's simple format: a column is as wide as its widest cell or its header plus 2, and
+    # columns are 2 apart; the meanings get what is left of the width (one column spare)
+    used = sum(max(text_width(headers[i]) + 2, *(text_width(str(r[i])) for r in rows)) + 2
+               for i in range(len(headers) - 1))
+    room = max(10, width - 1 - used)
+    if max(text_width(str(r[-1])) for r in rows) > room:
+        import textwrap
+        rows = [[*r[:-1], "\n".join(textwrap.wrap(str(r[-1]), room, break_on_hyphens=False))] for r in rows]
+    return table(rows, headers)
+
+
+# -- a match ------------------------------------------------------------------------------
+def _rules_line(rules: Rules) -> str:
+    if rules.preset != "custom":
+        return rules.preset
+    base = min(PRESETS, key=lambda n: sum(getattr(PRESETS[n], o) != getattr(rules, o) for o in OPTION_NAMES))
+    diffs = [f"{o}={option_text(getattr(rules, o))}" for o in OPTION_NAMES
+             if getattr(PRESETS[base], o) != getattr(rules, o)]
+    return say("{preset} with {options}", preset=base, options=", ".join(diffs))
+
+
+def new_text(match_id: int, match: Match) -> str:
+    """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
+    sides = _against(match.sides)
+    deals = match.rules.fixed_deals
+    goal = (i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals))) if deals
+            else say("first to {target}", target=match.rules.target))
+    return (say("Match {id}: {sides}. Rules: {rules} ({goal}).", id=match_id, sides=sides,
+                rules=_rules_line(match.rules), goal=goal)
+            + "\n" + say("{dealer} deals first; {leader} leads. Enter the table: pasur deal CARD CARD CARD CARD",
+                         dealer=match.dealer, leader=match.leader))
+
+
+def _against(sides: Sequence[str]) -> str:
+    return _(" against ").join(sides)
+
+
+def deal_text(look: Look, match: Match) -> str:
+    deal = match.deal
+    assert deal is not None, "a deal has just been entered"
+    return (say("Deal {number} ({dealer} deals). Table: {table}",
+                number=match.deal_number, dealer=match.dealer, table=look.cards(deal.table, sort=False))
+            + "\n" + say("{player} to play.", player=deal.turn))
+
+
+def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False, width: int = 80) -> str:
+    """What a play did, then the table and whose turn; the cue to deal when a hand is played out;
+    at the deal's end the deal and match tables and who deals next (``session``: in the
+    session's words, else as `pasur deal`), the tables fitted to ``width`` columns."""
+    lines = []
+    if record.taken:
+        lines.append(say("{player} plays {card} and takes {cards}.",
+            player=record.player, card=look.card(record.card), cards=look.cards(record.taken)))
+    else:
+        lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
+    if record.sur:
+        held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+        if record.cancelled:
+            sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
+                side=record.side, other=record.cancelled, held=held)
+        else:
+            sur = say("*** SUR for {side}! *** Surs held: {held}.", side=record.side, held=held)
+        lines.append(look.loud(sur))
+    elif record.no_sur:
+        lines.append(no_sur_text(record))
+    if not deal.over:
+        cue = hand_cue(deal)
+        if cue:
+            lines.append(look.loud(cue))
+        lines.append(say("Table: {table}", table=look.cards(deal.table, sort=False)))
+        if not session:  # the session's prompt says whose turn it is
+            lines.append(say("{player} to play (hand {hand} of {hands}).",
+                player=deal.turn, hand=deal.hand, hands=deal.hands))
+        return "\n".join(lines)
+    if deal.leftover:
+        lines.append(say("Last card played. {player} made the last capture and takes the table: {cards}.",
+            player=deal.leftover_taker, cards=look.cards(deal.leftover)))
+    else:
+        lines.append(_("Last card played; the table is empty."))
+    lines.append("")
+    lines.append(score_text(look, match, only_last=True, width=width))
+    awaited = awaiting_text(match, session)
+    if awaited:
+        lines.append(awaited)
+    return "\n".join(lines)
+
+
+def hand_cue(deal: Deal) -> str | None:
+    """After the last card of a hand that is not the deal's last: say to deal the next one."""
+    if not deal.hand_played_out:
+        return None
+    if deal.stock:
+        return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).",
+                   hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand, stock=deal.stock)
+    return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.",
+        hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand)
+
+
+def awaiting_text(match: Match, session: bool = False) -> str | None:
+    """Between deals: who deals next and that the table is awaited (None once the match is over)."""
+    if match.finished or match.deal is not None:
+        return None
+    if session:
+        return say("{dealer} deals deal {number}; type the four table cards when they are down.",
+                   dealer=match.dealer, number=match.deal_number)
+    return say("{dealer} deals deal {number}; then enter its table: pasur deal CARD CARD CARD CARD",
+               dealer=match.dealer, number=match.deal_number)
+
+
+def _score_rows(scores: dict[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
+    headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
+    if rules.seven_diamonds:
+        headers.append("7♦")
+    headers.append(_("total"))
+    rows = []
+    for side, s in scores.items():
+        row = [side, s.clubs, s.clubs_points, s.two_clubs, s.ten_diamonds, s.aces, s.jacks,
+               Figure(f"{s.surs} ({s.sur_points})") if s.surs else 0]
+        if rules.seven_diamonds:
+            row.append(s.seven_diamonds)
+        rows.append([*row, s.total])
+    return rows, headers
+
+
+def _ascii_headers(headers: list[str], look: Look) -> list[str]:
+    return [h.replace("♣", "C").replace("♦", "D") for h in headers] if look.ascii else headers
+
+
+def match_table(match: Match, width: int | None = None) -> str:
+    running = {s: 0 for s in match.sides}
+    rows = []
+    for result in match.results:
+        for side, score in result.scores.items():
+            running[side] += score.total
+        number = say("{number} (tallied)", number=result.number) if result.tallied else str(result.number)
+        rows.append([number, result.dealer, *running.values()])
+    return table(rows, [_("deal"), _("dealer"), *match.sides], width)
+
+
+def _standing(match: Match) -> str:
+    totals = match.totals
+    if match.winner:
+        others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
+        return say_side("{winner} won the match, {points} to {others}.",
+                        "{winner} won the match, {points} to {others}.",
+                        match.winner, winner=match.winner, points=totals[match.winner], others=others)
+    goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
+            if match.rules.fixed_deals else say("target {target}", target=match.rules.target))
+    top = max(totals.values())
+    leaders = [s for s, t in totals.items() if t == top]
+    lead = (say_side("{side} leads with {points}", "{side} lead with {points}", leaders[0], side=leaders[0], points=top)
+            if len(leaders) == 1
+            else say("Level at {points}", points=top))
+    if len(leaders) > 1 and match.rules.fixed_deals and len(match.results) >= match.rules.fixed_deals:
+        goal = say("{played} of {total} deals played: another deal decides",
+                   played=len(match.results), total=match.rules.fixed_deals)
+    elif len(leaders) > 1 and not match.rules.fixed_deals and top >= match.rules.target:
+        goal = say("at or above the target ({target}): another deal decides", target=match.rules.target)
+    if match.deal is not None:
+        return say("{lead}; {goal}. Deal {number} is being played.", lead=lead, goal=goal,
+                   number=match.deal_number)
+    return say("{lead}; {goal}. Next: deal {number}, {dealer} deals.",
+               lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
+
+
+def score_text(look: Look, match: Match, only_last: bool = False, width: int = 80) -> str:
+    """Each deal's score table and the match's running totals, every table fitted to ``width``."""
+    parts = []
+    results = match.results[-1:] if only_last else match.results
+    for result in results:
+        rows, headers = _score_rows(result.scores, match.rules)
+        title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
+                 if result.tallied
+                 else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
+        parts.append(title + "\n" + table(rows, _ascii_headers(headers, look), width))
+    if not only_last and match.deal is not None:
+        played = say("Deal {number}: {played} of {total} cards played so far.",
+            number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
+        parts.append(played + "\n" + race_text(look, match.deal))
+    if match.results:
+        parts.append(_("Match (running totals)") + "\n" + match_table(match, width))
+    else:
+        parts.append(_("No deal has been scored yet."))
+    parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
+    return "\n\n".join(parts)
+
+
+def score_json(match_id: int, match: Match) -> dict[str, Any]:
+    deals = [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": r.tallied,
+              "scores": {s: score.as_dict() for s, score in r.scores.items()}} for r in match.results]
+    if match.deal is not None:
+        deals.append({"number": match.deal_number, "dealer": match.dealer, "complete": False, "tallied": False,
+                      "scores": {s: score.as_dict() for s, score in match.deal.score().items()}})
+    return {"match": match_id, "rules": match.rules.preset, "target": match.rules.target,
+            "sides": list(match.sides), "deals": deals, "totals": match.totals,
+            "finished": match.finished, "winner": match.winner}
+
+
+def show_json(match_id: int, match: Match) -> dict[str, Any]:
+    deal = match.deal
+    return {
+        "match": match_id,
+        "deal": match.deal_number,
+        "hand": deal.hand if deal else None,
+        "hands": deal.hands if deal else None,
+        "dealer": match.dealer,
+        "turn": deal.turn if deal else None,
+        "table": [c.code for c in deal.table] if deal else [],
+        "piles": {s: len(p) for s, p in deal.piles.items()} if deal else {s: 0 for s in match.sides},
+        "surs": dict(deal.surs) if deal else {s: 0 for s in match.sides},
+        "last_capturer": deal.last_capturer if deal else None,
+        "unseen": deal.unseen if deal else 52,
+        "finished": match.finished,
+        "winner": match.winner,
+    }
+
+
+def show_text(look: Look, match_id: int, match: Match, session: bool = False, width: int = 80) -> str:
+    """Where the match stands: the deal in progress with its race, or the table awaited
+    (``session``: in the session's words); the status line shortened to fit ``width`` columns."""
+    head = say("Match {id}: {sides} ({rules}).", id=match_id, sides=_against(match.sides),
+                                                      rules=_rules_line(match.rules))
+    if match.winner:
+        return f"{head}\n" + look.loud(_standing(match))
+    deal = match.deal
+    if deal is None:
+        standing = f"\n{_standing(match)}" if match.results else ""
+        how = (_("type the four table cards, e.g. 5c 9d 3h ks.") if session
+               else _("enter the table with pasur deal CARD CARD CARD CARD."))
+        return head + "\n" + say("Deal {number}: {dealer} deals; {how}",
+            number=match.deal_number, dealer=match.dealer, how=how) + standing
+
+    def pile(side: str) -> str:
+        surs = deal.surs[side]
+        n = len(deal.piles[side])
+        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(side),
+                                                                              n=i18n.isolate(str(n)))
+        return text + (i18n.ngettext(", {n} sur", ", {n} surs", surs).format(n=i18n.isolate(str(surs))) if surs else "")
+    piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
+    return "\n".join([
+        head,
+        say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.",
+            number=match.deal_number, hand=deal.hand, hands=deal.hands, dealer=match.dealer),
+        wrap(status_line(look, match, width=width), width),
+        say("Table: {table}", table=look.cards(deal.table, sort=False)),
+        say("Piles: {piles}", piles=piles),
+        say("Last capture: {player}. Cards unseen: {n}.", player=deal.last_capturer or _("nobody yet"),
+                                                              n=deal.unseen),
+        race_text(look, deal),
+    ])
+
+
+# -- the table's view: where the match stands, the race within the deal --------------------
+def text_width(text: str) -> int:
+    """Columns ``text`` takes at a terminal at most (wide scripts count 2, combining marks and colour
+    codes 0). The isolates and marks around a right-to-left language's facts count 0, as wcwidth
+    counts them and as tmux 3.3 and terminals that apply bidi show them (measured: the cursor
+    does not move)."""
+    if "\x1b" in text:
+        import re
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    if text.isascii():
+        return len(text)
+    width = 0
+    for ch in text:  # the scripts and marks pasur writes, without loading unicodedata (start-up time)
+        o = ord(ch)
+        if 0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069:
+            continue  # joiners, direction marks and isolates take no column
+        if (0x20 <= o < 0x300 and o != 0xAD) or 0x2010 <= o <= 0x2027 or 0x2030 <= o <= 0x205E or ch in "♣♦♥♠" or (
+                0x0606 <= o <= 0x06D5 and o != 0x061C and not 0x064B <= o <= 0x065F and o != 0x0670):
+            width += 1
+        else:
+            break
+    else:
+        return width
+    from unicodedata import category, combining, east_asian_width
+    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def wrap(text: str, width: int, hang: int = 0) -> str:
+    """``text`` with each line wider than ``width`` columns broken between words, never inside a
+    fact (a Unicode isolate), each line it continues on indented ``hang`` columns more than its
+    own indent; a word wider than the line stays whole. A prompt's trailing space is kept."""
+    return "\n".join(_wrap_line(line, width, hang) for line in text.split("\n"))
+
+
+def _wrap_line(line: str, width: int, hang: int) -> str:
+    if 2 * len(line) <= width or text_width(line) <= width:
+        return line
+    body = line.lstrip(" ")
+    indent = " " * (len(line) - len(body))
+    end = " " if body.endswith(" ") else ""
+    words, depth, word = [], 0, ""
+    for ch in body.rstrip(" "):  # spaces inside an isolate do not break: its fact keeps its direction
+        depth += (ch == i18n.FSI) - (ch == i18n.PDI)
+        if ch == " " and depth <= 0:
+            words.append(word)
+            word = ""
+        else:
+            word += ch
+    words.append(word)
+    lines, current, lead = [], indent, indent
+    for w in words:
+        if not w:  # two spaces in a row: kept inside the line, never at a break
+            current += " "
+        elif current.strip() and text_width(current.rstrip(" ") + " " + w) > width:
+            lines.append(current.rstrip(" "))
+            lead = indent + " " * hang
+            current = lead + w
+        else:
+            current += (" " if current.strip() else "") + w
+    lines.append(current.rstrip(" ") + end)
+    return "\n".join(lines)
+
+
+def _common(a: str, b: str) -> int:
+    """How many first characters two names share."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n].casefold() == b[n].casefold():
+        n += 1
+    return n
+
+
+def _initials(side: str) -> str:
+    return "&".join(p.strip()[:1] for p in side.split(" & "))
+
+
+def status_line(look: Look, match: Match, width: int = 80) -> str:
+    """One line for the prompt and `show`: whose turn and the cards each player holds in this
+    hand, then the match score, e.g. ``Sara (3 left; Ali 2) · Ali 23 – Sara 37``. Shortened
+    (team initials, then names cut) to fit ``width`` columns."""
+    dot, dash = (" - ", "-") if look.ascii else (" · ", "–")
+    totals = match.totals
+
+    def score(short: bool) -> str:
+        sides = [look.fact(f"{_initials(s) if short and ' & ' in s else s} {totals[s]}") for s in match.sides]
+        return f" {dash} ".join(sides)
+
+    def turn(cut: int | None, verb: bool) -> str:
+        deal = match.deal
+
+        def name(p: str) -> str:  # cut, but never so short that two players read the same
+            keep = max(cut or 0, 1 + max((_common(p, q) for q in match.players if q != p), default=0) + 1)
+            return p if cut is None or len(p) <= keep else p[: keep - 1].rstrip(" -\u200c") + "."
+        if match.winner:
+            return say_side("Match over, {winner} won", "Match over, {winner} won", match.winner, winner=match.winner)
+        if deal is None:
+            return say("Deal {number} table ({dealer} deals)", number=match.deal_number,
+                                                                   dealer=name(match.dealer))
+        left = deal.cards_left()
+        first, *others = left
+        rest = comma().join(f"{name(p)} {left[p]}" for p in others)
+        if verb:
+            return say("{player} to play ({n} left; {others})", player=name(first), n=left[first], others=rest)
+        return say("{player} ({n} left; {others})", player=name(first), n=left[first], others=rest)
+
+    for verb, cut, short in ((True, None, False), (False, None, False), (False, None, True), (False, 8, True),
+                             (False, 5, True), (False, 3, True)):
+        line = f"{turn(cut, verb)}{dot}{score(short)}"
+        if 2 * len(line) <= width or text_width(line) <= width:
+            return line
+    return line
+
+
+def race_text(look: Look, deal: Deal) -> str:
+    """The race within a deal: each side's clubs, who holds 2♣ and 10♦ (and 7♦ when it scores),
+    the surs held, and the points each side would score if the deal ended now."""
+    from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS
+    dot = " - " if look.ascii else " · "
+    rules = deal.rules
+    clubs = dot.join(f"{s} {sum(c.suit == Suit.CLUBS for c in p)}" for s, p in deal.piles.items())
+
+    def holder(card: Card) -> str:
+        for side, pile in deal.piles.items():
+            if card in pile:
+                return side
+        if card in deal.table:
+            return _("on the table")
+        return _("not seen yet")
+    specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
+    held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+    # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
+    from pasur_cli.engine.scoring import PileCount, score_deal
+    piles = {side: list(pile) for side, pile in deal.piles.items()}
+    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
+    ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
+    now = dot.join(f"{s} {score.total}" for s, score in ended.items())
+    return "\n".join([
+        say("Clubs so far: {clubs} ({min} needed for {points} points).",
+            clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
+        ". ".join(f"{look.card(c)}: {holder(c)}" for c in specials) + ". " + say("Surs: {held}.", held=held),
+        say("If the deal ended now: {points}.", points=now),
+    ])
+
+
+def position_text(look: Look, match: Match) -> str:
+    """Where the match stands after an undo: the table and whose turn, or the table awaited."""
+    deal = match.deal
+    if match.winner:
+        return _standing(match)
+    if deal is None:
+        return say("Now: deal {number} waits for its table ({dealer} deals).",
+            number=match.deal_number, dealer=match.dealer)
+    return say("Now: table {table}; {player} to play (hand {hand} of {hands}).",
+        table=look.cards(deal.table, sort=False), player=deal.turn, hand=deal.hand, hands=deal.hands)
+
+
+def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count: int | None, truncated: bool,
+                width: int = 80) -> str:
+    """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
+    items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
+    one = say("{card} can take: {choices}. Which one? ", card=look.card(card), choices="  ".join(items))
+    if not truncated and len(items) <= 6 and text_width(one) <= width:
+        return one
+    lines = [say("{card} can take:", card=look.card(card)), *(f"  {i}" for i in items)]
+    if truncated:
+        lines.append(say("  ... {shown} of {count} shown; or type the cards it takes.",
+            shown=len(options), count=count if count is not None else _("many")))
+    return "\n".join([*lines, _("Which one? ")])
+
+
+def error_text(look: Look, err: Exception) -> str:
+    """An engine refusal as the player reads it (``message``); any other error as its text."""
+    return message(err, look) if isinstance(err, PasurError) else str(err)
+
+
+def stale_text(look: Look, err: PasurError) -> str:
+    """Why a change typed in the session was not recorded: how many actions someone else recorded
+    (or took back) since its position was shown (``err`` is the store's StaleError)."""
+    length, expect = err.facts.get("length"), err.facts.get("expect")
+    if not isinstance(length, int) or not isinstance(expect, int) or length == expect:
+        return message(err, look)
+    if length > expect:
+        return look.say_count("someone recorded {n} more action since this was shown; nothing was recorded."
+                              " Look again and re-enter.",
+                              "someone recorded {n} more actions since this was shown; nothing was recorded."
+                              " Look again and re-enter.", length - expect, n=length - expect)
+    return look.say_count("someone took back {n} action since this was shown; nothing was recorded."
+                          " Look again and re-enter.",
+                          "someone took back {n} actions since this was shown; nothing was recorded."
+                          " Look again and re-enter.", expect - length, n=expect - length)
+
+
+def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], count: int | None) -> str:
+    lines = [say("{card} can capture in {n} ways; name one with --take:",
+                 card=look.card(card), n=count if count is not None else _("many"))]
+    for number, option in enumerate(options, 1):
+        lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
+    return "\n".join(lines)
+
+
+def describe_action(look: Look, action: dict[str, Any]) -> str:
+    """One line for an action in the log (what undo took back)."""
+    kind = action.get("type")
+    if kind == "deal":
+        return say("the table {cards}", cards=look.cards(parse_cards(action["table"]), sort=False))
+    if kind == "play":
+        card = look.card(parse_card(action["card"]))
+        if action.get("take"):
+            return say("{player}'s {card}, taking {cards}",
+                player=action.get("by"), card=card, cards=look.cards(parse_cards(action["take"]), sort=False))
+        return say("{player}'s {card}, trailed", player=action.get("by"), card=card)
+    if kind == "tally":
+        return _("a tallied deal")
+    return str(kind)
+
+
+def matches_rows(items: list[tuple[int, str, Match]]) -> list[dict[str, object]]:
+    """(id, created, replayed match) of each match as the rows of `matches --json`."""
+    out = []
+    for mid, created, match in items:
+        out.append({"match": mid, "created": created, "players": list(match.players), "sides": list(match.sides),
+                    "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
+                    "finished": match.finished, "winner": match.winner, "damaged": None})
+    return out
+
+
+def damaged_row(match_id: int, players: list[str], reason: object) -> dict[str, object]:
+    """A `matches` row for a match that cannot be replayed; ``reason`` a fact (``Words``, an error),
+    written in the reader's language by ``matches_text`` and in English by ``matches_json``."""
+    return {"match": match_id, "created": None, "players": players, "sides": [], "rules": "?", "deals": None,
+            "totals": {}, "finished": False, "winner": None, "damaged": reason}
+
+
+def matches_json(rows: list[dict[str, Any]]) -> str:
+    """The rows of `matches --json`: a damaged match's reason as English text."""
+    return dumps([{**r, "damaged": None if r["damaged"] is None else str(r["damaged"])} for r in rows])
+
+
+def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80) -> str:
+    """The matches as a table that fits ``width`` columns. When its one-line rows are wider: each
+    side's total on a line of its own; then, narrower still, the totals (the sides name every
+    player, in seat order) stand in the players column; then the players and the status break
+    between words."""
+    if not rows:
+        if filtered:
+            return _("No match fits.")
+        return _("No matches yet: start one with pasur new NAME NAME.")
+    headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
+    totals = [[f"{s} {t}" for s, t in r["totals"].items()] for r in rows]
+    body: list[list[object]] = [
+        [r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), preset_text(r["rules"]),
+         "?" if r["deals"] is None else r["deals"], " / ".join(sides),
+         say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
+         say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]
+        for r, sides in zip(rows, totals, strict=True)]
+    if _table_width(body, headers) > width:
+        body = [[*row[:5], "\n".join(sides), row[6]] for row, sides in zip(body, totals, strict=True)]
+    if _table_width(body, headers) > width:
+        body = [[row[0], row[1], "\n".join(sides) or row[2], *row[3:5], row[6]]
+                for row, sides in zip(body, totals, strict=True)]
+        headers = [*headers[:5], headers[6]]
+    wrapped = [2, len(headers) - 1]  # the players (or totals) and the status
+    while wrapped and (excess := _table_width(body, headers) - width) > 0:
+        col = max(wrapped, key=lambda i: _column_width(body, headers, i))
+        room = _column_width(body, headers, col) - excess
+        narrower = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
+        if _table_width(narrower, headers) >= _table_width(body, headers):
+            wrapped.remove(col)  # its words are as narrow as it gets
+        else:
+            body = narrower
+    return table(body, headers, width)
+
+
+def _column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:
+    """Columns tabulate's simple format gives column ``i``: its widest line, or its header's widest
+    line and ``padding`` (tabulate's MIN_PADDING)."""
+    return max(max(text_width(line) for line in headers[i].split("\n")) + padding,
+               *(text_width(line) for r in rows for line in str(r[i]).split("\n")))
+
+
+def _table_width(rows: Sequence[Sequence[object]], headers: list[str], padding: int = 2) -> int:
+    return sum(_column_width(rows, headers, i, padding) for i in range(len(headers))) + 2 * (len(headers) - 1)
