@@ -274,7 +274,9 @@ class Session:
                 self.handled()
                 self.echo("")
                 raise Cancelled from None
-            except EOFError:
+            except EOFError:  # Ctrl-D: the cursor is after the question; end that line first
+                if self.at_terminal:
+                    self.echo("")
                 raise Cancelled from None
             number = whole_number(answer)
             if number is not None and 1 <= number <= len(found.options):

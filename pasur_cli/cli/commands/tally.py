@@ -24,7 +24,7 @@ from pasur_cli.cli.app import (
 from pasur_cli.cli.terminal import Reader, Terminal
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.engine.match import find_name
-from pasur_cli.engine.tally import build_action, check_surs, parse_counts, tally_scores
+from pasur_cli.engine.tally import build_action, check_surs, counts_example, merge_counts, parse_counts, tally_scores
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.text import render
@@ -41,8 +41,8 @@ T = TypeVar("T")
 @click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS",
               help='A side\'s captured cards, e.g. "Ali=AS 2C 10D ..." (repeat for each side).')
 @click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...",
-              help='A side\'s counts instead of its cards: '
-                   '"Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
+              help='A side\'s counts instead of its cards: "Ali: clubs=8 aces=2 jacks=1 2c=yes 10d=no"'
+                   ' (2c, 10d, 7d: whether the side holds that card).')
 @click.option("--surs", multiple=True, metavar="SIDE=N", help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
 @click.option("--partial", is_flag=True, help="The piles need not hold all 52 cards (and counts need not add up).")
 @expect_option
@@ -64,8 +64,13 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         match.check_tally_allowed()  # before the terminal is taken and the first question is asked
-        with Terminal() as terminal:
-            given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
+        try:
+            with Terminal() as terminal:
+                given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question: as the session says it
+            click.echo()
+            click.echo(_("Cancelled: nothing was recorded."), err=True)
+            ctx.exit(1)
     result, match = actions.enter_tally(store, mid, *given, partial=partial, expect=expect)
     if as_json:
         data = render.score_json(mid, match)
@@ -94,10 +99,13 @@ def _refuse(look: Look, err: PasurError, width: int | None) -> None:
     click.echo(fit(_("Error: {message}").format(message=render.error_text(look, err)), width))
 
 
-def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
-    """Read one side's answer as `--pile` or `--count` reads it, refusing what they would refuse."""
+def _pile_or_counts(side: str, earlier: str | None = None) -> Callable[[str], tuple[str, str]]:
+    """Read one side's answer as `--pile` or `--count` reads it, refusing what they would refuse;
+    counts typed to correct ``earlier`` counts replace only the counts typed."""
     def parse(text: str) -> tuple[str, str]:
         if "=" in text:
+            if earlier and "=" in earlier:
+                text = merge_counts(earlier, text)
             parse_counts(text, side)
             return "counts", f"{side}: {text}"
         if not text:
@@ -110,11 +118,23 @@ def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
 def _surs(side: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         number = whole_number(text)
+        if number is None and ("=" in text or _cards(text)):  # the pile or counts, typed a question late
+            raise NotationError("{text!r} is a pile or counts; this question asks only how many surs {side} holds"
+                                " (0, 1, 2 ...). To change the pile or counts, answer this, then name {side} when"
+                                " asked which side to correct.", text=text, side=side)
         if number is None:
             raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
         check_surs(side, number)
         return number
     return parse
+
+
+def _cards(text: str) -> bool:
+    """Whether ``text`` is a list of cards."""
+    try:
+        return bool(read_cards(text.replace(",", " ").split()))
+    except PasurError:
+        return False
 
 
 def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
@@ -128,12 +148,18 @@ def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
     match.check_tally_allowed()
     click.echo(fit(look.say("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards",
                             number=match.deal_number, dealer=match.dealer), width))
-    click.echo(fit(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"), width))
+    click.echo(fit(look.say("or its counts, like: {example}", example=counts_example()), width))
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
-        given = _ask(read, look, look.say("{side}: pile or counts", side=side), _pile_or_counts(side), width=width)
-        held = _ask(read, look, look.say("{side}: surs held", side=side), _surs(side), default="0", width=width)
+        """Ask for ``side``'s answer; when correcting, its earlier answer is offered (Enter keeps
+        it; counts typed replace only those counts)."""
+        earlier = answers.get(side)
+        before = None if earlier is None else earlier[0][1].partition(":" if earlier[0][0] == "counts" else "=")[2]
+        given = _ask(read, look, look.say("{side}: pile or counts", side=side),
+                     _pile_or_counts(side, before and before.strip()), default=before and before.strip(), width=width)
+        held = _ask(read, look, look.say("Surs held by {side} at the end of the deal", side=side), _surs(side),
+                    default=str(earlier[1]) if earlier else "0", width=width)
         answers[side] = (given, held)
 
     for side in match.sides:
