@@ -6,14 +6,15 @@ import os
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, db_option, json_option, open_store, terminal_width
+from pasur_cli.cli.app import PasurCommand, complete_known_player, db_option, json_option, open_store, terminal_width
 from pasur_cli.engine.match import name_key
 from pasur_cli.store.database import DamagedError, Store, check_path, default_path
 from pasur_cli.text import render
 
 
 @click.command(cls=PasurCommand)
-@click.option("--player", metavar="NAME", help="Only matches with this player (any case).")
+@click.option("--player", metavar="NAME", shell_complete=complete_known_player,
+              help="Only matches with this player (any case).")
 @click.option("--unfinished", is_flag=True, help="Only matches that are not finished.")
 @json_option
 @db_option

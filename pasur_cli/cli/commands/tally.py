@@ -11,6 +11,7 @@ import click
 
 from pasur_cli.cli.app import (
     PasurCommand,
+    complete_side,
     current,
     expect_option,
     fit,
@@ -38,12 +39,13 @@ T = TypeVar("T")
 
 
 @click.command(cls=PasurCommand)
-@click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS",
+@click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS", shell_complete=complete_side,
               help='A side\'s captured cards, e.g. "Ali=AS 2C 10D ..." (repeat for each side).')
-@click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...",
+@click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...", shell_complete=complete_side,
               help='A side\'s counts instead of its cards: "Ali: clubs=8 aces=2 jacks=1 2c=yes 10d=no"'
                    ' (2c, 10d, 7d: whether the side holds that card).')
-@click.option("--surs", multiple=True, metavar="SIDE=N", help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
+@click.option("--surs", multiple=True, metavar="SIDE=N", shell_complete=complete_side,
+              help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
 @click.option("--partial", is_flag=True, help="The piles need not hold all 52 cards (and counts need not add up).")
 @expect_option
 @json_option
