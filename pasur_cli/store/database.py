@@ -750,6 +750,14 @@ class Store:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         return None if row is None else int(row[0])
 
+    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]]) -> int | None:
+        """The first stored match with these players, rules, first dealer and log (a record
+        exported from this file, say: the same match by its content), or None."""
+        try:
+            return _same_content(self.db, players, rules, dealer, actions)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -849,6 +857,21 @@ def _check_expect(expect: int | None, count: int) -> None:
     if expect is not None and expect != count:
         raise StaleError("the match changed since it was shown (its log holds {length} actions, not {expect});"
                          " nothing was recorded. Look again and re-enter.", length=count, expect=expect)
+
+
+def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
+                  actions: Sequence[dict[str, Any]]) -> int | None:
+    """See Store.stored_as: the matches of the same players, rules and dealer are found by the
+    index of their columns, and only their logs are read and compared."""
+    rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
+    texts = [action_text(a) for a in actions]
+    rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
+                      ("\n".join(players), rules_lines, dealer)).fetchall()
+    for (mid,) in rows:
+        log = [r[0] for r in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (mid,))]
+        if log == texts:
+            return int(mid)
+    return None
 
 
 def checked_text(action: dict[str, Any]) -> str:
