@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -42,7 +43,7 @@ def test_a_match_played_on_after_its_export_is_another_match(pasur, tmp_path):
 
 def test_the_content_is_what_counts_not_the_file(pasur, tmp_path):
     path = exported(pasur, tmp_path)
-    record = json.loads(open(path, encoding="utf-8").read())
+    record = json.loads(Path(path).read_text(encoding="utf-8"))
     record["created"] = "2020-01-01T00:00:00Z"  # another file, the same match
     for action in record["actions"]:
         action["at"] = "2020-01-01T00:00:00Z"

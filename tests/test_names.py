@@ -124,6 +124,6 @@ def test_a_record_names_its_dealer_with_the_arabic_yeh(pasur, db, tmp_path):
     record["dealer"] = ALI_ARABIC
     path = tmp_path / "m.json"
     path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-    imported = pasur("import", path)
+    imported = pasur("import", path, "--again")  # into the file it came from
     assert imported.exit_code == 0, imported.output
     assert json.loads(pasur("export", "--match", "2").output)["dealer"] == ALI
