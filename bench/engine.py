@@ -22,7 +22,7 @@ from simulate import random_plays, random_table  # the tests' random legal deals
 
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.deal import Deal
-from pasur_cli.engine.match import side_names
+from pasur_cli.engine.names import side_names
 from pasur_cli.engine.rules import PRESETS
 
 

@@ -58,7 +58,7 @@ _WHERE = {
     "is_sur": "captures",
     "Match": "match",
     "DealResult": "match",
-    "check_players": "match",
+    "check_players": "names",
     "check_action": "match",
     "Deal": "deal",
     "Play": "deal",
@@ -156,7 +156,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.match import DealResult as DealResult
     from pasur_cli.engine.match import Match as Match
     from pasur_cli.engine.match import check_action as check_action
-    from pasur_cli.engine.match import check_players as check_players
+    from pasur_cli.engine.names import check_players as check_players
     from pasur_cli.engine.record import read_record as read_record
     from pasur_cli.engine.record import write_record as write_record
     from pasur_cli.engine.rules import PRESETS as PRESETS

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import sized
 
 import pasur_cli
 from pasur_cli import (
@@ -108,7 +109,7 @@ def mutations():
     return st.tuples(st.integers(0, 1), st.sampled_from(["type", "table", "card", "take", "by", "extra"]), junk)
 
 
-@settings(max_examples=300, deadline=None)
+@sized(100)
 @given(mutations())
 def test_an_action_apply_accepts_replays_from_its_canonical_form(mutation):
     which, field, value = mutation
@@ -186,31 +187,29 @@ def test_names_are_stored_in_nfc_and_every_script_works():
     assert match.player_named("JOSE\u0301") == "José"
 
 
-# A script that knows only the public names (every one it uses is in __all__) replays whole
-# matches, played and tallied, and gets the scores the CLI prints for them.
+# A script that knows only the public names (every one it uses is in __all__), run in a fresh
+# process (nothing else of pasur imported), replays whole matches, played and tallied, and gets
+# the scores the CLI prints for them: one process for all the matches, one record a line.
 SCRIPT = '''
 import json, sys
 from pasur_cli import Match, Rules
 names = {"Match", "Rules"}
 import pasur_cli
 assert names <= set(pasur_cli.__all__)
-doc = json.load(sys.stdin)
-match = Match(doc["players"], Rules.from_dict(doc["rules"]), doc["players"].index(doc["dealer"]))
-for entry in doc["actions"]:
-    match.apply(entry["action"])
-print(json.dumps({"deals": [{side: score.as_dict() for side, score in result.scores.items()}
-                            for result in match.results],
-                  "totals": match.totals, "winner": match.winner, "finished": match.finished}))
+for line in sys.stdin:
+    doc = json.loads(line)
+    match = Match(doc["players"], Rules.from_dict(doc["rules"]), doc["players"].index(doc["dealer"]))
+    for entry in doc["actions"]:
+        match.apply(entry["action"])
+    print(json.dumps({"deals": [{side: score.as_dict() for side, score in result.scores.items()}
+                                for result in match.results],
+                      "totals": match.totals, "winner": match.winner, "finished": match.finished}))
 '''
 
 
-@settings(max_examples=6, deadline=None)
-@given(st.integers(0, 10**6))
-def test_a_script_of_public_names_replays_matches_to_the_cli_scores(seed):
+@pytest.mark.parametrize("seeds", [range(8), pytest.param(range(8, 200), marks=pytest.mark.soak)])
+def test_a_script_of_public_names_replays_matches_to_the_cli_scores(tmp_path, seeds):
     import random
-    import subprocess
-    import sys
-    import tempfile
 
     from click.testing import CliRunner
     from matchbook import random_match as whole_match
@@ -218,14 +217,35 @@ def test_a_script_of_public_names_replays_matches_to_the_cli_scores(seed):
 
     from pasur_cli.cli.app import main
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "pasur.db"
-        mid = stored(path, [whole_match(random.Random(seed))])[0]
-        runner = CliRunner()
-        score = json.loads(runner.invoke(main, ["--db", str(path), "score", "--json", "--match", str(mid)]).output)
-        record = runner.invoke(main, ["--db", str(path), "export", "--match", str(mid)]).output
-    script = subprocess.run([sys.executable, "-c", SCRIPT], input=record, capture_output=True, text=True, check=True)
-    replayed = json.loads(script.stdout)
-    assert replayed["deals"] == [deal["scores"] for deal in score["deals"]]
-    assert (replayed["totals"], replayed["winner"], replayed["finished"]) == (
-        score["totals"], score["winner"], score["finished"])
+    path = tmp_path / "pasur.db"
+    ids = stored(path, [whole_match(random.Random(seed)) for seed in seeds])
+    runner = CliRunner()
+    scores = [json.loads(runner.invoke(main, ["--db", str(path), "score", "--json", "--match", str(mid)]).output)
+              for mid in ids]
+    records = [json.dumps(json.loads(runner.invoke(main, ["--db", str(path), "export", "--match", str(mid)]).output))
+               for mid in ids]
+    script = subprocess.run([sys.executable, "-c", SCRIPT], input="\n".join(records), capture_output=True, text=True,
+                            check=True)
+    replayed = [json.loads(line) for line in script.stdout.splitlines()]
+    assert len(replayed) == len(scores)
+    for mine, score in zip(replayed, scores, strict=True):
+        assert mine["deals"] == [deal["scores"] for deal in score["deals"]]
+        assert (mine["totals"], mine["winner"], mine["finished"]) == (score["totals"], score["winner"], score["finished"])
+
+
+def test_start_deal_and_tally_have_the_trio_play_has() -> None:
+    """verify_ raises the reason, can_ says whether, the action does it: one code path each."""
+    match = pasur_cli.Match(["Ali", "Sara"], pasur_cli.PRESETS["pagat"])
+    assert not match.can_start_deal("JC JD 3H 4S")
+    with pytest.raises(pasur_cli.IllegalPlayError, match="misdeal"):
+        match.verify_start_deal("JC JD 3H 4S")
+    assert match.verify_start_deal("5C 9D 3H KS") == tuple(pasur_cli.parse_cards("5C 9D 3H KS"))
+    assert match.length == 0  # asking changed nothing
+    everything = {"clubs": 13, "aces": 4, "jacks": 4, "two_clubs": True, "ten_diamonds": True}
+    assert not match.can_tally(counts={"Ali": everything, "Sara": {"clubs": 1}})
+    result = match.verify_tally(counts={"Ali": everything, "Sara": {}})
+    assert match.length == 0 and not match.results
+    assert match.tally(counts={"Ali": everything, "Sara": {}}) == result
+    match.start_deal("5C 9D 3H KS")
+    with pytest.raises(pasur_cli.IllegalPlayError, match="being played card by card"):
+        match.verify_tally(counts={"Ali": everything, "Sara": {}})

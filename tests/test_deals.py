@@ -7,7 +7,7 @@ from simulate import random_plays, random_table
 
 from pasur_cli.engine.cards import DECK
 from pasur_cli.engine.deal import Deal
-from pasur_cli.engine.match import side_names
+from pasur_cli.engine.names import side_names
 from pasur_cli.engine.rules import parse_rules
 
 CASES = [(n, preset, teams) for n in (2, 3, 4) for preset in ("standard", "pagat") for teams in (True, False)

@@ -9,7 +9,10 @@ import subprocess
 import sys
 
 import pytest
-from simulate import enter, new_match, random_match
+from matchbook import random_actions, stored
+
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
 
 
 def process(*args: str) -> subprocess.CompletedProcess:
@@ -30,7 +33,8 @@ def test_output_and_exit_code_equal_in_process(pasur, args, code):
     assert done.stderr == b""
 
 
-@pytest.mark.parametrize("args", [["check", "4x"], ["rules", "nosuch"], ["show"], ["play", "2S"]])
+@pytest.mark.parametrize("args", [["check", "4x"], ["show"], *(pytest.param(args, marks=pytest.mark.soak)
+                                                                for args in (["rules", "nosuch"], ["play", "2S"]))])
 def test_errors_reach_stderr_with_code_2_or_1(db, args):
     done = process(*args)
     assert done.returncode in (1, 2) and done.stdout == b""
@@ -38,13 +42,12 @@ def test_errors_reach_stderr_with_code_2_or_1(db, args):
     assert not db.exists()  # nothing was created by a refused command
 
 
-def test_long_output_arrives_whole(pasur, tmp_path):
-    """An export several times the size of the output buffer is byte for byte what the command wrote."""
-    players = ["Ali", "Sara", "Reza"]
-    engine = new_match(pasur, players)
-    for action in random_match(random.Random(5), engine):
-        enter(pasur, action)
-        engine.apply(action)
+def test_long_output_arrives_whole(pasur, db, tmp_path):
+    """An export several times the size of the output buffer is byte for byte what the command wrote
+    (the match is stored as `pasur import` stores one; the processes are the export's)."""
+    players, rules = ["Ali", "Sara", "Reza"], parse_rules("standard", [])
+    actions = random_actions(random.Random(5), Match(players, rules, 0), tallies=0)
+    stored(db, [(players, rules, 0, actions, Match.replay(players, rules, 0, actions))])
     done = process("export")
     assert done.returncode == 0 and len(done.stdout) > 4 * io.DEFAULT_BUFFER_SIZE
     assert done.stdout.decode() == pasur("export").output
@@ -68,7 +71,8 @@ def one_line(stderr: bytes, recorded: bool) -> None:
     assert lines[0].endswith("the change was recorded.") == recorded
 
 
-@pytest.mark.parametrize("command", ["rules", "export", "score", "matches"])
+@pytest.mark.parametrize("command", ["rules", "export", *(pytest.param(c, marks=pytest.mark.soak)
+                                                            for c in ("score", "matches"))])
 def test_closed_pipe_is_one_line_and_exit_1(pasur, db, command):
     pasur("new", "Ali", "Sara")
     before = db.read_bytes()
@@ -110,7 +114,7 @@ def test_full_disk_on_a_read_is_one_line_and_exit_1(pasur, db):
 ENCODINGS = ["latin-1", "ascii", "cp1252", "iso8859-7"]
 
 
-@pytest.mark.parametrize("seed", [0, 1, *(pytest.param(n, marks=pytest.mark.soak) for n in range(2, 8))])
+@pytest.mark.parametrize("seed", [0, *(pytest.param(n, marks=pytest.mark.soak) for n in range(1, 8))])
 def test_a_terminal_that_cannot_encode_a_name_gets_replacements(pasur, db, seed):
     """PYTHONIOENCODING=latin-1 and a player named علی: the play is recorded and exits 0."""
     import random as _random

@@ -4,6 +4,7 @@ strings, help texts, Persian digits on input, and right-to-left isolation on out
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import string
@@ -24,6 +25,7 @@ ROOT = Path(__file__).parent.parent
 OTHERS = [code for code in i18n.LANGUAGES if code != "en"]
 
 
+@functools.cache  # parsed once a process: several tests read each catalog, some many times
 def catalog(code: str):
     with open(i18n_tools.LOCALE / code / "LC_MESSAGES" / "pasur.po", "rb") as fp:
         return read_po(fp, locale=code)
@@ -144,13 +146,19 @@ def test_compiled_catalogs_match_their_sources(code):
     assert gettext.GNUTranslations(fresh)._catalog == committed._catalog  # type: ignore[attr-defined]
 
 
+@functools.cache
+def code_messages() -> tuple[str, ...]:
+    """The messages extracted from the code (once a process: extraction reads every module)."""
+    return tuple(i18n_tools.messages())
+
+
 @pytest.mark.parametrize("code", OTHERS)
 def test_every_message_has_a_translation(code):
     """Every message in the code has a translation that is not fuzzy. After changing messages:
     python -m pasur_cli.text.i18n_tools, then translate the empty and fuzzy entries of each .po."""
     translated = {message.id if isinstance(message.id, str) else message.id[0]
                   for message in catalog(code) if message.id and not message.fuzzy and all(forms(message.string))}
-    missing = [m for m in i18n_tools.messages() if m not in translated]
+    missing = [m for m in code_messages() if m not in translated]
     assert not missing, f"{len(missing)} messages without a {code} translation, e.g. {missing[:3]}"
 
 
@@ -198,7 +206,8 @@ def words(text: str) -> set[str]:
             if len(w) >= 3 and not w.isupper() and not re.search(r"[_0-9]", w)}
 
 
-def english_only(code: str) -> set[str]:
+@functools.cache
+def english_only(code: str) -> frozenset[str]:
     """Words of the English messages that no translation into ``code`` uses."""
     english, translated = set(), set()
     for message in catalog(code):
@@ -206,7 +215,7 @@ def english_only(code: str) -> set[str]:
             english |= words(text)
         for text in forms(message.string):
             translated |= words(text)
-    return english - translated
+    return frozenset(english - translated)
 
 
 def assert_no_english(text: str, code: str) -> None:

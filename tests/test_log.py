@@ -9,9 +9,10 @@ import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from matchbook import random_match, stored
+from tier import sized
 
 from pasur_cli.cli.app import main
 
@@ -21,8 +22,7 @@ def run(db: Path, *args: str):
 
 
 # each example builds, stores and reads back a whole match: a fraction of the profile's examples
-@settings(max_examples=settings.default.max_examples // 7, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@sized(8)
 @given(seed=st.integers(0, 2**32 - 1), finished=st.booleans())
 def test_the_log_is_every_action_and_every_result(seed, finished):
     players, rules, dealer, actions, match = random_match(random.Random(seed), finished=finished)

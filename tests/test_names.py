@@ -13,7 +13,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pasur_cli.engine.errors import IllegalPlayError, Words
-from pasur_cli.engine.match import Match, check_players, name_key
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.names import check_players, name_key
 from pasur_cli.engine.rules import PRESETS
 
 ZWNJ, ZWJ = "\u200c", "\u200d"

@@ -12,9 +12,10 @@ import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from matchbook import random_match, stored
+from tier import sized
 
 from pasur_cli.cli.app import main
 from pasur_cli.text.render import Look
@@ -34,8 +35,7 @@ def as_json_value(text: str) -> object:
 
 
 # each example builds and stores a whole match: a fraction of the profile's examples
-@settings(max_examples=settings.default.max_examples // 7, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@sized(6)
 @given(seed=st.integers(0, 2**32 - 1), finished=st.booleans())
 def test_score_csv_is_score_json_row_by_row(seed, finished):
     made = random_match(random.Random(seed), finished=finished)
@@ -92,8 +92,7 @@ def running(match) -> dict[str, list[int]]:
 
 
 # each example builds and stores a whole match: a fraction of the profile's examples
-@settings(max_examples=settings.default.max_examples // 7, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@sized(6)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_chart_has_every_deal_point_the_target_and_a_legend(seed):
     *_, match = random_match(random.Random(seed))

@@ -292,7 +292,7 @@ def tally_deal(t: Table) -> None:
     t.expect(f"Surs held by {b} at the end of the deal [0]: ")
     t.send("")
     t.expect(f"Deal {match.deal_number} ({match.dealer} dealt, tallied)")
-    from pasur_cli.engine.tally import build_action
+    from pasur_cli.text.tally_input import build_action
     match.apply(build_action(match, [], [f"{a}: clubs=8 aces=2 jacks=1 two_clubs=yes",
                                           f"{b}: clubs=5 aces=2 jacks=3 ten_diamonds=yes"], [], False))
 
@@ -535,7 +535,7 @@ def test_no_translated_command_word_reads_as_a_card_or_another_command(code):
     plain sentence (no suggestion: it is no card's typo, no rank waiting for a suit), and no word
     names two commands, in that language or in English."""
     from pasur_cli.cli.commands.session import COMMANDS
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     from pasur_cli.engine.typos import problem
     words = words_of(code)
     meaning = {name_key(w): c for c, english in COMMANDS.items() for w in english}

@@ -83,5 +83,7 @@ def run_trials(tmp_path, trials: int) -> None:
     assert json.loads(runner_show.output)["turn"] == "Ali"  # nothing half-typed was recorded
 
 
-def test_ctrl_c_leaves_at_once_200_times(tmp_path):
-    run_trials(tmp_path, 200)
+@pytest.mark.parametrize("trials", [2 * len(MOMENTS), pytest.param(200, marks=pytest.mark.soak)])
+def test_ctrl_c_leaves_at_once_at_every_moment(tmp_path, trials):
+    """Every moment twice in the quick suite; 200 trials in the soak tier."""
+    run_trials(tmp_path, trials)

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from matchbook import random_match, stored
+from tier import sized
 
 from pasur_cli.cli.app import main
 
@@ -77,8 +78,7 @@ def check_record(row: dict, count: Counter, best: tuple | None) -> None:
 
 
 # each example stores and reads back up to six whole matches: a fraction of the profile's examples
-@settings(max_examples=settings.default.max_examples // 4, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@sized(8)
 @given(seed=st.integers(0, 2**32 - 1), finished=st.integers(1, 4), unfinished=st.integers(0, 2))
 def test_the_record_book_adds_up_random_matches(seed, finished, unfinished):
     rng = random.Random(seed)

@@ -11,9 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pasur_cli.engine.errors import NotationError
-from pasur_cli.engine.match import check_players, name_key
-from pasur_cli.engine.tally import COUNT_KEYS, KEY_MESSAGES, count_keys, parse_counts, yes_no_words
+from pasur_cli.engine.names import check_players, name_key
+from pasur_cli.engine.tally import COUNT_KEYS
 from pasur_cli.text import i18n
+from pasur_cli.text.tally_input import KEY_MESSAGES, count_keys, parse_counts, yes_no_words
 
 # the words the translations give (the catalogs gain them when merged); a stand-in catalog here
 WORDS = {

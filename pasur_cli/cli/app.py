@@ -327,7 +327,7 @@ def _players(ctx: click.Context, every: bool) -> list[str]:
 def _starting(names: list[str], incomplete: str, suffix: str = "") -> list[str]:
     """The ``names`` that ``incomplete`` begins, compared as names are (``ali`` finds Ali), each
     followed by ``suffix``."""
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     return [name + suffix for name in names if name_key(name).startswith(name_key(incomplete))]
 
 

@@ -12,8 +12,8 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.errors import NotationError, Words
+from pasur_cli.engine.reading import ascii_digits
 from pasur_cli.engine.values import Value
-from pasur_cli.text.i18n import ascii_digits
 
 
 class Suit:

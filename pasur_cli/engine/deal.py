@@ -7,14 +7,15 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
 
-from pasur_cli.engine.captures import card_no_sur, legal_captures, verify_capture
+from pasur_cli.engine.captures import Captures, card_no_sur, legal_captures, verify_capture
 from pasur_cli.engine.cards import DECK, ORDER, Card, Rank
 from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, PasurError
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import PileCount, SideScore, score_deal
-from pasur_cli.engine.values import Value
+from pasur_cli.engine.values import FrozenDict, Value
 
 HANDS = {2: 6, 3: 4, 4: 3}  # hands per deal by number of players
 CARDS_PER_HAND = 4
@@ -50,35 +51,64 @@ def check_table(table: list[Card], rules: Rules) -> None:
         raise problem
 
 
-class NoSur(Value):
-    """Why a play that cleared the table was no sur: the ``rule`` option that says so
-    (``jack_sur``, ``last_hand_sur`` or ``sur_limit``); for ``sur_limit`` the side's match
-    ``total`` at the start of the deal and the ``limit``."""
+class NoSurRule(StrEnum):
+    """The rule option that made a table-clearing play no sur."""
 
-    rule: str
+    JACK_SUR = "jack_sur"            # a jack clears the table without a sur
+    LAST_HAND_SUR = "last_hand_sur"  # no sur in the deal's last hand
+    SUR_LIMIT = "sur_limit"          # the side's match total was at or above the sur limit
+
+
+class NoSur(Value):
+    """Why a play that cleared the table was no sur: the ``rule`` option that says so (a
+    ``NoSurRule``: ``jack_sur``, ``last_hand_sur`` or ``sur_limit``); for ``sur_limit`` the side's
+    match ``total`` at the start of the deal and the ``limit``."""
+
+    rule: NoSurRule
     total: int | None = None
     limit: int | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rule", NoSurRule(self.rule))  # raises ValueError for a rule that is none
+
+
+class Where(StrEnum):
+    """Where a card was seen in a deal."""
+
+    INITIAL = "initial"    # on the initial table
+    TABLE = "table"        # on the table of a position set up mid-deal
+    TRAILED = "trailed"    # played and left on the table
+    PLAYED = "played"      # played, and it captured
+    CAPTURED = "captured"  # taken from the table
+
 
 class Seen(Value):
-    """Where a card was seen in this deal: ``how`` is ``initial`` (on the initial table),
-    ``trailed``, ``played`` (it captured) or ``captured``; ``player`` and ``hand`` say by whom and when."""
+    """Where a card was seen in this deal: ``how`` is a ``Where`` (``initial``, ``trailed``,
+    ``played``, ``captured``, or ``table`` in a position set up mid-deal); ``player`` and ``hand``
+    say by whom and when."""
 
-    how: str
+    how: Where
     player: str | None = None
     hand: int | None = None
 
-    def __init__(self, how: str, player: str | None = None, hand: int | None = None) -> None:
+    def __init__(self, how: Where, player: str | None = None, hand: int | None = None) -> None:
         # written out (not Value's generic one): one is made for every play
         setter = object.__setattr__
-        setter(self, "how", how)
+        setter(self, "how", Where(how))
         setter(self, "player", player)
         setter(self, "hand", hand)
 
 
 class Play(Value):
-    """What one play did. ``no_sur`` says why a play that cleared the table was no sur;
-    ``cancelled`` names the side whose sur this sur cancelled."""
+    """What one play did, and what a screen shows after it (no caller keeps the Deal beside it).
+
+    ``no_sur`` says why a play that cleared the table was no sur; ``cancelled`` names the side
+    whose sur this sur cancelled. After the play: ``table`` the cards on the table (before the
+    end-of-deal sweep), ``surs`` the surs each side holds, ``turn`` whose turn it is (None once
+    the deal is over), ``hand_over`` whether the play ended a hand that is not the deal's last,
+    ``stock`` the cards left in the stock once the next hand is dealt, ``hands`` the deal's
+    hands; at the deal's end, ``leftover`` the cards the ``leftover_taker`` took from the table.
+    """
 
     player: str
     side: str
@@ -88,9 +118,20 @@ class Play(Value):
     sur: bool = False
     no_sur: NoSur | None = None
     cancelled: str | None = None
+    table: tuple[Card, ...] = ()
+    surs: Mapping[str, int] = FrozenDict()
+    turn: str | None = None
+    hand_over: bool = False
+    stock: int = 0
+    hands: int = 0
+    leftover: tuple[Card, ...] = ()
+    leftover_taker: str | None = None
 
     def __init__(self, player: str, side: str, card: Card, taken: tuple[Card, ...], hand: int, sur: bool = False,
-                 no_sur: NoSur | None = None, cancelled: str | None = None) -> None:
+                 no_sur: NoSur | None = None, cancelled: str | None = None, table: tuple[Card, ...] = (),
+                 surs: Mapping[str, int] = FrozenDict(), turn: str | None = None,
+                 hand_over: bool = False, stock: int = 0, hands: int = 0, leftover: tuple[Card, ...] = (),
+                 leftover_taker: str | None = None) -> None:
         # written out (not Value's generic one): one is made for every play
         setter = object.__setattr__
         setter(self, "player", player)
@@ -101,10 +142,28 @@ class Play(Value):
         setter(self, "sur", sur)
         setter(self, "no_sur", no_sur)
         setter(self, "cancelled", cancelled)
+        setter(self, "table", table)
+        setter(self, "surs", surs if isinstance(surs, FrozenDict) else FrozenDict(surs))
+        setter(self, "turn", turn)
+        setter(self, "hand_over", hand_over)
+        setter(self, "stock", stock)
+        setter(self, "hands", hands)
+        setter(self, "leftover", leftover)
+        setter(self, "leftover_taker", leftover_taker)
 
     @property
     def trail(self) -> bool:
         return not self.taken
+
+    @property
+    def deal_over(self) -> bool:
+        """Whether this was the deal's last play."""
+        return self.turn is None
+
+    @property
+    def next_hand(self) -> int:
+        """The hand the next play is in (the last hand after the deal's last play)."""
+        return self.hand + 1 if self.hand_over else self.hand
 
 
 class Deal:
@@ -135,7 +194,7 @@ class Deal:
         self.last_capturer: str | None = None
         self.plays: list[Play] = []  # the plays made in this object (all of them unless set up mid-deal)
         self.played = 0  # plays made in the deal so far
-        self.where: dict[Card, Seen] = dict.fromkeys(table, Seen("initial"))
+        self.where: dict[Card, Seen] = dict.fromkeys(table, Seen(Where.INITIAL))
         self.leftover: tuple[Card, ...] = ()  # the table the last capturer took at the end
         self.leftover_taker: str | None = None  # who took it (the dealer if nobody captured)
         self._whole = True  # played from its first card: every one of the 52 cards is accounted for
@@ -166,10 +225,10 @@ class Deal:
                    [c for c in DECK if c not in table][:4], totals)
         deal.rules = rules
         deal.table = list(table)
-        deal.where = dict.fromkeys(table, Seen("table"))
+        deal.where = dict.fromkeys(table, Seen(Where.TABLE))
         for side, cards in (piles or {}).items():
             deal.piles[side] = list(cards)
-            deal.where.update(dict.fromkeys(cards, Seen("captured")))
+            deal.where.update(dict.fromkeys(cards, Seen(Where.CAPTURED)))
         deal.surs.update(surs or {})
         if not 0 <= played < deal.total_plays:
             raise IllegalPlayError("a deal of {players} players has {most} plays; {played} cannot have been made.",
@@ -231,26 +290,34 @@ class Deal:
     def side_of(self, player: str) -> str:
         return self.seat_sides[self.players.index(player)]
 
+    @property
+    def table_taker(self) -> str:
+        """Who takes the cards left on the table when the deal ends (RULES.md section 6; the one
+        place the rule is written): the last capturer, or the dealer when nobody captured."""
+        return self.last_capturer or self.players[self.dealer]
+
     # -- plays -----------------------------------------------------------------------------
     def verify_card(self, card: Card) -> None:
         """Raise IllegalPlayError when the card cannot be in anyone's hand."""
         seen = self.where.get(card)
         if seen is None:
             return
-        if seen.how == "initial":
-            raise IllegalPlayError("{card} is on the initial table: it cannot be played now.", card=card)
-        if seen.how == "table":
-            raise IllegalPlayError("{card} is on the table: it cannot be played now.", card=card)
-        if seen.how == "trailed":
-            raise IllegalPlayError("{card} is on the table (trailed by {player} in hand {hand}): it cannot be"
-                                   " played now.", card=card, player=seen.player, hand=seen.hand)
-        if seen.how == "played":
-            raise IllegalPlayError("{card} was played by {player} in hand {hand}: it cannot be played now.",
-                                   card=card, player=seen.player, hand=seen.hand)
-        if seen.player is None:
-            raise IllegalPlayError("{card} was captured: it cannot be played now.", card=card)
-        raise IllegalPlayError("{card} was captured by {player} in hand {hand}: it cannot be played now.",
-                               card=card, player=seen.player, hand=seen.hand)
+        match seen.how:
+            case Where.INITIAL:
+                raise IllegalPlayError("{card} is on the initial table: it cannot be played now.", card=card)
+            case Where.TABLE:
+                raise IllegalPlayError("{card} is on the table: it cannot be played now.", card=card)
+            case Where.TRAILED:
+                raise IllegalPlayError("{card} is on the table (trailed by {player} in hand {hand}): it cannot"
+                                       " be played now.", card=card, player=seen.player, hand=seen.hand)
+            case Where.PLAYED:
+                raise IllegalPlayError("{card} was played by {player} in hand {hand}: it cannot be played now.",
+                                       card=card, player=seen.player, hand=seen.hand)
+            case Where.CAPTURED if seen.player is None:
+                raise IllegalPlayError("{card} was captured: it cannot be played now.", card=card)
+            case Where.CAPTURED:
+                raise IllegalPlayError("{card} was captured by {player} in hand {hand}: it cannot be played now.",
+                                       card=card, player=seen.player, hand=seen.hand)
 
     def resolve(self, card: Card, take: Iterable[Card] | None) -> tuple[Card, ...]:
         """The capture a play makes: ``take`` checked, or the only legal one when take is None.
@@ -270,18 +337,39 @@ class Deal:
         raise AmbiguousPlayError("{card} can capture in {ways} ways; say which cards it takes.",
                                  list(found.options), found.count, card=card, ways=found.count)
 
-    def verify_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> tuple[Card, ...]:
-        """Raise the reason ``play`` would refuse this play; return the cards it would capture.
-
-        IllegalPlayError: the deal is over, it is not ``by``'s turn, the card was seen, the
-        capture is illegal; AmbiguousPlayError: several captures and no ``take``.
-        """
+    def _verify_card(self, card: Card, by: str | None) -> None:
+        """Raise IllegalPlayError when nobody can play ``card`` now (the deal over, not ``by``'s turn,
+        the card seen)."""
         if self.over:
             raise IllegalPlayError("this deal is over: every card has been played.")
         player = self.turn
         if by is not None and by != player:
             raise IllegalPlayError("it is {player}'s turn, not {by}'s.", player=player, by=by)
         self.verify_card(card)
+
+    def capture_choice(self, card: Card, by: str | None = None) -> Captures | None:
+        """The question to ask before playing ``card`` with no capture named: None when the engine
+        has the answer (the only legal capture, or a trail: ``play(card)`` makes it), else the legal
+        captures to choose from (``options``, ``count``, ``truncated``). Raises IllegalPlayError
+        for a card nobody can play now, as ``verify_play`` does.
+
+        >>> from pasur_cli.engine.cards import parse_card, parse_cards
+        >>> from pasur_cli.engine.rules import PRESETS
+        >>> deal = Deal(["Ali", "Sara"], ["Ali", "Sara"], 0, PRESETS["pagat"], parse_cards("AC 2D 4H 5C"))
+        >>> deal.capture_choice(parse_card("5S")).count, deal.capture_choice(parse_card("KS"))
+        (2, None)
+        """
+        self._verify_card(card, by)
+        found = legal_captures(card, self.table, self.rules)
+        return None if found.forced is not None else found
+
+    def verify_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> tuple[Card, ...]:
+        """Raise the reason ``play`` would refuse this play; return the cards it would capture.
+
+        IllegalPlayError: the deal is over, it is not ``by``'s turn, the card was seen, the
+        capture is illegal; AmbiguousPlayError: several captures and no ``take``.
+        """
+        self._verify_card(card, by)
         return self.resolve(card, take)
 
     def can_play(self, card: Card, take: Iterable[Card] | None = None, by: str | None = None) -> bool:
@@ -310,30 +398,32 @@ class Deal:
             self.table = [c for c in self.table if c not in taken]
             self.piles[side].extend((card, *taken))
             self.last_capturer = player
-            captured = Seen("captured", player, hand)
+            captured = Seen(Where.CAPTURED, player, hand)
             for c in taken:
                 self.where[c] = captured
-            self.where[card] = Seen("played", player, hand)
+            self.where[card] = Seen(Where.PLAYED, player, hand)
         else:
             self.table.append(card)
-            self.where[card] = Seen("trailed", player, hand)
-        record = Play(player, side, card, taken, hand, sur, no_sur, cancelled)
-        self.plays.append(record)
+            self.where[card] = Seen(Where.TRAILED, player, hand)
         self.played += 1
+        table = tuple(self.table)
         if self.over:
             self._sweep()
+        record = Play(player, side, card, taken, hand, sur, no_sur, cancelled, table, FrozenDict(self.surs),
+                      self.turn, self.hand_played_out, self.stock, self.hands, self.leftover, self.leftover_taker)
+        self.plays.append(record)
         return record
 
     def _no_sur_reason(self, card: Card, side: str) -> NoSur | None:
         rules = self.rules
         by_card = card_no_sur(card, rules)
         if by_card:
-            return NoSur(by_card)
+            return NoSur(NoSurRule(by_card))
         if self.hand == self.hands and not rules.last_hand_sur:
-            return NoSur("last_hand_sur")
+            return NoSur(NoSurRule.LAST_HAND_SUR)
         start = self.totals_at_start.get(side, 0)
         if rules.sur_limit is not None and start >= rules.sur_limit:
-            return NoSur("sur_limit", start, rules.sur_limit)
+            return NoSur(NoSurRule.SUR_LIMIT, start, rules.sur_limit)
         return None
 
     def _add_sur(self, side: str) -> str | None:
@@ -350,7 +440,7 @@ class Deal:
         """End of deal (RULES.md section 6): the table goes to the last capturer's side, or the
         dealer's side if nobody captured. ``leftover`` and ``leftover_taker`` say what and who."""
         self.leftover = tuple(sorted(self.table, key=ORDER))
-        self.leftover_taker = self.last_capturer or self.players[self.dealer]
+        self.leftover_taker = self.table_taker
         self.piles[self.side_of(self.leftover_taker)].extend(self.table)
         self.table = []
         if self._whole:

@@ -8,6 +8,8 @@ actions are not in the log, so they are not here either. No I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pasur_cli.engine.cards import Card
 from pasur_cli.engine.deal import Deal, Play
 from pasur_cli.engine.errors import NotationError
@@ -45,7 +47,7 @@ class Scored(Value):
     """A deal's result, and every side's match total after it."""
 
     result: DealResult
-    totals: dict[str, int]
+    totals: Mapping[str, int]
 
     @property
     def deal(self) -> int:
@@ -62,19 +64,17 @@ def match_events(players: list[str], rules: Rules, dealer: int, actions: list[di
     """
     match = Match(players, rules, dealer)
     events: list[Event] = []
-    deal: Deal | None = None
     for action in actions:
         number, before = match.deal_number, len(match.results)
         done = match.apply(action)
         if isinstance(done, Deal):
-            deal = done
             events.append(TableDealt(number, match.dealer, tuple(done.table)))
         elif isinstance(done, Play):
             events.append(Played(number, done))
         if len(match.results) > before:  # the action finished a deal (its last play, or a tally)
-            if isinstance(done, Play) and deal is not None:
-                taker = deal.last_capturer or deal.players[deal.dealer]
-                events.append(Leftover(number, taker, deal.side_of(taker), deal.leftover))
+            if isinstance(done, Play) and done.leftover_taker is not None:
+                taker = done.leftover_taker
+                events.append(Leftover(number, taker, match.side_of(taker), done.leftover))
             events.append(Scored(match.results[-1], dict(match.totals)))
     return events
 
@@ -108,12 +108,6 @@ def play_dict(play: Play) -> dict[str, object]:
             "cancelled": play.cancelled}
 
 
-def result_dict(result: DealResult) -> dict[str, object]:
-    """The engine's DealResult record as a dict."""
-    return {"number": result.number, "dealer": result.dealer, "tallied": result.tallied,
-            "scores": {side: score.as_dict() for side, score in result.scores.items()}}
-
-
 def event_dict(event: Event) -> dict[str, object]:
     """One event for ``log --json``: ``event`` names its kind, ``deal`` its deal, and the rest is
     the engine's record."""
@@ -124,4 +118,4 @@ def event_dict(event: Event) -> dict[str, object]:
     if isinstance(event, Leftover):
         return {"event": "leftover", "deal": event.deal, "player": event.player, "side": event.side,
                 "cards": cards_codes(event.cards)}
-    return {"event": "result", "deal": event.deal, "result": result_dict(event.result), "totals": dict(event.totals)}
+    return {"event": "result", "deal": event.deal, "result": event.result.as_dict(), "totals": dict(event.totals)}

@@ -14,161 +14,58 @@ database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pasur_cli.engine.cards import Card, parse_card, parse_cards
-from pasur_cli.engine.deal import Deal, Play
+from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
+from pasur_cli.engine.names import NAME_MOST, find_name, side_names, sides_of
+from pasur_cli.engine.names import check_players as check_players  # their home is names; found here too
+from pasur_cli.engine.names import name_key as name_key
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
-from pasur_cli.engine.values import Value
-from pasur_cli.text.i18n import PERSIAN_LETTERS
+from pasur_cli.engine.values import FrozenDict, Value
 
 
 class DealResult(Value):
-    """A finished deal: its number (1-based), dealer, each side's score, and whether it was tallied."""
+    """A finished deal: its number (1-based), dealer, each side's score, and whether it was tallied.
+
+    Frozen all the way down: ``scores`` is a FrozenDict, so a result is hashable and equal by value.
+
+    >>> from pasur_cli.engine.scoring import SideScore
+    >>> none = SideScore(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    >>> result = DealResult(1, "Ali", {"Ali": none, "Sara": none})
+    >>> hash(result) == hash(DealResult(1, "Ali", {"Sara": none, "Ali": none}))
+    True
+    >>> result.scores["Ali"] = none
+    Traceback (most recent call last):
+    TypeError: FrozenDict cannot be changed
+    """
 
     number: int
     dealer: str
-    scores: dict[str, SideScore]
+    scores: Mapping[str, SideScore]
     tallied: bool = False
 
+    def as_dict(self) -> dict[str, Any]:
+        """The result by field name, every side's score as its own dict (the one dict form of a
+        result: stored in snapshots, shown by ``log --json`` and ``score --json``)."""
+        return {"number": self.number, "dealer": self.dealer, "tallied": self.tallied,
+                "scores": {side: score.as_dict() for side, score in self.scores.items()}}
 
-def side_names(players: list[str], teams: bool) -> list[str]:
-    """The side of each seat: a team is its two names joined by " & " in seat order."""
-    if len(players) == 4 and teams:
-        pairs = [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
-        return [pairs[i % 2] for i in range(4)]
-    return list(players)
-
-
-def sides_of(players: list[str], teams: bool) -> list[str]:
-    """The match's sides, each once, in seat order (a team by its first seat)."""
-    return list(dict.fromkeys(side_names(players, teams)))
-
-
-NAME_MOST = 40  # characters in a player's name
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and symbols drawn as nothing
-JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: how Persian words are spelt
-_DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-_IGNORED = JOINERS | {" ", "\u00a0"}  # in name_key: a space is read as the non-joiner a Persian keyboard left out
-
-
-def _refused_kind(ch: str) -> Words | None:
-    """What kind of character ``ch`` is, as a name refuses it (None: a name may hold it)."""
-    import unicodedata
-    if ch in JOINERS:
-        return None
-    kind = unicodedata.category(ch)
-    if ch in _LINE_BREAKS or kind in ("Zl", "Zp"):
-        return Words("a line break")
-    if kind == "Cc":
-        return Words("a control character")
-    if ch in _DIRECTION:
-        return Words("a text direction mark")
-    if kind == "Cf":
-        return Words("a format character")
-    if kind == "Cs":
-        return Words("a lone surrogate")
-    return None
-
-
-def check_name(name: object, seat: int) -> str:
-    """The name of the player in ``seat`` (1-based) as it is stored: NFC, surrounding spaces
-    removed. Raises IllegalPlayError for a name that could corrupt or spoof the screen or the
-    record (issue 9): not text, empty, longer than NAME_MOST, holding a control or format character
-    (tabs, newlines, C1 controls, bidi marks and overrides, zero-width spaces; the code point and
-    its kind are named), a lone surrogate, '&', or only invisible characters. The zero-width
-    non-joiner and joiner (U+200C, U+200D) are letters of Persian spelling and are kept.
-
-    >>> name = "\u0645\u0647\u0631\u200c\u0627\u0646\u06af\u06cc\u0632"  # Mehr-angiz, with a non-joiner
-    >>> check_name(f" {name} ", 1) == name
-    True
-    """
-    import unicodedata
-    if not isinstance(name, str):
-        raise IllegalPlayError("player {seat}'s name is not text.", seat=seat)
-    for ch in name:
-        what = _refused_kind(ch)
-        if what is not None:
-            code = f"U+{ord(ch):04X}"
-            raise IllegalPlayError("player {seat}'s name holds {code} ({what}): a name cannot hold control,"
-                                   " format or line-breaking characters.", seat=seat, code=code, what=what)
-    name = unicodedata.normalize("NFC", name).strip()
-    if not name:
-        raise IllegalPlayError("player {seat}'s name cannot be empty.", seat=seat)
-    if "&" in name:
-        raise IllegalPlayError("{name!r}: a player's name cannot contain '&' (it joins team names).", name=name)
-    if len(name) > NAME_MOST:
-        raise IllegalPlayError("player {seat}'s name has {count} characters; at most {most} are allowed.",
-                               seat=seat, count=len(name), most=NAME_MOST)
-    if all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS or ch in JOINERS
-           for ch in name):
-        raise IllegalPlayError("player {seat}'s name shows nothing: write a name that can be read.", seat=seat)
-    return name
-
-
-@lru_cache(maxsize=4096)  # the record book asks it for every player of every match
-def name_key(name: str) -> str:
-    """The form every spelling of one name shares, for comparing a typed name with a player's (the
-    one place names are compared): case folded, accents left out (the combining marks of the
-    Unicode NFD form: ``jose`` finds ``José``), spaces and the zero-width joiners left out (a
-    Persian keyboard types a space where the name has a non-joiner), compatibility forms read as
-    the letters they show (fullwidth letters, Arabic presentation forms), and the Arabic yeh and
-    kaf (\u064a \u0649 \u0643) read as the Persian ones (\u06cc \u06a9), as two keyboards type one name.
-    Names are kept and shown as typed; only their keys are compared.
-
-    >>> name_key(" JOSE\u0301 ") == name_key("jos\u00e9") == name_key("jose")
-    True
-    >>> name_key("\u0639\u0644\u064a") == name_key("\u0639\u0644\u06cc")
-    True
-    >>> name_key("\u0645\u0647\u0631 \u0627\u0646") == name_key("\u0645\u0647\u0631\u200c\u0627\u0646")
-    True
-    >>> name_key("\uff21\uff4c\uff49") == name_key("Ali\u034f") == name_key("ali")
-    True
-    >>> name_key("\ufecb\ufee0\ufbfd") == name_key("\u0639\u0644\u06cc")
-    True
-    """
-    import unicodedata
-    text = unicodedata.normalize("NFKD", name.strip().casefold()).translate(PERSIAN_LETTERS)
-    kept = "".join(ch for ch in text if ch not in _IGNORED and unicodedata.category(ch) != "Mn")
-    return unicodedata.normalize("NFKC", kept)
-
-
-def find_name(names: Iterable[str], name: str) -> str | None:
-    """The one of ``names`` that ``name`` spells (see ``name_key``), or None."""
-    key = name_key(name)
-    return next((n for n in names if name_key(n) == key), None)
-
-
-def check_players(players: list[str], dealer: str | None = None) -> list[str]:
-    """The players' names as they are stored (see ``check_name``). Raises IllegalPlayError for
-    a wrong number of players, a refused name, two names that are one name once compared as
-    ``name_key`` compares them (``José`` and ``jose\u0301``, ``علي`` and ``علی``), or a dealer
-    who is not one of them.
-
-    >>> check_players(["Jose\u0301", "علی", "Müller", "王"]) == ["José", "علی", "Müller", "王"]
-    True
-    """
-    if not isinstance(players, list | tuple) or not 2 <= len(players) <= 4:
-        count = len(players) if isinstance(players, list | tuple) else 0
-        raise IllegalPlayError("Pasur is played by 2, 3 or 4 players, not {count}.", count=count)
-    names = [check_name(name, seat) for seat, name in enumerate(players, 1)]
-    keys = [name_key(n) for n in names]
-    for name, key in zip(names, keys, strict=True):
-        other = next((n for n, k in zip(names, keys, strict=True) if k == key and n != name), None)
-        if other is not None:  # two spellings of one name: a table could not tell them apart
-            raise IllegalPlayError("every player needs a different name; {name} and {other} are the same name.",
-                                   name=name, other=other)
-        if names.count(name) > 1:
-            raise IllegalPlayError("every player needs a different name; {name} is named twice.", name=name)
-    if dealer is not None and (not isinstance(dealer, str) or find_name(names, dealer) is None):
-        raise IllegalPlayError("the dealer {dealer!r} is not one of the players ({players}).", dealer=dealer,
-                               players=", ".join(names))
-    return names
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealResult:
+        """The result whose ``as_dict()`` is ``data``. Raises ValueError or TypeError (KeyError for a
+        missing field) for a dict that is not one: each field's type is checked, each score by
+        SideScore."""
+        if not isinstance(data, dict) or not isinstance(data["scores"], dict):
+            raise TypeError("a deal result is a dict of number, dealer, tallied and scores")
+        number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
+        if number.__class__ is not int or not isinstance(dealer, str) or not isinstance(tallied, bool):
+            raise ValueError("a deal result's fields have the wrong types")
+        return cls(number, dealer, {str(side): SideScore(**score) for side, score in data["scores"].items()},
+                   tallied)
 
 
 class Match:
@@ -230,6 +127,25 @@ class Match:
         """How many actions the match's log holds (the ``--expect`` of a script)."""
         return self.start + len(self.log)
 
+    def running_totals(self) -> list[Mapping[str, int]]:
+        """Every side's match total after each finished deal, in order (the one place they are
+        added up: the score table, the chart, the CSV and the snapshots read them here).
+
+        >>> from pasur_cli.engine.rules import PRESETS
+        >>> match = Match(["Ali", "Sara"], PRESETS["pagat"])
+        >>> _ = match.tally(counts={"Ali": {"clubs": 13, "aces": 4, "jacks": 4, "two_clubs": True,
+        ...                                 "ten_diamonds": True}, "Sara": {}})
+        >>> match.running_totals()
+        [FrozenDict({'Ali': 20, 'Sara': 0})]
+        """
+        running = dict.fromkeys(self.sides, 0)
+        after: list[Mapping[str, int]] = []
+        for result in self.results:
+            for side, score in result.scores.items():
+                running[side] += score.total
+            after.append(FrozenDict(running))
+        return after
+
     @property
     def winner(self) -> str | None:
         return match_winner(self.totals, len(self.results), self.rules)
@@ -272,14 +188,30 @@ class Match:
         if self.finished:
             raise IllegalPlayError("the match is over: {side} won.", side=self.winner)
 
-    def start_deal(self, table: Iterable[Card | str] | str) -> Deal:
-        """Begin the next deal with its initial table (Cards or card codes). Raises
-        IllegalPlayError when not allowed (a deal in progress, the match over, a table the
-        rules' check refuses: the error says what the dealer must do)."""
+    def verify_start_deal(self, table: Iterable[Card | str] | str) -> tuple[Card, ...]:
+        """Raise the reason ``start_deal`` would refuse this table; return its cards. Raises
+        NotationError for cards that are not cards, IllegalPlayError when no deal can begin (a
+        deal in progress, the match over) or the rules' check refuses the table (the error says
+        what the dealer must do)."""
         cards = _cards(table, Words("table"))
         self._ready()
         if self.deal is not None:
             raise IllegalPlayError("deal {number} is still being played; finish it first.", number=self.deal_number)
+        check_table(cards, self.rules)
+        return tuple(cards)
+
+    def can_start_deal(self, table: Iterable[Card | str] | str) -> bool:
+        """Whether ``start_deal`` would accept this table."""
+        try:
+            self.verify_start_deal(table)
+        except PasurError:
+            return False
+        return True
+
+    def start_deal(self, table: Iterable[Card | str] | str) -> Deal:
+        """Begin the next deal with its initial table (Cards or card codes). Raises what
+        ``verify_start_deal`` raises; nothing changes then."""
+        cards = list(self.verify_start_deal(table))
         self.deal = Deal(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
                          cards, self.totals)
         self.log.append({"type": "deal", "table": [c.code for c in cards]})
@@ -325,24 +257,52 @@ class Match:
             self.deal = None
         return record
 
+    @staticmethod
+    def _tally_of(piles: dict[str, Iterable[Card | str]] | None, counts: dict[str, dict[str, int | bool]] | None,
+                  surs: dict[str, int] | None, partial: bool) -> dict[str, Any]:
+        return {"type": "tally",
+                "piles": {s: [c if isinstance(c, str) else c.code for c in cards]
+                          for s, cards in (piles or {}).items()},
+                "counts": dict(counts or {}), "surs": dict(surs or {}), "partial": partial}
+
+    def verify_tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
+                     counts: dict[str, dict[str, int | bool]] | None = None,
+                     surs: dict[str, int] | None = None, partial: bool = False) -> DealResult:
+        """Raise the reason ``tally`` would refuse this tally; return the result it would record."""
+        action = self._tally_of(piles, counts, surs, partial)
+        check_action(action)
+        return self._verify_tally(action)[1]
+
+    def can_tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
+                  counts: dict[str, dict[str, int | bool]] | None = None,
+                  surs: dict[str, int] | None = None, partial: bool = False) -> bool:
+        """Whether ``tally`` would accept this tally."""
+        try:
+            self.verify_tally(piles, counts, surs, partial)
+        except PasurError:
+            return False
+        return True
+
     def tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
               counts: dict[str, dict[str, int | bool]] | None = None,
               surs: dict[str, int] | None = None, partial: bool = False) -> DealResult:
         """Score the next deal from what each side captured (its pile's cards, or its counts:
         clubs, aces, jacks, two_clubs, ten_diamonds, seven_diamonds) and the surs it holds, as
-        ``pasur tally`` does. Raises IllegalPlayError naming the numbers that do not add up."""
-        result = self.apply({"type": "tally",
-                           "piles": {s: [c if isinstance(c, str) else c.code for c in cards]
-                                     for s, cards in (piles or {}).items()},
-                           "counts": dict(counts or {}), "surs": dict(surs or {}), "partial": partial})
+        ``pasur tally`` does. Raises IllegalPlayError naming the numbers that do not add up
+        (what ``verify_tally`` raises); nothing changes then."""
+        result = self.apply(self._tally_of(piles, counts, surs, partial))
         assert isinstance(result, DealResult)
         return result
 
-    def _tally(self, action: dict[str, Any]) -> DealResult:
+    def _verify_tally(self, action: dict[str, Any]) -> tuple[dict[str, Any], DealResult]:
+        """The canonical form of a tally action and the result it records; raises its refusal."""
         from pasur_cli.engine.tally import tally_action, tally_scores
         self.check_tally_allowed()
         canonical = tally_action(self, action)
-        result = DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
+        return canonical, DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
+
+    def _tally(self, action: dict[str, Any]) -> DealResult:
+        canonical, result = self._verify_tally(action)
         self.log.append(canonical)
         self._finish(result, at=self.length)
         return result

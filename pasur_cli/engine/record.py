@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
-from pasur_cli.engine.match import Match, action_text, check_players, find_name, parse_action
+from pasur_cli.engine.match import Match, action_text, parse_action
+from pasur_cli.engine.names import check_players, find_name
 from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules, option_text, parse_rules
 
 FORMAT, VERSION = "pasur-match", 1

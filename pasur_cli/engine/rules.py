@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.reading import N_
 from pasur_cli.engine.values import Value
-from pasur_cli.text.i18n import N_
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "table_check": ("standard", "pagat", "none"),

@@ -18,10 +18,11 @@ Arabic or Persian yeh and kaf); a name is shown as it is spelt in the newest mat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from pasur_cli.engine.errors import IllegalPlayError
-from pasur_cli.engine.match import Match, name_key
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.names import name_key
 from pasur_cli.engine.values import Value
 
 
@@ -86,7 +87,7 @@ class RecordBook(Value):
     unfinished: int
     players: tuple[Record, ...]
     partnerships: tuple[Record, ...]
-    head_to_head: dict[str, dict[str, int]]
+    head_to_head: Mapping[str, Mapping[str, int]]
     damaged: tuple[int, ...] = ()  # the matches left out because they cannot be replayed
 
     def as_json(self) -> dict[str, object]:

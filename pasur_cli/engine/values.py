@@ -7,8 +7,10 @@ A value type is declared as a dataclass is, by annotated fields with optional de
         aces: int = 0
 
 and is frozen (assigning raises AttributeError), slotted, compares and hashes only with its own
-kind (``PileCount() != (0, 0)``), checks itself on construction (``__post_init__`` raises
-ValueError, usually NotationError, for a value it cannot hold), and serializes by field name
+kind (``PileCount() != (0, 0)``), is frozen all the way down (a dict given to a field is kept as
+a ``FrozenDict``, a list as a tuple: every value is hashable and equal by value), checks itself on
+construction (``__post_init__`` raises ValueError, usually NotationError, for a value it cannot
+hold), and serializes by field name
 (``as_dict()`` / ``from_dict()``, so reordering fields never changes what was stored).
 
 Why not ``@dataclasses.dataclass(frozen=True, slots=True)``: every command builds these classes
@@ -21,9 +23,51 @@ class. Type checkers see the classes as frozen dataclasses (``dataclass_transfor
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, ClassVar, Self, dataclass_transform
+from typing import Any, ClassVar, NoReturn, Self, TypeVar, dataclass_transform
 
 _MISSING: Any = object()
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenDict(dict[K, V]):
+    """A dict that cannot change once made: hashable, equal by value to any mapping with the same
+    items, and still a dict for every reader (``json.dumps``, ``dict(...)``, ``isinstance``).
+
+    >>> scores = FrozenDict({"Ali": 3})
+    >>> scores["Ali"] = 0
+    Traceback (most recent call last):
+    TypeError: FrozenDict cannot be changed
+    >>> hash(scores) == hash(FrozenDict(Ali=3)), scores == {"Ali": 3}
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    def _frozen(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError(f"{type(self).__name__} cannot be changed")
+
+    __setitem__ = __delitem__ = __ior__ = _frozen
+    clear = pop = popitem = setdefault = update = _frozen
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (dict(self),)
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+
+def frozen(value: Any) -> Any:
+    """``value`` with every dict in it a FrozenDict and every list a tuple (other values as they are)."""
+    kind = value.__class__
+    if kind is dict:
+        return FrozenDict({k: frozen(v) for k, v in value.items()})
+    if kind is list:
+        return tuple(frozen(v) for v in value)
+    return value
 
 
 @dataclass_transform(frozen_default=True, eq_default=True)
@@ -58,7 +102,8 @@ class Value(metaclass=ValueMeta):
             args = self._arguments(args, kwargs)
         setter = object.__setattr__
         for name, value in zip(fields, args, strict=True):
-            setter(self, name, value)
+            kind = value.__class__
+            setter(self, name, frozen(value) if kind is dict or kind is list else value)
         self.__post_init__()
 
     @classmethod
@@ -132,4 +177,6 @@ def _plain(value: Any) -> Any:
         return value.as_dict()
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     return value

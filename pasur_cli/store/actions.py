@@ -9,13 +9,13 @@ with the match as it now stands. Refusals are the engine's PasurErrors; nothing 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.errors import IllegalPlayError, NotationError
 
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
-    from pasur_cli.engine.deal import Deal, Play
+    from pasur_cli.engine.deal import Play
     from pasur_cli.engine.match import DealResult, Match
     from pasur_cli.store.database import Store
 
@@ -32,19 +32,15 @@ def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | No
 
 
 def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None = None, by: str | None = None,
-               expect: int | None = None) -> tuple[Play, Deal, Match]:
+               expect: int | None = None) -> tuple[Play, Match]:
     """Record ``card`` played (taking ``take``, or its only legal capture when None); returns the
-    play, the deal it was played in (finished when it was the last card) and the match.
-    Raises AmbiguousPlayError when ``take`` is None and several captures are legal."""
+    play (which says what a screen shows after it) and the match. Raises AmbiguousPlayError
+    when ``take`` is None and several captures are legal."""
     with store.changing(match_id, expect) as change:
         match: Match = change.match
-        deal = match.deal
-        if deal is None:
-            match.play(card, take, by)  # raises: no deal is waiting for a card
-            raise AssertionError("unreachable")
         record = match.play(card, take, by)
         change.append(_last(match))  # the canonical form: the capture made, whose turn it was
-    return record, deal, match
+    return record, match
 
 
 def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = None,
@@ -66,15 +62,14 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = 
     return dropped, words, store.match(match_id)[1]
 
 
-def enter_tally(store: Store, match_id: int, piles: list[str], counts: list[str], surs: list[str],
-                partial: bool = False, expect: int | None = None) -> tuple[DealResult, Match]:
-    """Score the next deal from each side's pile or counts and surs (the texts `pasur tally`
-    takes: ``Ali=AS 2C``, ``Ali: clubs=8``, ``Ali=2``); returns the result and the match."""
+def enter_tally(store: Store, match_id: int, action: dict[str, Any], expect: int | None = None,
+                ) -> tuple[DealResult, Match]:
+    """Score the next deal from a tally action (``{"type": "tally", "piles": ..., "counts": ...,
+    "surs": ..., "partial": ...}``, as pasur_cli.text.tally_input reads it from what was typed);
+    returns the result and the match."""
     from pasur_cli.engine.match import DealResult
-    from pasur_cli.engine.tally import build_action
     with store.changing(match_id, expect) as change:
         match: Match = change.match
-        action = build_action(match, piles, counts, surs, partial)
         result = match.apply(action)
         change.append(_last(match))  # the canonical form, as it replays
     assert isinstance(result, DealResult)

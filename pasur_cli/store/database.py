@@ -1,4 +1,4 @@
-"""All file I/O: the SQLite database that holds every match as its players, rules and log.
+"""The record book on disk: the SQLite database that holds every match as its players, rules and log.
 
 A match's state is replayed from its log through the engine. Every change is one
 ``BEGIN IMMEDIATE`` transaction that reads the log, checks the change against the replayed match
@@ -22,21 +22,21 @@ reason, and the other matches are unaffected; ``delete`` removes it.
 
 from __future__ import annotations
 
-import functools
 import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Sequence
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from pasur_cli.engine.errors import NotationError, PasurError, Words, shorten
-from pasur_cli.engine.match import DealResult, Match, action_text, parse_action, sides_of
+from pasur_cli.engine.match import DealResult, Match, action_text, parse_action
+from pasur_cli.engine.names import sides_of
+from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, option_text, parse_rules
-from pasur_cli.engine.scoring import SideScore
 from pasur_cli.engine.values import Value
-from pasur_cli.text.i18n import N_
 
 APP = "pasur"
 SCHEMA_VERSION = 2
@@ -200,20 +200,13 @@ def _read_header(path: str) -> bytes:
 def result_text(r: DealResult) -> str:
     """A deal result as JSON, every field by name."""
     import json
-    return json.dumps({"number": r.number, "dealer": r.dealer, "tallied": r.tallied,
-                       "scores": {side: score.as_dict() for side, score in r.scores.items()}},
-                      ensure_ascii=False, sort_keys=True)
+    return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
 
 
 def parse_result(text: str) -> DealResult:
     """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
     import json
-    data = json.loads(text)
-    scores = {str(side): SideScore(**score) for side, score in data["scores"].items()}  # SideScore checks each
-    number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
-    if not isinstance(number, int) or not isinstance(dealer, str) or not isinstance(tallied, bool):
-        raise ValueError("a snapshot's fields have the wrong types")
-    return DealResult(number, dealer, scores, tallied)
+    return DealResult.from_dict(json.loads(text))
 
 
 class Untrusted(Exception):
@@ -382,24 +375,8 @@ def _unreadable(match_id: int, number: int, line: str) -> DamagedError:
 
 
 def crc(texts: list[str]) -> int:
-    """The CRC-32 (as zlib computes it) of the texts joined by newlines. Written out here: a deal's
-    log is a few hundred bytes, and loading zlib's shared library would cost every command that
-    reads a snapshot more memory (about 0.2 MiB) than the rest of this module."""
-    table = _crc_table()
-    c = 0xFFFFFFFF
-    for byte in "\n".join(texts).encode():
-        c = table[(c ^ byte) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
-
-@functools.cache
-def _crc_table() -> list[int]:
-    table = []
-    for n in range(256):
-        for _ in range(8):
-            n = (n >> 1) ^ 0xEDB88320 if n & 1 else n >> 1
-        table.append(n)
-    return table
+    """The CRC-32 of the texts joined by newlines: a snapshot's checksum."""
+    return zlib.crc32("\n".join(texts).encode())
 
 
 class Store:
@@ -695,6 +672,14 @@ class Store:
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
         """The stored match replayed (kept, so a change in the same command need not replay it
         again). Raises DamagedError when it cannot be replayed."""
+        kept = self._replayed
+        if kept and kept[0].id == match_id:  # replayed in this process: still the log, unless another wrote
+            try:
+                row = self.db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
+            except (sqlite3.Error, UnicodeDecodeError):
+                row = None
+            if row and row[0] == kept[0].touched:
+                return kept
         record = self.load(match_id)
         match = record.replay()
         self._replayed = (record, match)
@@ -824,6 +809,7 @@ class Store:
         Whatever the body records with ``Change.append`` / ``Change.drop`` is committed when it
         ends without an exception; an exception (a refused play, Ctrl-C) rolls everything back.
         """
+        after: tuple[MatchRecord, Match] | None = None
         with self.transaction() as db:
             row = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
             kept = self._replayed
@@ -844,6 +830,11 @@ class Store:
                 elif len(match.results) > finished:
                     _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                 self._touch(db, match_id)
+                if not change.dropped:  # the match replayed stays the log's: the next read needs no replay
+                    touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
+                    after = record.replace(touched=touched, texts=(*record.texts, *change.texts),
+                                           times=(*record.times, *change.times)), match
+        self._replayed = after  # set once committed
 
 
 def _check_rows(mid: int, log: list[Any]) -> None:
@@ -895,11 +886,15 @@ class Change:
         self.count = record.length
         self.changed = False
         self.dropped = False
+        self.texts: list[str] = []  # the lines appended, and their times
+        self.times: list[str] = []
 
     def append(self, action: dict[str, Any]) -> None:
-        text = checked_text(action)
+        text, at = checked_text(action), now()
         self.count += 1
-        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, now(), text))
+        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, at, text))
+        self.texts.append(text)
+        self.times.append(at)
         self.changed = True
         _fault("after-append")
 
@@ -923,7 +918,7 @@ class Change:
         return dropped
 
 
-def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: dict[str, int]) -> None:
+def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: Mapping[str, int]) -> None:
     """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
     with the match ``totals`` after it."""
     seq = match.completed_at[number]
@@ -940,10 +935,7 @@ def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, 
 def _rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
     """Snapshots of every finished deal, from a match just replayed from its whole log."""
     db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
-    totals = {side: 0 for side in match.sides}
-    for number, result in enumerate(match.results):
-        for side, score in result.scores.items():
-            totals[side] = totals.get(side, 0) + score.total
+    for number, totals in enumerate(match.running_totals()):
         _snapshot(db, match_id, match, number, totals)
 
 

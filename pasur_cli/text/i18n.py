@@ -29,6 +29,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+# reading input belongs to the engine; the text layer's callers find these names here too
+from pasur_cli.engine.reading import N_ as N_
+from pasur_cli.engine.reading import PERSIAN_LETTERS as PERSIAN_LETTERS
+from pasur_cli.engine.reading import ascii_digits as ascii_digits
+from pasur_cli.engine.reading import whole_number as whole_number
+
 LANGUAGES = ("en", "fa", "de", "es")  # English is the source language: it has no catalog
 RIGHT_TO_LEFT = frozenset({"fa"})
 LOCALE_DIR = os.path.join(os.path.dirname(__file__), "locale")
@@ -53,11 +59,6 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return str(_catalog.ngettext(singular, plural, n))
 
 
-def N_(message: str) -> str:  # the name gettext's tools know
-    """Mark a string defined at import time for extraction; it is translated where it is shown."""
-    return message
-
-
 def catalog_words(message: str) -> list[str]:
     """The words the chosen language's catalog gives for ``message`` (a msgid such as "session
     command word: show", translated as the word or words a player of that language types,
@@ -76,10 +77,6 @@ ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "es": (("sí", "si"), ("no",)),
     "fa": (("بله", "آره", "اره", "بلی"), ("نه", "خیر")),
 }
-# the letters an Arabic keyboard (or an older Persian one) types for the Persian yeh and kaf:
-# yes/no answers and names (match.name_key) read them as the Persian ones
-PERSIAN_LETTERS = str.maketrans({"\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9"})
-
 
 def answer(text: str, language: str) -> bool | None:
     """What ``text`` answers to a yes/no question asked in ``language``: True, False (also for an
@@ -220,23 +217,6 @@ def _lend_to_click(on: bool) -> None:
 
 
 # -- input and output around the sentences ---------------------------------------------------
-_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
-
-
-def whole_number(text: str, digits: int = 3) -> int | None:
-    """The whole number ``text`` is, in decimal digits of any script as ``int`` and click read them
-    (0-9, Persian ۰-۹, Arabic-Indic ٠-٩), at most ``digits`` of them; None for anything else
-    (``²``, ``-1``, ``1.5``, a 5,000-digit number): the one reading of a number a person types."""
-    text = text.strip()
-    return int(text) if text.isdecimal() and len(text) <= digits else None
-
-
-def ascii_digits(text: str) -> str:
-    """``text`` with Persian (۰-۹) and Arabic-Indic (٠-٩) digits written as 0-9: the one place
-    input typed on a Persian keyboard is normalized."""
-    return text.translate(_DIGITS)
-
-
 FSI, PDI, LRM = "\u2068", "\u2069", "\u200e"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from pasur_cli.engine.captures import Captures, is_sur
@@ -164,11 +164,12 @@ def _fill(text: str, facts: dict[str, object]) -> str:
 
 def no_sur_text(record: Play) -> str:
     """Why a play that cleared the table was no sur, as a sentence."""
+    from pasur_cli.engine.deal import NoSurRule
     reason = record.no_sur
     assert reason is not None
-    if reason.rule == "jack_sur":
+    if reason.rule == NoSurRule.JACK_SUR:
         return _("The table is cleared, but no sur: a J makes no sur under these rules.")
-    if reason.rule == "last_hand_sur":
+    if reason.rule == NoSurRule.LAST_HAND_SUR:
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
     return say_side("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
                     " above the sur limit {limit}.",
@@ -386,10 +387,11 @@ def deal_text(look: Look, match: Match) -> str:
             + "\n" + say("{player} to play.", player=deal.turn))
 
 
-def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool = False, width: int = 80) -> str:
+def play_text(look: Look, record: Play, match: Match, session: bool = False, width: int = 80) -> str:
     """What a play did, then the table and whose turn; the cue to deal when a hand is played out;
     at the deal's end the deal and match tables and who deals next (``session``: in the
-    session's words, else as `pasur deal`), the tables fitted to ``width`` columns."""
+    session's words, else as `pasur deal`), the tables fitted to ``width`` columns. Everything
+    about the deal is read from the ``Play`` record."""
     lines = []
     if record.taken:
         lines.append(say("{player} plays {card} and takes {cards}.",
@@ -397,7 +399,7 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     else:
         lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
     if record.sur:
-        held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+        held = comma().join(f"{s} {n}" for s, n in record.surs.items() if n) or _("none")
         if record.cancelled:
             sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
                 side=record.side, other=record.cancelled, held=held)
@@ -406,18 +408,18 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
         lines.append(look.loud(sur))
     elif record.no_sur:
         lines.append(no_sur_text(record))
-    if not deal.over:
-        cue = hand_cue(deal)
+    if not record.deal_over:
+        cue = hand_cue(record)
         if cue:
             lines.append(look.loud(cue))
-        lines.append(say("Table: {table}", table=look.cards(deal.table, sort=False)))
+        lines.append(say("Table: {table}", table=look.cards(record.table, sort=False)))
         if not session:  # the session's prompt says whose turn it is
             lines.append(say("{player} to play (hand {hand} of {hands}).",
-                player=deal.turn, hand=deal.hand, hands=deal.hands))
+                player=record.turn, hand=record.next_hand, hands=record.hands))
         return "\n".join(lines)
-    if deal.leftover:
+    if record.leftover:
         lines.append(say("Last card played. {player} made the last capture and takes the table: {cards}.",
-            player=deal.leftover_taker, cards=look.cards(deal.leftover)))
+            player=record.leftover_taker, cards=look.cards(record.leftover)))
     else:
         lines.append(_("Last card played; the table is empty."))
     lines.append("")
@@ -428,15 +430,16 @@ def play_text(look: Look, record: Play, deal: Deal, match: Match, session: bool 
     return "\n".join(lines)
 
 
-def hand_cue(deal: Deal) -> str | None:
+def hand_cue(record: Play) -> str | None:
     """After the last card of a hand that is not the deal's last: say to deal the next one."""
-    if not deal.hand_played_out:
+    from pasur_cli.engine.deal import CARDS_PER_HAND  # loaded already: a play was made
+    if not record.hand_over:
         return None
-    if deal.stock:
+    if record.stock:
         return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).",
-                   hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand, stock=deal.stock)
+                   hand=record.hand, hands=record.hands, n=CARDS_PER_HAND, stock=record.stock)
     return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.",
-        hand=deal.hand - 1, hands=deal.hands, n=deal.cards_per_hand)
+        hand=record.hand, hands=record.hands, n=CARDS_PER_HAND)
 
 
 def awaiting_text(match: Match, session: bool = False) -> str | None:
@@ -450,7 +453,7 @@ def awaiting_text(match: Match, session: bool = False) -> str | None:
                dealer=match.dealer, number=match.deal_number)
 
 
-def _score_rows(scores: dict[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
+def _score_rows(scores: Mapping[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
     headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
     if rules.seven_diamonds:
         headers.append("7♦")
@@ -470,13 +473,10 @@ def _ascii_headers(headers: list[str], look: Look) -> list[str]:
 
 
 def match_table(match: Match, width: int | None = None) -> str:
-    running = {s: 0 for s in match.sides}
     rows = []
-    for result in match.results:
-        for side, score in result.scores.items():
-            running[side] += score.total
+    for result, running in zip(match.results, match.running_totals(), strict=True):
         number = say("{number} (tallied)", number=result.number) if result.tallied else str(result.number)
-        rows.append([number, result.dealer, *running.values()])
+        rows.append([number, result.dealer, *(running[s] for s in match.sides)])
     return table(rows, [_("deal"), _("dealer"), *match.sides], width)
 
 
@@ -529,11 +529,11 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
 
 
 def score_json(match_id: int, match: Match) -> dict[str, Any]:
-    deals = [{"number": r.number, "dealer": r.dealer, "complete": True, "tallied": r.tallied,
-              "scores": {s: score.as_dict() for s, score in r.scores.items()}} for r in match.results]
+    from pasur_cli.engine.match import DealResult
+    results = [(r, True) for r in match.results]
     if match.deal is not None:
-        deals.append({"number": match.deal_number, "dealer": match.dealer, "complete": False, "tallied": False,
-                      "scores": {s: score.as_dict() for s, score in match.deal.score().items()}})
+        results.append((DealResult(match.deal_number, match.dealer, match.deal.score()), False))
+    deals = [{"number": r.number, "dealer": r.dealer, "complete": complete, **r.as_dict()} for r, complete in results]
     return {"match": match_id, "rules": match.rules.preset, "target": match.rules.target,
             "sides": list(match.sides), "deals": deals, "totals": match.totals,
             "finished": match.finished, "winner": match.winner}
@@ -726,7 +726,7 @@ def race_text(look: Look, deal: Deal) -> str:
     # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
     from pasur_cli.engine.scoring import PileCount, score_deal
     piles = {side: list(pile) for side, pile in deal.piles.items()}
-    piles[deal.side_of(deal.last_capturer or deal.players[deal.dealer])] += deal.table
+    piles[deal.side_of(deal.table_taker)] += deal.table
     ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
     now = dot.join(f"{s} {score.total}" for s, score in ended.items())
     return "\n".join([

@@ -9,7 +9,7 @@ never load it. Functions return text; printing is the CLI's job. plotext is impo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pasur_cli.engine.history import Event, Leftover, Played, Scored, TableDealt
@@ -20,7 +20,7 @@ from pasur_cli.text.render import Look, comma, wrap
 # -- pasur log ----------------------------------------------------------------------------
 
 
-def _scores_line(look: Look, scores: dict[str, int]) -> str:
+def _scores_line(look: Look, scores: Mapping[str, int]) -> str:
     return comma().join(look.say("{side} {points}", side=side, points=points) for side, points in scores.items())
 
 
@@ -168,19 +168,17 @@ def csv_text(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return out.getvalue()
 
 
-def score_csv_rows(score: dict[str, Any]) -> tuple[list[str], list[list[object]]]:
-    """``score --json``'s document as one row per deal and side, with the side's running total
-    (empty for a deal still being played: it is in no total yet)."""
+def score_csv_rows(score: dict[str, Any], running: Sequence[Mapping[str, int]]) -> tuple[list[str], list[list[object]]]:
+    """``score --json``'s document as one row per deal and side, with the side's running total from
+    ``running`` (``Match.running_totals()``; empty for a deal still being played: it is in no
+    total yet)."""
     headers = ["match", "deal", "dealer", "complete", "tallied", "side", *SCORE_COLUMNS, "running_total"]
-    running = dict.fromkeys(score["sides"], 0)
     rows: list[list[object]] = []
-    for deal in score["deals"]:
+    for deal, totals in zip(score["deals"], [*running, None], strict=False):
         for side in score["sides"]:  # the match's order of sides in every deal
             items = deal["scores"][side]
-            if deal["complete"]:
-                running[side] += items["total"]
             rows.append([score["match"], deal["number"], deal["dealer"], deal["complete"], deal["tallied"], side,
-                         *(items[k] for k in SCORE_COLUMNS), running[side] if deal["complete"] else None])
+                         *(items[k] for k in SCORE_COLUMNS), totals[side] if totals and deal["complete"] else None])
     return headers, rows
 
 
@@ -210,13 +208,8 @@ BOX_TO_ASCII = str.maketrans("┌┐└┘─│┬┴├┤┼", "++++-|+++++")
 
 def race(match: Any) -> dict[str, list[int]]:
     """Each side's match total after every finished deal."""
-    running = dict.fromkeys(match.sides, 0)
-    series: dict[str, list[int]] = {side: [] for side in match.sides}
-    for result in match.results:
-        for side, score in result.scores.items():
-            running[side] += score.total
-            series[side].append(running[side])
-    return series
+    after = match.running_totals()
+    return {side: [totals[side] for totals in after] for side in match.sides}
 
 
 def _ticks(top: int, rows: int, mark: int | None) -> list[int]:

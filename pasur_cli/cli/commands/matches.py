@@ -7,7 +7,7 @@ import os
 import click
 
 from pasur_cli.cli.app import PasurCommand, complete_known_player, db_option, json_option, open_store, terminal_width
-from pasur_cli.engine.match import name_key
+from pasur_cli.engine.names import name_key
 from pasur_cli.store.database import DamagedError, Store, check_path, default_path
 from pasur_cli.text import render
 

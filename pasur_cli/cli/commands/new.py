@@ -6,7 +6,8 @@ import click
 
 from pasur_cli.cli.app import PasurCommand, complete_known_player, look_options, open_store, rule_options, store_options
 from pasur_cli.engine.errors import NotationError
-from pasur_cli.engine.match import Match, check_players
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.names import check_players
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.text import render
 

@@ -65,7 +65,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
         players = _current_match(ctx).players
     except Exception:  # as above
         return []
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     return [p for p in players if name_key(p).startswith(name_key(incomplete))]
 
 
@@ -91,10 +91,10 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
     store = open_store(ctx, write=True)
     try:
-        record, deal_played, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
+        record, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
     except AmbiguousPlayError as err:
         raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
-    click.echo(render.play_text(look(ctx), record, deal_played, match, width=terminal_width()))
+    click.echo(render.play_text(look(ctx), record, match, width=terminal_width()))
 
 
 def _one_card(words: tuple[str, ...], candidates: Sequence[Card] | None = None,

@@ -39,7 +39,7 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool) -> None:
         click.echo(render.dumps(render.score_json(mid, match)))
     elif as_csv:
         from pasur_cli.text.render_stats import score_csv_rows
-        echo_csv(*score_csv_rows(render.score_json(mid, match)))
+        echo_csv(*score_csv_rows(render.score_json(mid, match), match.running_totals()))
     elif chart:
         import shutil
 

@@ -21,7 +21,6 @@ import click
 from pasur_cli.cli.app import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
 from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
-from pasur_cli.engine.captures import capture_problem, is_legal_capture, legal_captures
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
@@ -31,6 +30,7 @@ from pasur_cli.text.i18n import N_, _, catalog_words, whole_number
 
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.deal import Deal
     from pasur_cli.engine.match import Match
     from pasur_cli.store.database import Store
     from pasur_cli.text.render import Look
@@ -73,7 +73,7 @@ def command_words() -> dict[str, str]:
     """Every word that names a session command, compared as names are (``name_key``: any case,
     Unicode normalization, Arabic or Persian yeh and kaf, with or without the zero-width
     non-joiner), mapped to its command."""
-    from pasur_cli.engine.match import name_key
+    from pasur_cli.engine.names import name_key
     words = {name_key(word): command for command, english in COMMANDS.items() for word in english}
     for command in COMMANDS:
         for word in translated_words(command):
@@ -182,7 +182,7 @@ class Session:
 
     def do(self, words: list[str], match: Match, seen: int) -> bool:
         """Carry out one typed line; False to leave."""
-        from pasur_cli.engine.match import name_key
+        from pasur_cli.engine.names import name_key
         command = self.commands.get(name_key(words[0]))
         if command == "quit":
             return False
@@ -232,7 +232,9 @@ class Session:
             self.handled()
             self.echo("")
             raise Cancelled from None
-        _result, match = actions.enter_tally(self.store, self.mid, piles, counts, surs, expect=seen)
+        from pasur_cli.text.tally_input import build_action
+        action = build_action(match, piles, counts, surs, partial=False)
+        _result, match = actions.enter_tally(self.store, self.mid, action, expect=seen)
         self.echo(render.score_text(self.look, match, only_last=True, width=self.width() or 80))
         awaited = render.awaiting_text(match, session=True)
         if awaited:
@@ -252,17 +254,15 @@ class Session:
         assert deal is not None
         # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
         card, *rest = read_cards(words, deal.unseen_cards, deal.table)
-        deal.verify_card(card)
-        take = rest or self.choose(card, match)
-        record, played_in, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
-        self.echo(render.play_text(self.look, record, played_in, match, session=True, width=self.width() or 80))
+        take = rest or self.choose(card, deal)
+        record, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
+        self.echo(render.play_text(self.look, record, match, session=True, width=self.width() or 80))
 
-    def choose(self, card: Card, match: Match) -> list[Card] | None:
-        """The capture to record: None when the engine has one answer, else the typist's choice."""
-        deal = match.deal
-        assert deal is not None
-        found = legal_captures(card, deal.table, match.rules)
-        if found.forced is not None:  # the engine's answer, as Deal.resolve gives it
+    def choose(self, card: Card, deal: Deal) -> list[Card] | None:
+        """The capture to record: None when the engine has the answer (``Deal.capture_choice``),
+        else the typist's choice among the captures it lists, each answer checked by the engine."""
+        found = deal.capture_choice(card)  # raises for a card nobody can play now
+        if found is None:
             return None
         question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
         if not self.at_terminal:
@@ -284,18 +284,11 @@ class Session:
             if answer and not answer.isdecimal():
                 try:
                     take = read_cards(answer.replace(",", " ").split(), deal.table)
-                except NotationError as err:
+                    deal.verify_play(card, take)  # the engine says whether, and why not
+                except PasurError as err:
                     self.refuse(err)
                 else:
-                    if tuple(sorted(take)) in found.options or (
-                            found.truncated and is_legal_capture(card, deal.table, take, match.rules)):
-                        return take
-                    problem = capture_problem(card, deal.table, take, match.rules)  # why not, when it can say
-                    if problem is not None:
-                        self.refuse(problem)
-                    else:
-                        self.echo(_("{card} cannot take {cards}.").format(
-                            card=self.look.card(card), cards=self.look.cards(take)))
+                    return take
             self.echo(self.look.say("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.",
                                     n=len(found.options)))
             question = _("Which one? ")

@@ -24,12 +24,13 @@ from pasur_cli.cli.app import (
 )
 from pasur_cli.cli.terminal import Reader, Terminal
 from pasur_cli.engine.errors import NotationError, PasurError
-from pasur_cli.engine.match import find_name
-from pasur_cli.engine.tally import build_action, check_surs, counts_example, merge_counts, parse_counts, tally_scores
+from pasur_cli.engine.names import find_name
+from pasur_cli.engine.tally import check_surs
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.text import render
 from pasur_cli.text.i18n import _, whole_number
+from pasur_cli.text.tally_input import build_action, counts_example, merge_counts, parse_counts
 
 if TYPE_CHECKING:
     from pasur_cli.engine.match import Match
@@ -73,7 +74,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
             click.echo()
             click.echo(_("Cancelled: nothing was recorded."), err=True)
             ctx.exit(1)
-    result, match = actions.enter_tally(store, mid, *given, partial=partial, expect=expect)
+    result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
     if as_json:
         data = render.score_json(mid, match)
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
@@ -171,7 +172,8 @@ def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
         counts = [text for (kind, text), _held in answers.values() if kind == "counts"]
         surs = [f"{side}={held}" for side, (_given, held) in answers.items()]
         try:
-            tally_scores(match, build_action(match, piles, counts, surs, partial))
+            action = build_action(match, piles, counts, surs, partial)
+            match.verify_tally(action["piles"], action["counts"], action["surs"], partial)
             return piles, counts, surs
         except PasurError as err:
             _refuse(look, err, width)

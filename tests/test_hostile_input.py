@@ -21,15 +21,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from matchbook import random_match, stored
+from tier import sized
 
 from pasur_cli.cli.app import main
 
-# each example runs several commands: a quarter of the profile's examples (25 quick, 250 under the thorough profile)
-SETTINGS = settings(deadline=None, max_examples=max(10, settings.default.max_examples // 4),
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+# each example runs several commands on a database of its own: a smoke sample in the quick suite
+SETTINGS = sized(8)
 
 
 def run(path: Path, *args: object, input: str | None = None, color: bool = False, env: dict | None = None):

@@ -7,8 +7,9 @@ import tempfile
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import sized
 
 from pasur_cli.cli.app import main
 from pasur_cli.engine.captures import legal_captures
@@ -69,9 +70,7 @@ def snapshot(db: str) -> bytes | None:
     return open(db, "rb").read() if os.path.exists(db) else None
 
 
-# each example is up to 30 commands: half the profile's examples (50 quick, 500 in CI)
-@settings(max_examples=settings.default.max_examples // 2, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@sized(12)  # each example is up to 30 commands
 @given(st.lists(command, min_size=1, max_size=30), st.integers(0, 10**6), st.booleans())
 def test_random_command_sequences(commands, seed, start_with_match):
     rng = random.Random(seed)
@@ -134,8 +133,7 @@ def started(tmp_path_factory):
     return (folder / "pasur.db").read_bytes()
 
 
-@settings(max_examples=settings.default.max_examples * 2, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@sized(40)
 @given(st.sampled_from(COMMANDS), st.lists(token, max_size=6), st.text(max_size=40), st.booleans())
 def test_hostile_argv_and_stdin_never_end_in_a_traceback(started, command, args, stdin, in_front):
     """Random argv and stdin thrown at every command in-process: the exception is SystemExit (a

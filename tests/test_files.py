@@ -14,16 +14,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from simulate import enter, new_match, random_match
+from tier import sized
 
 from pasur_cli.cli.app import main
-
-
-def slow_ok(examples: int) -> settings:
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
 def invoke(*args, env=None, input=None):
@@ -175,7 +171,7 @@ def writes(length: int) -> list[list[str]]:
             ["delete", "--match", "1", "--yes"]]
 
 
-@slow_ok(max(settings.default.max_examples // 4, 10))
+@sized(10)
 @given(length=st.integers(0, 30), wrong=st.integers(0, 2**63 - 1))
 def test_a_write_with_a_stale_expect_changes_nothing(tmp_path_factory, length, wrong):
     folder = tmp_path_factory.mktemp("expect")
@@ -230,7 +226,7 @@ def three_matches(tmp_path_factory):
     return folder, env
 
 
-@slow_ok(max(settings.default.max_examples // 2, 10))
+@sized(8)
 @given(data=st.data())
 def test_a_damaged_match_is_listed_and_never_blocks_the_others(three_matches, data):
     folder, env = three_matches

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from simulate import random_plays, random_table
+from tier import sized
 
 from pasur_cli.cli.app import main
 from pasur_cli.engine.cards import DECK
@@ -173,8 +174,7 @@ def base(tmp_path_factory):
     return folder, env
 
 
-@settings(max_examples=settings.default.max_examples * 2, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@sized(20)  # each example imports a record and runs every reader on it
 @given(st.integers(0, 2**32))
 def test_a_mutated_record_is_refused_or_works_everywhere(base, seed):
     folder, env = base
