@@ -831,15 +831,27 @@ def matches_json(rows: list[dict[str, Any]]) -> str:
     return dumps([{**r, "damaged": None if r["damaged"] is None else str(r["damaged"])} for r in rows])
 
 
-def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80) -> str:
+def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80,
+                 every: list[dict[str, Any]] | None = None) -> str:
     """The matches as a table that fits ``width`` columns. When its one-line rows are wider: each
     side's total on a line of its own; then, narrower still, the totals (the sides name every
     player, in seat order) stand in the players column; then the players and the status break
-    between words."""
+    between words. The layout is the one ``every`` match gets when given (``rows`` is a filtered
+    part of it: `matches --unfinished` keeps the columns of `matches`)."""
     if not rows:
         if filtered:
             return _("No match fits.")
         return _("No matches yet: start one with pasur new NAME NAME.")
+    stage, wraps = _matches_layout(every or rows, width)
+    body, headers = _matches_body(rows, stage)
+    for col, room in wraps:
+        body = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
+    return table(body, headers, width)
+
+
+def _matches_body(rows: list[dict[str, Any]], stage: int) -> tuple[list[list[object]], list[str]]:
+    """The cells of `matches` at a layout ``stage``: 0 one line a match, 1 each side's total on a
+    line of its own, 2 the totals in the players column."""
     headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
     totals = [[f"{s} {t}" for s, t in r["totals"].items()] for r in rows]
     body: list[list[object]] = [
@@ -848,12 +860,24 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
          say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
          say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]
         for r, sides in zip(rows, totals, strict=True)]
-    if _table_width(body, headers) > width:
+    if stage >= 1:
         body = [[*row[:5], "\n".join(sides), row[6]] for row, sides in zip(body, totals, strict=True)]
-    if _table_width(body, headers) > width:
+    if stage >= 2:
         body = [[row[0], row[1], "\n".join(sides) or row[2], *row[3:5], row[6]]
                 for row, sides in zip(body, totals, strict=True)]
         headers = [*headers[:5], headers[6]]
+    return body, headers
+
+
+def _matches_layout(rows: list[dict[str, Any]], width: int) -> tuple[int, list[tuple[int, int]]]:
+    """The layout stage the ``rows`` need to fit ``width`` (see _matches_body), and the columns
+    then broken between words, each with the width it is broken to, in order."""
+    stage = 0
+    body, headers = _matches_body(rows, stage)
+    while stage < 2 and _table_width(body, headers) > width:
+        stage += 1
+        body, headers = _matches_body(rows, stage)
+    wraps: list[tuple[int, int]] = []
     wrapped = [2, len(headers) - 1]  # the players (or totals) and the status
     while wrapped and (excess := _table_width(body, headers) - width) > 0:
         col = max(wrapped, key=lambda i: _column_width(body, headers, i))
@@ -863,7 +887,8 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
             wrapped.remove(col)  # its words are as narrow as it gets
         else:
             body = narrower
-    return table(body, headers, width)
+            wraps.append((col, room))
+    return stage, wraps
 
 
 def _column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:

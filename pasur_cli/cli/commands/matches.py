@@ -25,29 +25,32 @@ def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: b
     rows: list[dict[str, object]] = []
     given = ctx.meta.get("pasur.db")
     if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
-        rows = listing(open_store(ctx), player, unfinished)
+        every = listing(open_store(ctx))
+        rows = every if not (player or unfinished) else filtered(every, player, unfinished)
     if as_json:
         click.echo(render.matches_json(rows))
-    else:
-        click.echo(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width()))
+    else:  # laid out as the whole list is: --unfinished and --player keep its columns
+        click.echo(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width(),
+                                       every=every if rows else None))
 
 
 def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:
     """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
     damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
     rows: list[dict[str, object]] = []
-    name = None if player is None else name_key(player)
     for mid in store.match_ids():
         try:
             record, match = store.match(mid)
         except DamagedError as err:
-            players = store.summary(mid)[0]
-            if name is None or any(name_key(p) == name for p in players):
-                rows.append(render.damaged_row(mid, players, err.reason))
-            continue
-        if name is not None and not any(name_key(p) == name for p in match.players):
-            continue
-        if unfinished and match.finished:
+            rows.append(render.damaged_row(mid, store.summary(mid)[0], err.reason))
             continue
         rows += render.matches_rows([(mid, record.created, match)])
-    return rows
+    return filtered(rows, player, unfinished)
+
+
+def filtered(rows: list[dict[str, object]], player: str | None, unfinished: bool) -> list[dict[str, object]]:
+    """The ``rows`` with ``player`` (compared as names are), not finished when ``unfinished``."""
+    name = None if player is None else name_key(player)
+    return [r for r in rows
+            if (name is None or any(name_key(p) == name for p in r["players"]))  # type: ignore[attr-defined]
+            and not (unfinished and r["finished"])]
