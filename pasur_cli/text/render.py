@@ -17,7 +17,7 @@ from pasur_cli.engine.errors import PasurError, Sum, Words, shorten
 from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 from pasur_cli.engine.values import Value
 from pasur_cli.text import i18n
-from pasur_cli.text.i18n import _
+from pasur_cli.text.i18n import N_, _
 
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
     from pasur_cli.engine.deal import Deal, Play
@@ -25,6 +25,28 @@ if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machine
     from pasur_cli.engine.scoring import SideScore
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
+
+
+class Names:
+    """Names shown together as one fact, each its own isolate where it needs one: ``Names(sides,
+    " against ")`` or, with a number after each name, ``Names([("Ali", 3), ("Sara", 1)])``. A
+    Persian name beside another in an English sentence then keeps its place (one isolate around
+    both would let a bidi terminal swap them; checked with GNU FriBidi). ``sep`` is translated;
+    by default the language's comma."""
+
+    def __init__(self, names: Iterable[str | tuple[str, object]], sep: str | None = None) -> None:
+        self.names = list(names)
+        self.sep = sep
+
+    def text(self, look: Look) -> str:
+        sep = comma() if self.sep is None else _(self.sep)
+        return sep.join(f"{look.fact(n[0])} {look.fact(n[1])}" if isinstance(n, tuple) else look.fact(n)
+                        for n in self.names)
+
+
+class Laid(str):
+    """Text whose facts are isolates already (each name in it): a sentence takes it as it is,
+    with no isolate around it (one around two Persian names would let a bidi terminal swap them)."""
 
 
 class Look(Value):
@@ -72,6 +94,8 @@ class Look(Value):
         and its place in the sentence: this is the one place facts are written."""
         if isinstance(value, PasurError | Words):
             return self.say(value.template, **value.facts)
+        if isinstance(value, Names):
+            return value.text(self)
         return self._isolate(self._plain(value))
 
     def _plain(self, value: object) -> str:
@@ -156,9 +180,11 @@ def say_side(singular: str, plural: str, subject: str, /, **facts: object) -> st
 
 
 def _fill(text: str, facts: dict[str, object]) -> str:
-    facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else v for k, v in facts.items()}
-    facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
-             else i18n.isolate(str(v)) for k, v in facts.items()}
+    look = Look(rtl=i18n.is_rtl())
+    facts = {k: look.fact(v) if isinstance(v, PasurError | Words) else
+             v.text(look) if isinstance(v, Names) else  # each name isolated already: no isolate around them
+             v if isinstance(v, Laid) or (isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)) else
+             i18n.isolate(str(v)) for k, v in facts.items()}
     return text.format_map(facts)
 
 
@@ -375,8 +401,8 @@ def new_text(match_id: int, match: Match) -> str:
                          dealer=match.dealer, leader=match.leader))
 
 
-def _against(sides: Sequence[str]) -> str:
-    return _(" against ").join(sides)
+def _against(sides: Sequence[str]) -> Names:
+    return Names(sides, N_(" against "))
 
 
 def deal_text(look: Look, match: Match) -> str:
@@ -399,7 +425,7 @@ def play_text(look: Look, record: Play, match: Match, session: bool = False, wid
     else:
         lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
     if record.sur:
-        held = comma().join(f"{s} {n}" for s, n in record.surs.items() if n) or _("none")
+        held: object = Names([(s, n) for s, n in record.surs.items() if n]) if any(record.surs.values()) else _("none")
         if record.cancelled:
             sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
                 side=record.side, other=record.cancelled, held=held)
@@ -579,7 +605,7 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False, wi
         text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(side),
                                                                               n=i18n.isolate(str(n)))
         return text + (i18n.ngettext(", {n} sur", ", {n} surs", surs).format(n=i18n.isolate(str(surs))) if surs else "")
-    piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
+    piles = Laid((" - " if look.ascii else " · ").join(pile(s) for s in deal.piles))  # each name isolated
     return "\n".join([
         head,
         say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.",
@@ -677,7 +703,8 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
     totals = match.totals
 
     def score(short: bool) -> str:
-        sides = [look.fact(f"{_initials(s) if short and ' & ' in s else s} {totals[s]}") for s in match.sides]
+        sides = [f"{look.fact(_initials(s) if short and ' & ' in s else s)} {look.fact(totals[s])}"
+                 for s in match.sides]
         return f" {dash} ".join(sides)
 
     def turn(cut: int | None, verb: bool) -> str:
@@ -693,7 +720,7 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
                                                                    dealer=name(match.dealer))
         left = deal.cards_left()
         first, *others = left
-        rest = comma().join(f"{name(p)} {left[p]}" for p in others)
+        rest = Names([(name(p), left[p]) for p in others])
         if verb:
             return say("{player} to play ({n} left; {others})", player=name(first), n=left[first], others=rest)
         return say("{player} ({n} left; {others})", player=name(first), n=left[first], others=rest)
@@ -712,7 +739,7 @@ def race_text(look: Look, deal: Deal) -> str:
     from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS
     dot = " - " if look.ascii else " · "
     rules = deal.rules
-    clubs = dot.join(f"{s} {sum(c.suit == Suit.CLUBS for c in p)}" for s, p in deal.piles.items())
+    clubs = Names([(s, sum(c.suit == Suit.CLUBS for c in p)) for s, p in deal.piles.items()], dot)
 
     def holder(card: Card) -> str:
         for side, pile in deal.piles.items():
@@ -722,13 +749,13 @@ def race_text(look: Look, deal: Deal) -> str:
             return _("on the table")
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
-    held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
+    held: object = Names([(s, n) for s, n in deal.surs.items() if n]) if any(deal.surs.values()) else _("none")
     # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
     from pasur_cli.engine.scoring import PileCount, score_deal
     piles = {side: list(pile) for side, pile in deal.piles.items()}
     piles[deal.side_of(deal.table_taker)] += deal.table
     ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
-    now = dot.join(f"{s} {score.total}" for s, score in ended.items())
+    now = Names([(s, score.total) for s, score in ended.items()], dot)
     return "\n".join([
         say("Clubs so far: {clubs} ({min} needed for {points} points).",
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
