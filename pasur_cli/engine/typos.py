@@ -82,6 +82,11 @@ def repair(words: Sequence[str]) -> list[str] | None:
     return [parse_card(t).code for t in out]
 
 
+def is_card(token: str) -> bool:
+    """Whether ``token`` is a card as the parser reads it."""
+    return _is_card(token)
+
+
 def _is_card(token: str) -> bool:
     try:
         parse_card(token)

@@ -6,7 +6,7 @@ import click
 
 from pasur_cli.cli.app import PasurCommand, json_option, look, look_options, rule_options
 from pasur_cli.engine.captures import capture_problem, legal_captures
-from pasur_cli.engine.cards import DECK, parse_card, parse_cards
+from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.text import render
@@ -34,8 +34,11 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
     try:
         played = parse_card(card)
     except NotationError:  # what was meant, among the cards not on the table (as `pasur play` says)
-        from pasur_cli.engine.typos import read_cards
-        played = read_cards([card], [c for c in DECK if c not in table_cards])[0]
+        tokens = split_tokens(card)
+        from pasur_cli.engine import typos
+        if not tokens or all(typos.is_card(t) for t in tokens):  # nothing typed, or several cards: not one card
+            raise
+        raise typos.problem(tokens, [c for c in DECK if c not in table_cards]) from None
     if played in table_cards:
         raise NotationError("{card} is both the played card and on the table: a card exists once.", card=played)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
