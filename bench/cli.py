@@ -6,8 +6,8 @@ Runs a warm-up, then rounds that alternate the commands: `pasur play` (with an u
 not timed), `pasur show`, `pasur check`, the same `play` and `show` in Persian (PASUR_LANG=fa:
 the catalog is read, click's strings are lent to it, facts are isolated), and the baseline.
 Prints each command's median wall time and median peak memory (max RSS of that process, from
-wait4) and the ratio to the baseline; the target is 1.2x or less for both in English (which
-loads no catalog), 1.3x in another language.
+wait4) and the ratio of each to the baseline. The target is for wall time: 1.2x or less in
+English (which loads no catalog), 1.3x in another language. Peak memory is reported, not a target.
 """
 
 from __future__ import annotations
@@ -89,9 +89,9 @@ def main() -> None:
     for name in commands:
         t, m = statistics.median(times[name]), statistics.median(peaks[name])
         target = TARGET.get(name, 1.2)
-        ok &= name == "baseline" or (t / base_t <= target and m / base_m <= target)
+        ok &= name == "baseline" or t / base_t <= target
         print(f"{name:10} {t * 1000:8.1f} {t / base_t:7.2f} {m / 1024:9.1f} {m / base_m:7.2f}")
-    print("targets (1.2x, fa 1.3x) met" if ok else "targets (1.2x, fa 1.3x) NOT met")
+    print("wall-time targets (1.2x, fa 1.3x) met" if ok else "wall-time targets (1.2x, fa 1.3x) NOT met")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,20 @@ The match record (JSON): ``read_record``, ``write_record``.
 Across time: ``match_events`` (a match's events play by play: the table dealt, each ``Play``, the
 leftover, each ``DealResult``), ``record_book`` (a ``RecordBook`` of every player's and
 partnership's ``Record`` across matches, and the head-to-head wins).
+The record book (one SQLite file, as the commands keep it): ``Store(path, write=True, create=True)``
+opens it, ``store.create(players, rules, dealer)`` enters a match, and ``enter_table``,
+``enter_play``, ``enter_tally`` and ``take_back`` record through the same code the commands use
+(one transaction each; ``expect`` refuses a change when the log moved since it was shown)::
+
+    >>> import tempfile, os
+    >>> book = pasur.Store(os.path.join(tempfile.mkdtemp(), "pasur.db"), write=True, create=True)
+    >>> mid = book.create(["Ali", "Sara"], pasur.PRESETS["pagat"], 0)
+    >>> _ = pasur.enter_table(book, mid, pasur.parse_cards("5C 9D 3H KS"))
+    >>> play, match = pasur.enter_play(book, mid, pasur.parse_card("2S"))
+    >>> play.taken, book.match(mid)[1].length
+    ((Card.parse('9D'),), 2)
+    >>> book.close()
+
 Errors: ``PasurError`` and its kinds ``NotationError``, ``IllegalPlayError``,
 ``AmbiguousPlayError``; each carries a sentence template and its facts.
 
@@ -120,12 +134,24 @@ __all__ = [
 ]
 
 
+# the record book: the library the commands are a thin layer over (pasur_cli.store)
+_STORE = {
+    "Store": "database",
+    "enter_table": "actions",
+    "enter_play": "actions",
+    "enter_tally": "actions",
+    "take_back": "actions",
+}
+__all__ += sorted(_STORE)
+
+
 def __getattr__(name: str) -> Any:
     """Load a public name's module on first use (PEP 562)."""
     where = _WHERE.get(name)
-    if where is None:
+    module = f"pasur_cli.engine.{where}" if where is not None else f"pasur_cli.store.{_STORE.get(name)}"
+    if where is None and name not in _STORE:
         raise AttributeError(f"module 'pasur_cli' has no attribute {name!r}")
-    value = getattr(import_module(f"pasur_cli.engine.{where}"), name)
+    value = getattr(import_module(module), name)
     globals()[name] = value
     return value
 
@@ -171,3 +197,8 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book
     from pasur_cli.engine.tally import tally_scores as tally_scores
+    from pasur_cli.store.actions import enter_play as enter_play
+    from pasur_cli.store.actions import enter_table as enter_table
+    from pasur_cli.store.actions import enter_tally as enter_tally
+    from pasur_cli.store.actions import take_back as take_back
+    from pasur_cli.store.database import Store as Store

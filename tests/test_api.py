@@ -249,3 +249,34 @@ def test_start_deal_and_tally_have_the_trio_play_has() -> None:
     match.start_deal("5C 9D 3H KS")
     with pytest.raises(pasur_cli.IllegalPlayError, match="being played card by card"):
         match.verify_tally(counts={"Ali": everything, "Sara": {}})
+
+
+def _record(actions: list[dict[str, object]], players: tuple[str, ...] = ("Ali", "Sara")) -> str:
+    return json.dumps({"format": "pasur-match", "version": 1, "players": list(players),
+                       "rules": pasur_cli.PRESETS["pagat"].as_dict(), "actions": [{"action": a} for a in actions]})
+
+
+@pytest.mark.parametrize("surs,accepted", [(48, True), (49, False), (60, False)])
+def test_the_record_reader_and_the_engine_share_one_table_of_limits(surs, accepted):
+    """60 surs passed the record's own bound (99) and failed the engine's (48): one table now."""
+    piles = {"Ali": [c.code for c in pasur_cli.DECK]}
+    tally = {"type": "tally", "piles": piles, "counts": {"Sara": {}}, "surs": {"Ali": surs}}
+    engine_ok = True
+    try:
+        pasur_cli.check_action(tally)
+    except pasur_cli.NotationError:
+        engine_ok = False
+    assert engine_ok is accepted
+    try:
+        pasur_cli.read_record(_record([tally]))
+    except pasur_cli.NotationError as err:
+        assert not accepted and "48" in str(err)
+    except pasur_cli.PasurError:  # a rule of the match (it scores), not a bound
+        assert accepted
+    else:
+        assert accepted
+
+
+def test_a_name_the_engine_refuses_is_refused_by_the_record_reader():
+    with pytest.raises(pasur_cli.PasurError, match="at most 40"):
+        pasur_cli.read_record(_record([], players=("A" * 50, "Sara")))

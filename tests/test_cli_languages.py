@@ -172,7 +172,8 @@ def test_a_bad_count_is_refused_in_each_language(pasur, db, code, args):
 
 def test_a_bad_count_names_the_value_and_the_bounds(pasur):
     assert "'x' is not a whole number of 1 or more." in pasur("--match", "x", "show").output
-    assert "'-1' is not a whole number of 0 or more." in pasur("undo", "--expect", "-1").output
+    assert "'-1' is not a revision: give \"revision\" from `pasur show --json`, or a number." in \
+        pasur("undo", "--expect", "-1").output
     assert "is too large: the largest number pasur takes is 9223372036854775807." in \
         pasur("undo", "9223372036854775808").output
 

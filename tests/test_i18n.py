@@ -340,16 +340,19 @@ def test_persian_stats_tables_run_left_to_right_cell_by_cell(pasur):
         assert len(cells) == 11 and all(c.startswith(FSI) and c.endswith(PDI) for c in cells), cells
 
 
-def test_a_refusal_is_translated_from_its_template_and_facts(monkeypatch):
+def test_a_refusal_is_translated_from_its_template_and_facts():
     from pasur_cli.engine.cards import parse_card
-    from pasur_cli.engine.errors import IllegalPlayError
+    from pasur_cli.engine.errors import IllegalPlayError, NotationError
     from pasur_cli.text.render import Look, message
     err = IllegalPlayError("it is {player}'s turn, not {by}'s.", player="Ali", by="Sara")
     assert message(err, Look()) == str(err) == "it is Ali's turn, not Sara's."
     i18n.set_language("fa")
-    monkeypatch.setattr(i18n._catalog, "_catalog", {"{card} on {table}": "{card} روی {table}"})
-    err = IllegalPlayError("{card} on {table}", card=parse_card("10D"), table=[parse_card("5C"), parse_card("AH")])
-    assert message(err, Look.detect(ascii=True)) == f"{FSI}10D{PDI} روی {FSI}5C AH{PDI}"
+    template = "{token!r} needs a suit: which one? {cards}"  # a message of the engine's, a card list as a fact
+    err = NotationError(template, token="7", cards=[parse_card("7C"), parse_card("7H")])
+    translated = i18n._(template)
+    assert translated != template
+    expected = translated.replace("{token!r}", f"{FSI}'7'{PDI}").replace("{cards}", f"{FSI}7C 7H{PDI}")
+    assert message(err, Look.detect(ascii=True)) == expected
 
 
 def test_json_stays_english(pasur):

@@ -36,6 +36,9 @@ def test_export_import_round_trip(pasur, tmp_path, seed, players, preset, stop):
     copy = {cmd: json.loads(pasur(cmd, "--json", "--match", 2).output) for cmd in ("show", "score")}
     for cmd in ("show", "score"):
         assert copy[cmd].pop("match") == 2 and original[cmd].pop("match") == 1
+    # an imported match is a match of its own: its own key, its revision the length of its log
+    (key, revision), (their_key, _) = (shown.pop("revision").split(":") for shown in (copy["show"], original["show"]))
+    assert key != their_key and int(revision) == copy["show"]["length"]
     assert copy == original
     assert json.loads(pasur("export", "--match", 2).output)["actions"] == doc["actions"]
 

@@ -99,3 +99,43 @@ def test_no_database_yet(pasur, db):
     assert result.exit_code == 0 and "No matches yet" in result.output
     assert pasur("matches", "--json").output.strip() == "[]"
     assert not db.exists()
+
+
+def plain(text: str) -> str:
+    """Output without the isolates and marks around facts (Persian)."""
+    return "".join(ch for ch in text if ch not in "\u2068\u2069\u200e")
+
+
+def in_language(code: str, template: str, **facts: object) -> str:
+    """``template`` in the language ``code``, its facts filled in as plain text."""
+    from pasur_cli.text import i18n
+    i18n.set_language(code)
+    try:
+        return i18n._(template).format(**facts)
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("code", ["en", "fa", "de", "es"])
+@pytest.mark.parametrize("override,number,least", [("target=0", 0, 1), ("sur_points=1000001", 1000001, 0)])
+def test_a_number_out_of_range_is_shown_as_typed_with_the_range(pasur, db, code, override, number, least):
+    """A number is a number: target=0, not target='0', and the sentence says which numbers fit."""
+    result = pasur("--lang", code, "new", "Ali", "Sara", "--rule", override)
+    assert result.exit_code == 2 and not db.exists()
+    expected = in_language(code, "{name}={number} is not allowed: write a whole number from {least} to {most}.",
+                           name=override.split("=")[0], number=number, least=least, most=1000000)
+    assert expected in plain(result.output), result.output
+    assert f"'{number}'" not in result.output
+
+
+@pytest.mark.parametrize("code", ["en", "fa", "de", "es"])
+def test_a_stale_expect_says_the_logs_length_in_each_language(started, pasur, code):
+    """--expect 3 against a log of 4 actions: the two lengths, in a sentence that reads right for any
+    count (never "1 actions")."""
+    before = started.read_bytes()
+    result = pasur("--lang", code, "play", "7C", "--expect", "3")
+    assert result.exit_code == 1 and started.read_bytes() == before
+    expected = in_language(code, "the match changed since it was shown (its revision is {revision}, not {expect};"
+                           " the length of its log is {length}); nothing was recorded. Look again and re-enter.",
+                           revision=4, length=4, expect=3)
+    assert expected in plain(result.output), result.output

@@ -10,40 +10,32 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pasur_cli.engine.action import COUNT_KEYS
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.names import check_players, name_key
-from pasur_cli.engine.tally import COUNT_KEYS
 from pasur_cli.text import i18n
 from pasur_cli.text.tally_input import KEY_MESSAGES, count_keys, parse_counts, yes_no_words
 
-# the words the translations give (the catalogs gain them when merged); a stand-in catalog here
-WORDS = {
-    "es": {"clubs": "tréboles", "aces": "ases", "jacks": "jotas", "two_clubs": "dos_de_tréboles, dos_tréboles",
-           "ten_diamonds": "diez_de_diamantes", "seven_diamonds": "siete_de_diamantes"},
-    "de": {"clubs": "Kreuz", "aces": "Asse", "jacks": "Buben", "two_clubs": "Kreuz_Zwei",
-           "ten_diamonds": "Karo_Zehn", "seven_diamonds": "Karo_Sieben"},
-    "fa": {"clubs": "خاج", "aces": "آس", "jacks": "سرباز", "two_clubs": "دو_خاج، دوخاج",
-           "ten_diamonds": "ده_خشت", "seven_diamonds": "هفت_خشت"},
-}
+LANGUAGES = ["de", "es", "fa"]
 
 
-class Catalog:
-    def __init__(self, code: str) -> None:
-        self.words = {KEY_MESSAGES[k]: w for k, w in WORDS[code].items()}
-
-    def gettext(self, message: str) -> str:
-        return self.words.get(message, message)
-
-
-@pytest.fixture(params=sorted(WORDS))
-def speaking(request, monkeypatch):
-    monkeypatch.setattr(i18n, "_catalog", Catalog(request.param))
-    monkeypatch.setattr(i18n, "_language", request.param)
+@pytest.fixture(params=LANGUAGES)
+def speaking(request):
+    """The language in use (the catalog's count words with it); the autouse fixture puts English back."""
+    i18n.set_language(request.param)
     return request.param
 
 
+def words(key: str) -> list[str]:
+    """The words the language in use gives for a count ``key``."""
+    found = i18n.catalog_words(KEY_MESSAGES[key])
+    assert found, f"the {i18n.language()} catalog has no word for {key}"
+    return found
+
+
 def first(code: str, key: str) -> str:
-    return WORDS[code][key].replace("\u060c", ",").split(",")[0].strip()
+    assert i18n.language() == code
+    return words(key)[0]
 
 
 def test_counts_take_the_languages_words_and_english(speaking):
@@ -58,15 +50,11 @@ def test_counts_take_the_languages_words_and_english(speaking):
 
 
 def test_persian_keyboards_variants():
-    i18n_catalog, i18n_language = i18n._catalog, i18n._language
-    i18n._catalog, i18n._language = Catalog("fa"), "fa"
-    try:
-        assert parse_counts("دو\u200cخاج=بله")["two_clubs"] is True  # non-joiner, as name_key ignores it  # noqa: RUF001
-        assert parse_counts("دوخاج=آره")["two_clubs"] is True
-        assert parse_counts("\u062e\u0627\u062c=\u06f8")["clubs"] == 8  # Persian digits
-        assert parse_counts("two_clubs=خیر")["two_clubs"] is False
-    finally:
-        i18n._catalog, i18n._language = i18n_catalog, i18n_language
+    i18n.set_language("fa")
+    assert parse_counts("دو\u200cخاج=بله")["two_clubs"] is True  # non-joiner, as name_key ignores it  # noqa: RUF001
+    assert parse_counts("دوخاج=آره")["two_clubs"] is True
+    assert parse_counts("\u062e\u0627\u062c=\u06f8")["clubs"] == 8  # Persian digits
+    assert parse_counts("two_clubs=خیر")["two_clubs"] is False
 
 
 def test_the_refusal_lists_the_languages_keys_without_four_dots(speaking):
@@ -78,21 +66,17 @@ def test_the_refusal_lists_the_languages_keys_without_four_dots(speaking):
 
 
 def test_spanish_yes_is_a_value():
-    i18n_catalog, i18n_language = i18n._catalog, i18n._language
-    i18n._catalog, i18n._language = Catalog("es"), "es"
-    try:
-        assert parse_counts("two_clubs=sí")["two_clubs"] is True
-        assert parse_counts("two_clubs=si")["two_clubs"] is True
-        with pytest.raises(NotationError):
-            parse_counts("two_clubs=quizá")
-    finally:
-        i18n._catalog, i18n._language = i18n_catalog, i18n_language
+    i18n.set_language("es")
+    assert parse_counts("two_clubs=sí")["two_clubs"] is True
+    assert parse_counts("two_clubs=si")["two_clubs"] is True
+    with pytest.raises(NotationError):
+        parse_counts("two_clubs=quizá")
 
 
 def test_no_key_is_another_key_or_a_yes_no_word(speaking):
     keys = count_keys()
     for key in COUNT_KEYS:
-        for word in WORDS[speaking][key].replace("\u060c", ",").split(","):
+        for word in words(key):
             assert keys[name_key(word)] == key
     yes, no = yes_no_words()
     assert not (set(keys) & (yes | no))

@@ -5,7 +5,7 @@ session."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pasur_cli.engine.cards import DECK, SYMBOLS
@@ -17,6 +17,7 @@ def said(err: Exception) -> str:
     return message(err, Look())  # type: ignore[arg-type]
 
 
+@settings(deadline=None)
 @given(st.sampled_from(DECK), st.sampled_from(["letter", "symbol"]), st.booleans())
 def test_the_suit_typed_first_is_the_card_meant(card, suit_as, lower):
     suit = card.suit if suit_as == "letter" else SYMBOLS[card.suit]
@@ -25,6 +26,7 @@ def test_the_suit_typed_first_is_the_card_meant(card, suit_as, lower):
     assert f"did you mean {card.symbol}?" in said(problem([typed]))
 
 
+@settings(deadline=None)
 @given(st.sampled_from(DECK), st.data())
 def test_only_a_card_that_can_still_be_played_is_offered(card, data):
     gone = set(data.draw(st.sets(st.sampled_from(DECK), max_size=40)))
@@ -70,6 +72,7 @@ def old_meaning(token: str) -> str | None:
     return rank + suit if rank and suit else None
 
 
+@settings(deadline=None)
 @given(st.text(st.sampled_from("ABDJKQTSCH0123456789♣♦♥♠abdjkqsch"), min_size=1, max_size=4))
 def test_the_german_letters_change_no_card_that_was_read_before(token):
     from pasur_cli.engine.cards import parse_card

@@ -55,9 +55,8 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 def help_param() -> click.Option:
     """-h/--help as a plain eager flag. click's own (``help_option_names``) translates its help
-    text with gettext on every run, which imports locale and looks for catalogues: measured at
-    +0.6 to +2.3 ms of CPU per command (median of 150 interleaved runs each of `rules` and
-    `check`; one gettext call in a fresh process, 1.9 ms), against a budget of ~0.5 ms."""
+    text with gettext on every run, which imports locale and looks for catalogues in every
+    command, asked for help or not."""
     return click.Option(["-h", "--help"], is_flag=True, expose_value=False, is_eager=True, callback=_help,
                         help=N_("Show this message and exit."))
 
@@ -214,8 +213,8 @@ def _output_error(err: OSError) -> bool:
 
 
 class PasurGroup(Translated, click.Group):
-    """Loads a command's module only when that command is used (defining the thirteen there were cost about
-    0.4 MiB and 0.8 ms of every run), chooses the language before anything is written, and turns
+    """Loads a command's module only when that command is used (defining every command would cost each
+    run the time and memory of all of them), chooses the language before anything is written, and turns
     every PasurError into a clean message and exit code."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -367,13 +366,42 @@ def db_option(f: F) -> F:
                         help="The database file (default: $PASUR_DB, else the user data folder).")(f)
 
 
+if TYPE_CHECKING:
+    from pasur_cli.store.database import Expected
+    _RevisionType = click.ParamType[Expected]
+else:
+    _RevisionType = click.ParamType
+
+
+class Revision(_RevisionType):
+    """What ``--expect`` takes: a match's revision as `show --json` reports it (``KEY:N``), or a
+    bare number N (the revision alone; until the match's first undo it equals the log's length,
+    which scripts read before there were revisions). Read into a ``store.Expected``."""
+
+    name = "revision"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Expected:
+        from pasur_cli.store.database import Expected, parse_expected
+        if isinstance(value, Expected):
+            return value
+        found = parse_expected(str(value))
+        if found is not None:
+            return found
+        from pasur_cli.text.render import Look  # a refusal only
+        text = str(value)
+        shown = text if len(text) <= 30 else text[:29] + "…"
+        self.fail(Look(rtl=i18n.is_rtl()).say("{value!r} is not a revision: give \"revision\" from"
+                                              " `pasur show --json`, or a number.", value=shown), param, ctx)
+
+
 def expect_option(f: F) -> F:
-    """--expect N on every command that changes a match: refuse, changing nothing, unless its log
-    holds N actions (the "length" of `show --json`), so a script never records into a match that
-    moved under it."""
-    return click.option("--expect", type=Count(0), metavar="N",
-                        help="Refuse, changing nothing, unless the match's log holds N actions"
-                             " (see \"length\" in show --json).")(f)
+    """--expect REVISION on every command that changes a match: refuse, changing nothing, unless the
+    match is the one and at the revision that `show --json` reported (its "revision"), so a script
+    never records into a match that moved under it, nor into another match."""
+    return click.option("--expect", type=Revision(), metavar="REVISION",
+                        help="Refuse, changing nothing, unless the match is still at REVISION"
+                             " (\"revision\" in show --json; a bare number is compared with the"
+                             " revision, which is the log's length until the match's first undo).")(f)
 
 
 def json_option(f: F) -> F:
@@ -385,9 +413,15 @@ def echo_csv(headers: list[str], rows: list[list[object]]) -> None:
     import sys
 
     from pasur_cli.text.render_stats import csv_text
-    sys.stdout.flush()
-    sys.stdout.buffer.write(csv_text(headers, rows).encode("utf-8"))
-    sys.stdout.buffer.flush()
+    text = csv_text(headers, rows).encode("utf-8")
+    out = sys.stdout
+    if out is None:  # started with standard output closed: said as any failed write is (cli.run)
+        import errno
+        import os
+        raise OutputFailed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
+    out.flush()
+    out.buffer.write(text)
+    out.buffer.flush()
 
 
 def rule_options(f: F) -> F:
@@ -406,8 +440,11 @@ def look(ctx: click.Context) -> Look:
 
 def terminal_width() -> int:
     """The width text is fitted to: the terminal's columns (COLUMNS when set), 80 when output
-    is not a terminal (piped into a file or a pager), never under 40. As shutil.get_terminal_size,
-    without importing shutil (and the compression modules it loads) at every start."""
+    is not a terminal (piped into a file or a pager), never under 40.
+
+    As shutil.get_terminal_size, written out: importing shutil (it loads zlib, bz2 and lzma)
+    measured more than the 2 ms of start-up a standard part may cost here, in every command that
+    prints (python -X importtime -c "import click, shutil"; README, Performance)."""
     import os
     import sys
     try:
@@ -474,8 +511,8 @@ def run() -> None:
 
     Once a command has finished, every change is committed and its database closed, so the
     process leaves with os._exit after flushing its output instead of tearing the interpreter
-    down: freeing the objects of every module click imports costs about 5 ms, an eighth of a
-    command's run. A bug's traceback still takes Python's normal way out, and so does every run
+    down (freeing the objects of every module click imports is a good share of a short command's
+    run). A bug's traceback still takes Python's normal way out, and so does every run
     under a tracer, profiler or coverage (`python -m cProfile -m pasur_cli ...`), which report at
     exit.
     """

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pasur_cli.engine.action import check_action as check_action  # its home is action; found here too
 from pasur_cli.engine.cards import Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
-from pasur_cli.engine.names import NAME_MOST, find_name, side_names, sides_of
 from pasur_cli.engine.names import check_players as check_players  # their home is names; found here too
+from pasur_cli.engine.names import find_name, side_names, sides_of
 from pasur_cli.engine.names import name_key as name_key
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
@@ -351,16 +352,19 @@ class Match:
         """The canonical form of the last action applied (None when this object applied none)."""
         return self.log[-1] if self.log else None
 
-    def undo(self) -> dict[str, Any]:
-        """Take back the last action (as python-chess's ``pop()``) and return it (canonical form).
-        The match is rebuilt by replaying the actions before it; a deal in progress stays the
-        same object, a play earlier. Raises IllegalPlayError when
-        there is nothing this object can take back (the log is empty, or its earlier actions
-        came from a snapshot)."""
+    def undo(self, count: int = 1) -> dict[str, Any]:
+        """Take back the last ``count`` actions (as python-chess's ``pop()``) and return the last of
+        them (canonical form): the one way a match takes an action back (the store's undo calls
+        it too). The match is rebuilt by replaying the actions before them; a deal in progress
+        stays the same object, a play earlier. Raises IllegalPlayError when this object cannot
+        take back that many (its log is shorter, or its earlier actions came from a snapshot)."""
         if not self.log:
             raise IllegalPlayError("there is nothing to take back.")
+        if not 1 <= count <= len(self.log):
+            raise IllegalPlayError("cannot undo {count}: at most {have} can be taken back here.", count=count,
+                                   have=len(self.log))
         last = self.log[-1]
-        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-1], self.base, self.start)
+        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-count], self.base, self.start)
         for name in ("results", "completed_at", "totals", "log"):
             setattr(self, name, getattr(again, name))
         if self.deal is not None and again.deal is not None:
@@ -368,60 +372,6 @@ class Match:
         else:
             self.deal = again.deal
         return last
-
-
-ACTION_KEYS = {"deal": {"type", "table"}, "play": {"type", "card", "take", "by"},
-               "tally": {"type", "piles", "counts", "surs", "partial"}}
-TAKE_MOST = 48  # cards a capture can name (the table can never hold more)
-
-
-def _json_fact(value: object) -> str:
-    """A stored or imported value as the JSON it was, at most 60 characters: a fact every language
-    shows as it is (not Python's name for its type)."""
-    import json
-    try:
-        text = json.dumps(value, ensure_ascii=True)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return shorten(text, 60)
-
-
-def check_action(action: object) -> None:
-    """Raise NotationError naming the field when ``action`` is not exactly an action: a dict with
-    a known ``type`` and only its keys; a deal's ``table`` a list of 4 strings; a play's ``card``
-    one string, ``take`` absent or a list of strings, ``by`` absent, null or a string; a tally's
-    fields as ``pasur_cli.engine.tally.check_tally`` says. Each card string must name exactly one card.
-    """
-    if not isinstance(action, dict):
-        raise NotationError("an action is an object, not {value}.", value=_json_fact(action))
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in ACTION_KEYS:
-        raise NotationError("unknown action type {kind}: write deal, play or tally.", kind=_json_fact(kind))
-    unknown = sorted(str(k)[:40] for k in action if k not in ACTION_KEYS[kind])
-    if unknown:
-        raise NotationError("a {kind} action has no field {names}.", kind=kind, names=", ".join(unknown))
-    if kind == "deal":
-        table = action.get("table")
-        if not isinstance(table, list) or len(table) != 4 or not all(isinstance(c, str) for c in table):
-            raise NotationError("a deal's \"table\" is a list of 4 cards (strings such as \"5C\").")
-        for text in table:
-            parse_card(text)
-    elif kind == "play":
-        card = action.get("card")
-        if not isinstance(card, str):
-            raise NotationError("a play's \"card\" is one card (a string such as \"7C\").")
-        parse_card(card)
-        take = action.get("take", [])
-        if not isinstance(take, list) or len(take) > TAKE_MOST or not all(isinstance(c, str) for c in take):
-            raise NotationError("a play's \"take\" is a list of cards (strings), or absent.")
-        for text in take:
-            parse_card(text)
-        by = action.get("by")
-        if by is not None and (not isinstance(by, str) or len(by) > 4 * NAME_MOST):
-            raise NotationError("a play's \"by\" is a player's name (a string), or null.")
-    else:
-        from pasur_cli.engine.tally import check_tally
-        check_tally(action)
 
 
 def _card(card: Card | str) -> Card:

@@ -19,6 +19,16 @@ import re
 import unicodedata
 from typing import Any, NamedTuple
 
+from pasur_cli.engine.action import (
+    COUNT_KEYS,
+    COUNT_MOST,
+    FIELDS,
+    NAME_TEXT_MOST,
+    PILE_MOST,
+    REQUIRED,
+    SURS_MOST,
+    TAKE_MOST,
+)
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
 from pasur_cli.engine.match import Match, action_text, parse_action
@@ -29,16 +39,12 @@ FORMAT, VERSION = "pasur-match", 1
 MAX_BYTES = 4 * 1024 * 1024  # a 500-deal match exports to about 2 MB
 MAX_DEPTH = 8                # the deepest valid record nests 6 levels (tally counts)
 MAX_ACTIONS = 50_000
-MAX_NAME = 64                # characters in a player's name
+MAX_NAME = NAME_TEXT_MOST    # characters in a player's name as written, before NFC (the engine's bound)
 MAX_TIME = 64                # characters in an "at" or "created" time
 MAX_NUMBER = 10**6           # no number in a record is larger
 MAX_DIGITS = 7
 
 TOP_FIELDS = ("format", "version", "players", "dealer", "rules", "created", "actions")
-ACTION_FIELDS = {"deal": ("type", "table"), "play": ("type", "card", "take", "by"),
-                 "tally": ("type", "piles", "counts", "surs", "partial")}
-COUNT_FIELDS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
-COUNT_LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
 
 
 class Record(NamedTuple):
@@ -193,9 +199,9 @@ def _card(value: object, where: object) -> str:
     return parse_card(text).code
 
 
-def _cards(value: object, where: object) -> list[str]:
+def _cards(value: object, where: object, most: int = PILE_MOST) -> list[str]:
     codes = [_card(v, Words("{where}, item {number}", where=where, number=i))
-             for i, v in enumerate(_list(value, where, 52), 1)]
+             for i, v in enumerate(_list(value, where, most), 1)]
     if len(set(codes)) != len(codes):
         raise NotationError("{where} names a card twice.", where=where)
     return codes
@@ -233,31 +239,31 @@ def check_action(value: object, number: int, sides: list[str]) -> dict[str, Any]
     if not isinstance(value, dict):
         raise _bad(where, Words("an object"), value)
     kind = value.get("type")
-    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:
         raise _bad(Words("the type of {where}", where=where), Words("deal, play or tally"), kind)
-    fields = ACTION_FIELDS[kind]
+    fields = FIELDS[kind]
     if kind == "deal":
-        action = _object(value, where, fields, fields)
+        action = _object(value, where, fields, REQUIRED[kind])
         return {"type": "deal", "table": _cards(action["table"], Words("the table of {where}", where=where))}
     if kind == "play":
-        action = _object(value, where, fields, ("type", "card", "take"))
+        action = _object(value, where, fields, REQUIRED[kind])
         by = action.get("by")
         return {"type": "play", "card": _card(action["card"], Words("the card of {where}", where=where)),
-                "take": _cards(action["take"], Words("the capture of {where}", where=where)),
+                "take": _cards(action["take"], Words("the capture of {where}", where=where), TAKE_MOST),
                 "by": None if by is None else _text(by, Words("the player of {where}", where=where), MAX_NAME)}
-    action = _object(value, where, fields, ("type",))
+    action = _object(value, where, fields, REQUIRED[kind])
     given_piles = _sides(action.get("piles", {}), Words("the piles of {where}", where=where), sides)
     piles = {side: _cards(cards, Words("the pile of {side} in {where}", side=side, where=where))
              for side, cards in given_piles.items()}
     counts: dict[str, dict[str, Any]] = {}
     for side, given in _sides(action.get("counts", {}), Words("the counts of {where}", where=where), sides).items():
         here = Words("the counts of {side} in {where}", side=side, where=where)
-        doc = _object(given, here, COUNT_FIELDS)
-        counts[side] = {k: (_whole(doc.get(k, 0), Words("{key} in {where}", key=k, where=here), 0, COUNT_LIMITS[k])
-                            if k in COUNT_LIMITS
+        doc = _object(given, here, COUNT_KEYS)
+        counts[side] = {k: (_whole(doc.get(k, 0), Words("{key} in {where}", key=k, where=here), 0, COUNT_MOST[k])
+                            if k in COUNT_MOST
                             else _flag(doc.get(k, False), Words("{key} in {where}", key=k, where=here)))
-                        for k in COUNT_FIELDS}
-    surs = {side: _whole(n, Words("the surs of {side} in {where}", side=side, where=where), 0, 99)
+                        for k in COUNT_KEYS}
+    surs = {side: _whole(n, Words("the surs of {side} in {where}", side=side, where=where), 0, SURS_MOST)
             for side, n in _sides(action.get("surs", {}), Words("the surs of {where}", where=where), sides).items()}
     return {"type": "tally", "piles": piles, "counts": counts, "surs": surs,
             "partial": _flag(action.get("partial", False), Words("partial in {where}", where=where))}

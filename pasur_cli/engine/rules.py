@@ -24,6 +24,12 @@ OPTIONAL_INTS = ("sur_limit", "fixed_deals")  # an int, or none
 
 
 AT_LEAST_ONE = ("target", "fixed_deals", "clubs_min")
+MOST = 10**6  # the largest number any option takes
+
+
+def least(name: str) -> int:
+    """The smallest number option ``name`` takes."""
+    return 1 if name in AT_LEAST_ONE else 0
 
 
 def _check_value(name: str, value: object) -> None:
@@ -42,8 +48,9 @@ def _check_value(name: str, value: object) -> None:
         if name in OPTIONAL_INTS:
             raise NotationError("{name}={text!r} is not allowed: write a whole number or none.", name=name, text=value)
         raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=value)
-    elif value < 0 or (name in AT_LEAST_ONE and value < 1) or value > 10**6:
-        raise NotationError("{name}={text!r} is not allowed: the number is out of range.", name=name, text=value)
+    elif not least(name) <= value <= MOST:
+        raise NotationError("{name}={number} is not allowed: write a whole number from {least} to {most}.",
+                            name=name, number=value, least=least(name), most=MOST)
 
 
 class Rules(Value):
@@ -148,10 +155,9 @@ def _parse_value(name: str, text: str) -> object:
             raise NotationError("{name}={text!r} is not allowed: write a whole number or none.",
                                 name=name, text=text) from None
         raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=text) from None
-    if number < 0 or (name in AT_LEAST_ONE and number < 1):
-        raise NotationError("{name}={text!r} is not allowed: the number is too small.", name=name, text=text)
-    if number > 10**6:
-        raise NotationError("{name}={text!r} is not allowed: the number is too large.", name=name, text=text)
+    if not least(name) <= number <= MOST:
+        raise NotationError("{name}={number} is not allowed: write a whole number from {least} to {most}.",
+                            name=name, number=number, least=least(name), most=MOST)
     return number
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pasur_cli.engine.action import COUNT_MOST
 from pasur_cli.engine.cards import Card, Rank, Suit
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.rules import Rules
@@ -23,8 +24,12 @@ def _counts_ok(value: Value, most: dict[str, int]) -> None:
             continue
         if held.__class__ is not int:
             raise NotationError("{name}={text!r} is not allowed: write a whole number.", name=name, text=held)
-        if held < 0 or (name in most and held > most[name]):
-            raise NotationError("{name}={text!r} is not allowed: the number is out of range.", name=name, text=held)
+        if name in most and not 0 <= held <= most[name]:
+            raise NotationError("{name}={number} is not allowed: write a whole number from {least} to {most}.",
+                                name=name, number=held, least=0, most=most[name])
+        if held < 0:
+            raise NotationError("{name}={number} is not allowed: the number cannot be negative.", name=name,
+                                number=held)
 
 
 class PileCount(Value):
@@ -38,7 +43,7 @@ class PileCount(Value):
     seven_diamonds: bool = False
 
     def __post_init__(self) -> None:
-        _counts_ok(self, {"clubs": 13, "aces": 4, "jacks": 4})
+        _counts_ok(self, COUNT_MOST)
         for name in ("two_clubs", "ten_diamonds", "seven_diamonds"):
             if getattr(self, name).__class__ is not bool:
                 raise NotationError("{name}={text!r} is not allowed: write true or false.", name=name,
@@ -73,7 +78,7 @@ class SideScore(Value):
     total: int
 
     def __post_init__(self) -> None:
-        _counts_ok(self, {"clubs": 13})
+        _counts_ok(self, {"clubs": COUNT_MOST["clubs"]})
 
 
 def clubs_winners(clubs: dict[str, int], rules: Rules) -> set[str]:

@@ -14,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card, parse_cards
-from pasur_cli.engine.errors import IllegalPlayError, NotationError, Words
+from pasur_cli.engine.action import COUNT_KEYS as COUNT_KEYS  # the schema and limits live in action
+from pasur_cli.engine.action import COUNT_MOST as LIMITS
+from pasur_cli.engine.action import check_count as check_count
+from pasur_cli.engine.action import check_surs as check_surs
+from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
+from pasur_cli.engine.errors import IllegalPlayError, Words
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
 
-COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
-LIMITS = {"clubs": 13, "aces": 4, "jacks": 4}
 KEY_WORDS = {"clubs": Words("clubs"), "aces": Words("aces"), "jacks": Words("jacks")}  # in a sentence
 
 
@@ -36,55 +38,6 @@ class Standing(Protocol):
 
     @property
     def totals(self) -> Mapping[str, int]: ...
-
-
-def check_count(side: str, key: str, value: object) -> None:
-    """Raise NotationError unless ``value`` is a whole number from 0 to the ``key`` cards there are."""
-    if value.__class__ is not int or not 0 <= value <= LIMITS[key]:
-        raise NotationError("a tally's {key} of {side} is a whole number from 0 to {most}.", key=key,
-                            side=side, most=LIMITS[key])
-
-
-def check_surs(side: str, held: object) -> None:
-    """Raise NotationError unless ``held`` is a number of surs one side can hold (0 to SURS_MOST)."""
-    if held.__class__ is not int or not 0 <= held <= SURS_MOST:
-        raise NotationError("a tally's surs of {side} are a whole number from 0 to {most}.", side=side,
-                            most=SURS_MOST)
-
-
-SURS_MOST = 48  # surs one side can hold at the end of a deal (at most one a play)
-
-
-def check_tally(action: dict[str, Any]) -> None:
-    """Raise NotationError naming the field unless a tally action's fields have exactly their
-    types and bounds: ``piles`` {side: [card strings]}, ``counts`` {side: {clubs/aces/jacks: whole
-    numbers within the cards there are, two_clubs/ten_diamonds/seven_diamonds: true or false}},
-    ``surs`` {side: whole number}, ``partial`` true or false; each optional."""
-    for field in ("piles", "counts", "surs"):
-        value = action.get(field, {})
-        if not isinstance(value, dict) or len(value) > 4 or not all(isinstance(k, str) and len(k) <= 200
-                                                                    for k in value):
-            raise NotationError("a tally's {field!r} is an object of at most 4 sides.", field=field)
-    for side, cards in action.get("piles", {}).items():
-        if not isinstance(cards, list) or len(cards) > 52 or not all(isinstance(c, str) for c in cards):
-            raise NotationError("a tally's pile of {side} is a list of cards (strings).", side=side)
-        for text in cards:
-            parse_card(text)
-    for side, counts in action.get("counts", {}).items():
-        if not isinstance(counts, dict):
-            raise NotationError("a tally's counts of {side} are an object such as {{\"clubs\": 8}}.", side=side)
-        for key, value in counts.items():
-            if key not in COUNT_KEYS:
-                raise NotationError("a tally's counts of {side} name {key!r}; the counts are {keys}.", side=side,
-                                    key=str(key)[:40], keys=", ".join(COUNT_KEYS))
-            if key in LIMITS:
-                check_count(side, key, value)
-            if key not in LIMITS and value.__class__ is not bool:
-                raise NotationError("a tally's {key} of {side} is true or false.", key=key, side=side)
-    for side, held in action.get("surs", {}).items():
-        check_surs(side, held)
-    if action.get("partial", False).__class__ is not bool:
-        raise NotationError("a tally's \"partial\" is true or false.")
 
 
 def tally_action(match: Standing, action: dict[str, Any]) -> dict[str, Any]:

@@ -14,10 +14,10 @@ hold), and serializes by field name
 (``as_dict()`` / ``from_dict()``, so reordering fields never changes what was stored).
 
 Why not ``@dataclasses.dataclass(frozen=True, slots=True)``: every command builds these classes
-at start-up, and a frozen slotted dataclass costs about 0.7 ms to create (it compiles its
-methods with ``exec``); the eight types here would add about 5 ms, an eighth of a command's
-run. This metaclass makes the same guarantees with methods written once, for about 20 us a
-class. Type checkers see the classes as frozen dataclasses (``dataclass_transform``).
+at start-up, and a frozen slotted dataclass compiles its methods with ``exec`` when it is made,
+which for all the value types is a noticeable share of a command's run (bench/cli.py). This
+metaclass makes the same guarantees with methods written once. Type checkers see the classes as
+frozen dataclasses (``dataclass_transform``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What the write commands do to a stored match, as functions: `pasur deal`, `play`, `undo` and
 `tally` call them, and so does `pasur session`, so both record through the same code.
 
-Each takes an open write ``Store``, the match id and ``expect`` (the log length the caller last
-showed; None: do not check), records one change in one transaction, and returns what happened
+Each takes an open write ``Store``, the match id and ``expect`` (the match and revision the caller
+last showed, a ``store.Expected``; None: do not check), records one change in one transaction, and returns what happened
 with the match as it now stands. Refusals are the engine's PasurErrors; nothing is recorded then.
 """
 
@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.deal import Play
     from pasur_cli.engine.match import DealResult, Match
-    from pasur_cli.store.database import Store
+    from pasur_cli.store.database import Expected, Store
 
 
-def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | None = None) -> Match:
+def enter_table(store: Store, match_id: int, cards: list[Card], expect: Expected | None = None) -> Match:
     """Start the next deal with its four face-up cards; returns the match."""
     if len(cards) != 4:
         raise NotationError("the initial table is 4 cards; {count} were given.", count=len(cards))
@@ -32,7 +32,7 @@ def enter_table(store: Store, match_id: int, cards: list[Card], expect: int | No
 
 
 def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None = None, by: str | None = None,
-               expect: int | None = None) -> tuple[Play, Match]:
+               expect: Expected | None = None) -> tuple[Play, Match]:
     """Record ``card`` played (taking ``take``, or its only legal capture when None); returns the
     play (which says what a screen shows after it) and the match. Raises AmbiguousPlayError
     when ``take`` is None and several captures are legal."""
@@ -43,7 +43,7 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
     return record, match
 
 
-def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = None,
+def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | None = None,
               describe: Callable[[dict[str, object]], str] | None = None,
               ) -> tuple[list[dict[str, object]], list[str], Match]:
     """Take back the last ``count`` actions; returns them (oldest first), ``describe`` of each
@@ -62,7 +62,7 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: int | None = 
     return dropped, words, store.match(match_id)[1]
 
 
-def enter_tally(store: Store, match_id: int, action: dict[str, Any], expect: int | None = None,
+def enter_tally(store: Store, match_id: int, action: dict[str, Any], expect: Expected | None = None,
                 ) -> tuple[DealResult, Match]:
     """Score the next deal from a tally action (``{"type": "tally", "piles": ..., "counts": ...,
     "surs": ..., "partial": ...}``, as pasur_cli.text.tally_input reads it from what was typed);

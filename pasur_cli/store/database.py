@@ -39,7 +39,7 @@ from pasur_cli.engine.rules import Rules, option_text, parse_rules
 from pasur_cli.engine.values import Value
 
 APP = "pasur"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # The engine that computed a snapshot: raise it whenever a change of the rules code may change a
 # finished deal's result, so that stored snapshots are recomputed from the log.
 ENGINE_VERSION = 1
@@ -52,7 +52,9 @@ CREATE TABLE matches (
     rules TEXT NOT NULL,            -- every rule option, one NAME=VALUE per line
     dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
     touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
-    fingerprint TEXT                -- of the imported record it came from (see pasur_cli.engine.record)
+    fingerprint TEXT,               -- of the imported record it came from (see pasur_cli.engine.record)
+    key TEXT,                       -- random, given when the match is made: no other match has it
+    revision INTEGER NOT NULL DEFAULT 0  -- +1 for each action appended and for each undo, never back
 );
 CREATE TABLE actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -101,7 +103,59 @@ class DamagedError(StoreError):
 
 
 class StaleError(PasurError):
-    """The match changed after it was shown; the change was not recorded."""
+    """The match changed after it was shown, or is not the match that was shown; the change was not
+    recorded. Facts: ``match``, ``revision`` and ``length`` now, ``expect`` (the revision expected),
+    ``shown`` (the log length that was shown, when the caller knows it)."""
+
+
+class GoneError(StoreError):
+    """The match or the file a long-lived view (the session) was showing is gone: the match was
+    deleted, or the database file was replaced or deleted. Nothing was recorded."""
+
+
+class NoMatchError(StoreError):
+    """There is no match of that id (never made, or deleted)."""
+
+
+class AlreadyImported(StoreError):
+    """The record was imported before (``match`` says as which match); nothing was changed."""
+
+
+class Expected(Value):
+    """What a caller last showed of a match, for ``--expect`` and the session: the match's ``key``
+    (None: not checked, as for a bare ``--expect N``) and its ``revision``; ``length`` is the log
+    length shown (None when unknown), used only to say what changed."""
+
+    key: str | None
+    revision: int
+    length: int | None = None
+
+    @property
+    def token(self) -> str:
+        """The text ``--expect`` takes for it: ``KEY:REVISION``, or the bare revision."""
+        return str(self.revision) if self.key is None else f"{self.key}:{self.revision}"
+
+
+def parse_expected(text: str) -> Expected | None:
+    """The Expected that ``--expect`` text names: ``KEY:REVISION`` (as ``show --json`` reports
+    "revision") or a bare number; None when it is neither. Digits may be in any script."""
+    from pasur_cli.engine.reading import whole_number
+    key, sep, number = text.strip().rpartition(":")
+    if sep and not _is_key(key):
+        return None
+    revision = whole_number(number, 40)
+    if revision is None or revision > 2**63 - 1:
+        return None
+    return Expected(key if sep else None, revision)
+
+
+def _is_key(text: str) -> bool:
+    return len(text) == 16 and all(ch in "0123456789abcdef" for ch in text)
+
+
+def new_key() -> str:
+    """A match key: 16 random hexadecimal digits (64 bits, from the system's random source)."""
+    return os.urandom(8).hex()
 
 
 def busy_timeout() -> float:
@@ -148,8 +202,8 @@ def check_file(path: str) -> str:
 
 def user_data_dir(platform: str = sys.platform) -> str:
     """pasur's folder in the user data folder: the folder platformdirs' ``user_data_dir("pasur",
-    appauthor=False)`` names (tests hold the two equal), without its import, which costs about
-    9 ms, a fifth of start-up, on every command."""
+    appauthor=False)`` names (tests hold the two equal), without importing platformdirs at the
+    start of every command."""
     if platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
     elif platform == "darwin":
@@ -175,11 +229,53 @@ def _is_busy(err: BaseException) -> bool:
 
 
 def _failure(err: BaseException, path: str, template: str) -> StoreError:
-    """The StoreError for a SQLite or decoding failure: busy, or ``template`` with path and reason."""
+    """The StoreError for a SQLite or decoding failure: busy, moved, or ``template`` with path and reason."""
     if _is_busy(err):
         return BusyError("{path} is busy: another program is using it. Nothing was changed; try again in a"
                          " moment.", path=path)
+    if getattr(err, "sqlite_errorname", "") == "SQLITE_READONLY_DBMOVED":
+        return _moved(path)
     return StoreError(template, path=path, reason=str(err))
+
+
+def _moved(path: str) -> GoneError:
+    return GoneError("{path} was replaced or deleted after pasur opened it; nothing was recorded.", path=path)
+
+
+SLICE = 0.05  # seconds SQLite itself waits for a lock before Python may act on a Ctrl-C
+
+
+class Patient(sqlite3.Connection):
+    """A connection that waits for another program's lock in slices of ``SLICE`` seconds, up to
+    ``patience`` seconds in all, returning to Python between them: SQLite's own wait is one C
+    call that a Ctrl-C cannot end, so a session waiting on a busy file would not leave until the
+    wait was over. ``waiting`` (if set) is called once when a statement first finds the file busy.
+    A statement is tried again only where SQLite allows it: outside a transaction, or COMMIT."""
+
+    patience = 10.0
+    waiting: Any = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return self._patiently(super().execute, sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        return self._patiently(super().executemany, sql, parameters)
+
+    def _patiently(self, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
+        deadline = None
+        while True:
+            try:
+                return run(sql, parameters)  # type: ignore[no-any-return]
+            except sqlite3.OperationalError as err:
+                if not _is_busy(err) or (self.in_transaction and sql != "COMMIT"):
+                    raise
+                moment = time.monotonic()
+                if deadline is None:
+                    deadline = moment + self.patience - SLICE
+                    if self.waiting is not None:
+                        self.waiting()
+                if moment >= deadline:
+                    raise
 
 
 def _text(data: bytes) -> str | bytes:
@@ -189,6 +285,15 @@ def _text(data: bytes) -> str | bytes:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``; None when there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _read_header(path: str) -> bytes:
@@ -317,6 +422,13 @@ class MatchRecord(Value):
     times: list[str]
     totals: dict[str, int] | None = None
     completed_at: list[int] | None = None
+    key: str | None = None  # None in a file of an older schema, read without migrating it
+    revision: int = -1  # -1: the log's length (a file of an older schema)
+
+    @property
+    def expected(self) -> Expected:
+        """What a caller that shows this record expects when it records: this match, this revision."""
+        return Expected(self.key, self.revision if self.revision >= 0 else self.length, self.length)
 
     @property
     def length(self) -> int:
@@ -387,7 +499,10 @@ class Store:
         self.path = check_path(str(path) if path is not None else default_path())
         self.write, self.may_create = write or create, create
         self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
+        self.schema = SCHEMA_VERSION  # of the file, read as it is when it is older and only read
         self.db = self._open()
+        self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
+        self.commits = 0  # transactions committed through this store
         self._replayed: tuple[MatchRecord, Match] | None = None
 
     # -- opening ---------------------------------------------------------------------------
@@ -422,8 +537,10 @@ class Store:
                 folder = os.path.dirname(os.path.abspath(where))
                 writable = os.access(where, os.W_OK) and os.access(folder, os.W_OK)
                 mode = "rw" if writable else "ro"
-            db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=busy_timeout(),
-                                 isolation_level=None)
+            patience = busy_timeout()
+            db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=min(patience, SLICE),
+                                 isolation_level=None, factory=Patient)
+            db.patience = patience
             db.text_factory = _text
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
@@ -470,11 +587,14 @@ class Store:
             if self.write:
                 self._migrate(db, version)
             else:
-                self.legacy = True
+                self.schema, self.legacy = version, version < 2
 
     def _migrate(self, db: sqlite3.Connection, version: int) -> None:
         """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
-        each match's next change rebuilds them from its log), and the import fingerprint."""
+        each match's next change rebuilds them from its log), and the import fingerprint. Schema 2
+        to 3: each match's key (made now) and revision (its log's length, which is what ``--expect``
+        compared before), and the highest match id given so far, so that no id is given twice
+        from now on. Everything else is kept as it is."""
         db.execute("BEGIN IMMEDIATE")
         try:
             text = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
@@ -482,6 +602,14 @@ class Store:
                 db.execute("DROP TABLE snapshots")
                 db.execute(_SNAPSHOTS)
                 db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
+            if int(text) < 3:
+                db.execute("ALTER TABLE matches ADD COLUMN key TEXT")
+                db.execute("ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+                db.execute("UPDATE matches SET key = lower(hex(randomblob(8))),"
+                           " revision = (SELECT count(*) FROM actions WHERE match_id = matches.id)")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('last_match',"
+                           " (SELECT CAST(coalesce(max(id), 0) AS TEXT) FROM matches))")
+            if int(text) < SCHEMA_VERSION:
                 db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
             db.execute("COMMIT")
         except BaseException:
@@ -497,7 +625,7 @@ class Store:
                     if statement.strip():
                         db.execute(statement)
                 db.executemany("INSERT INTO meta VALUES (?, ?)",
-                               [("app", APP), ("schema_version", str(SCHEMA_VERSION))])
+                               [("app", APP), ("schema_version", str(SCHEMA_VERSION)), ("last_match", "0")])
             db.execute("COMMIT")
         except sqlite3.OperationalError as err:
             if db.in_transaction:
@@ -506,6 +634,16 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def check_file(self) -> None:
+        """Raise GoneError when the path no longer names the file this store opened (it was
+        replaced by another, or deleted): what would be written now would be lost with it."""
+        if _identity(self.path) != self.identity:
+            raise _moved(self.path)
+
+    def waiting(self, call: Any) -> None:
+        """Call ``call()`` whenever a statement first finds the file busy (the session says it waits)."""
+        self.db.waiting = call  # type: ignore[attr-defined]
 
     # -- reading ---------------------------------------------------------------------------
     def load(self, match_id: int, full: bool = False) -> MatchRecord:
@@ -517,11 +655,15 @@ class Store:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def _load(self, match_id: int, full: bool) -> MatchRecord:
-        row = self.db.execute("SELECT id, created, players, rules, dealer, touched FROM matches WHERE id = ?",
-                              (match_id,)).fetchone()
+        identity = "key, revision" if self.schema >= 3 else "NULL, -1"
+        row = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
+                              " WHERE id = ?", (match_id,)).fetchone()
         if row is None:
-            raise StoreError("there is no match {match}; `pasur matches` lists them.", match=match_id)
-        mid, created, players, rules, dealer, touched = row
+            raise NoMatchError("there is no match {match}; `pasur matches` lists them.", match=match_id)
+        mid, created, players, rules, dealer, touched, key, revision = row
+        least = 0 if self.schema >= 3 else -1
+        if type(revision) is not int or revision < least or (key is not None and not isinstance(key, str)):
+            raise DamagedError(mid, Words("its key or revision is not what pasur writes"))
         if not isinstance(players, str) or not isinstance(rules, str):
             raise DamagedError(mid, Words("its players or rules are not text"))
         if not isinstance(created, str):
@@ -540,10 +682,10 @@ class Store:
             if [seq for seq, _, _ in log] != list(range(1, len(log) + 1)):
                 raise DamagedError(mid, Words("its actions are not numbered 1 to {count}", count=len(log)))
             return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
-                               [a for _, _, a in log], [t for _, t, _ in log])
+                               [a for _, _, a in log], [t for _, t, _ in log], key=key, revision=revision)
         start, results, totals, completed, log = snap
         return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
-                           [a for _, _, a in log], [t for _, t, _ in log], totals, completed)
+                           [a for _, _, a in log], [t for _, t, _ in log], totals, completed, key, revision)
 
     def _newest_snapshot(self, mid: int, players: list[str], rules: Rules,
                          dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
@@ -652,7 +794,7 @@ class Store:
     def _totals(self, text: object) -> dict[str, int] | None:
         """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an
         object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
-        module (about 0.1 MiB and 2 ms of their start); the json module reads it only when this
+        module; the json module reads it only when this
         SQLite has no JSON functions (they are built in since 3.38) or the text is malformed."""
         try:
             if self.db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":
@@ -684,6 +826,28 @@ class Store:
         match = record.replay()
         self._replayed = (record, match)
         return record, match
+
+    def expected(self, match_id: int) -> Expected:
+        """The match and revision a caller that shows the match now expects when it records (as
+        replayed by ``match`` in this command, if it was)."""
+        kept = self._replayed
+        if kept and kept[0].id == match_id:
+            return kept[0].expected
+        return self.load(match_id).expected
+
+    def stored_revision(self, match_id: int) -> Expected | None:
+        """The match's key and revision as stored, read without replaying it (a damaged match has
+        them too); None when there is no such match."""
+        identity = "key, revision" if self.schema >= 3 else "NULL, NULL"
+        try:
+            row = self.db.execute(f"SELECT {identity}, (SELECT count(*) FROM actions WHERE match_id = ?)"
+                                  " FROM matches WHERE id = ?", (match_id, match_id)).fetchone()
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+        if row is None:
+            return None
+        key, revision, count = row
+        return Expected(key if isinstance(key, str) else None, revision if type(revision) is int else count, count)
 
     def length(self, match_id: int) -> int:
         """How many actions the match's log holds (as replayed by ``match`` in this command, if it was)."""
@@ -729,10 +893,13 @@ class Store:
         if self.legacy:
             return None
         try:
-            row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
-                                  (fingerprint,)).fetchone()
+            return self._imported_as(fingerprint)
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+
+    def _imported_as(self, fingerprint: str) -> int | None:
+        row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
+                              (fingerprint,)).fetchone()
         return None if row is None else int(row[0])
 
     def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]]) -> int | None:
@@ -750,14 +917,17 @@ class Store:
         global committed
         if not self.write:
             raise StoreError("this store was opened read-only.")
+        self.check_file()
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
             raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
         try:
             yield self.db
+            self.check_file()  # written into a file no longer at its path, it would be lost: roll back
             self.db.execute("COMMIT")
             committed = True
+            self.commits += 1
         except BaseException as err:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
@@ -765,23 +935,38 @@ class Store:
                 raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
             raise
 
-    def _touch(self, db: sqlite3.Connection, match_id: int) -> None:
-        db.execute("UPDATE matches SET touched = (SELECT coalesce(max(touched), 0) + 1 FROM matches) WHERE id = ?",
-                   (match_id,))
+    def _touch(self, db: sqlite3.Connection, match_id: int, steps: int = 0) -> None:
+        """Mark the match the most recently changed, its revision ``steps`` further on."""
+        db.execute("UPDATE matches SET touched = (SELECT coalesce(max(touched), 0) + 1 FROM matches),"
+                   " revision = revision + ? WHERE id = ?", (steps, match_id))
 
     def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]] = (),
                times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None,
-               created: str | None = None) -> int:
-        """Store a new match and return its id. An import passes its (canonical) log, the times,
-        the match it replays to (for the snapshots of its finished deals), its fingerprint and
-        when it was created (else now)."""
+               created: str | None = None, once: bool = False) -> int:
+        """Store a new match and return its id, one higher than any id this file ever gave (a
+        deleted match's id is never given again). An import passes its (canonical) log, the
+        times, the match it replays to (for the snapshots of its finished deals), its
+        fingerprint and when it was created (else now); with ``once`` it raises AlreadyImported,
+        storing nothing, when a match of that fingerprint is stored (checked in the transaction
+        that would store it, so imports running at once store a record once)."""
         rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
         texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
-            cur = db.execute("INSERT INTO matches (created, players, rules, dealer, touched, fingerprint)"
-                             " VALUES (?, ?, ?, ?, 0, ?)",
-                             (created or now(), "\n".join(players), rules_lines, dealer, fingerprint))
-            mid = int(cur.lastrowid or 0)
+            if once and fingerprint is not None:
+                earlier = self._imported_as(fingerprint)
+                if earlier is not None:
+                    raise AlreadyImported("this record was already imported as match {match}; nothing was changed"
+                                          " (give --again to import it once more).", match=earlier)
+                same = _same_content(db, players, rules, dealer, actions)  # a match of this file, by its content
+                if same is not None:
+                    raise AlreadyImported("this record is match {match} of this database already (the same players,"
+                                          " rules and plays); nothing was changed (give --again to import it as a"
+                                          " new match).", match=same)
+            mid = self._next_id(db)
+            db.execute("INSERT INTO matches (id, created, players, rules, dealer, touched, fingerprint, key, revision)"
+                       " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                       (mid, created or now(), "\n".join(players), rules_lines, dealer, fingerprint, new_key(),
+                        len(texts)))
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                            [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
             if match is not None:
@@ -789,23 +974,37 @@ class Store:
             self._touch(db, mid)
         return mid
 
-    def delete(self, match_id: int, expect: int | None = None) -> int:
-        """Remove a match (damaged or not) with its log and snapshots; returns how many actions it had."""
+    @staticmethod
+    def _next_id(db: sqlite3.Connection) -> int:
+        """The id of a new match: one more than the highest ever given (kept in meta across
+        deletes) or stored, and kept as the highest given."""
+        row = db.execute("SELECT value FROM meta WHERE key = 'last_match'").fetchone()
+        given = int(row[0]) if row and isinstance(row[0], str) and row[0].isascii() and row[0].isdigit() else 0
+        stored = db.execute("SELECT coalesce(max(id), 0) FROM matches").fetchone()[0]
+        mid = max(given, stored if isinstance(stored, int) else 0) + 1
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('last_match', ?)", (str(mid),))
+        return mid
+
+    def delete(self, match_id: int, expect: Expected | None = None) -> int:
+        """Remove a match (damaged or not) with its log and snapshots; returns how many actions it had.
+        Raises StaleError, deleting nothing, when it is not the match and revision ``expect`` names."""
         with self.transaction() as db:
-            if db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise StoreError("there is no match {match}; `pasur matches` lists them.", match=match_id)
+            row = db.execute("SELECT key, revision FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise NoMatchError("there is no match {match}; `pasur matches` lists them.", match=match_id)
             count = int(db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
-            _check_expect(expect, count)
+            _check_expect(expect, match_id, row[0], row[1], count)
             db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
             db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
             db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
         return count
 
     @contextmanager
-    def changing(self, match_id: int, expect: int | None = None) -> Iterator[Change]:
+    def changing(self, match_id: int, expect: Expected | None = None) -> Iterator[Change]:
         """Open a write transaction on one match and yield a ``Change`` holding it replayed.
 
-        ``expect``: the log length the caller last showed; a different length raises StaleError.
+        ``expect``: the match and revision the caller last showed; another match, or another
+        revision, raises StaleError (see ``_check_expect``).
         Whatever the body records with ``Change.append`` / ``Change.drop`` is committed when it
         ends without an exception; an exception (a refused play, Ctrl-C) rolls everything back.
         """
@@ -818,7 +1017,7 @@ class Store:
             else:
                 record, match = self.match(match_id)
             self._replayed = None  # the change below mutates it
-            _check_expect(expect, record.length)
+            _check_expect(expect, match_id, record.key, record.revision, record.length)
             change = Change(db, record, match)
             finished = len(match.results)
             yield change
@@ -829,11 +1028,13 @@ class Store:
                     _rebuild_snapshots(db, match_id, match)
                 elif len(match.results) > finished:
                     _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
-                self._touch(db, match_id)
-                if not change.dropped:  # the match replayed stays the log's: the next read needs no replay
+                self._touch(db, match_id, change.steps)
+                if not change.dropped or change.undone:  # the match stays the log's: the next read needs no replay
                     touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
-                    after = record.replace(touched=touched, texts=(*record.texts, *change.texts),
-                                           times=(*record.times, *change.times)), match
+                    kept_texts, kept_times = len(record.texts) - change.undone, len(record.times) - change.undone
+                    after = record.replace(touched=touched, revision=record.revision + change.steps,
+                                           texts=(*record.texts[:kept_texts], *change.texts),
+                                           times=(*record.times[:kept_times], *change.times)), match
         self._replayed = after  # set once committed
 
 
@@ -844,10 +1045,27 @@ def _check_rows(mid: int, log: list[Any]) -> None:
             raise DamagedError(mid, Words("action {number} is not text", number=seq))
 
 
-def _check_expect(expect: int | None, count: int) -> None:
-    if expect is not None and expect != count:
-        raise StaleError("the match changed since it was shown (its log holds {length} actions, not {expect});"
-                         " nothing was recorded. Look again and re-enter.", length=count, expect=expect)
+def _check_expect(expect: Expected | None, match_id: int, key: object, revision: object, length: int) -> None:
+    """Raise StaleError unless ``expect`` (None: anything) names this match (its key, when it
+    gives one) at this revision. A bare number is the revision; it equals the log's length until
+    the match's first undo, so a script that reads "length" is still right until then, and
+    refused (never fooled) after it, when one length can stand for two different logs."""
+    if expect is None:
+        return
+    if expect.key is not None and expect.key != key:
+        raise StaleError("match {match} is not the match that was shown (the match key differs: another database"
+                         " file, or the match was deleted and made again); nothing was recorded.", match=match_id,
+                         revision=revision, length=length, expect=expect.revision)
+    if expect.revision == revision:
+        return
+    facts = {"match": match_id, "revision": revision, "length": length, "expect": expect.revision,
+             "shown": expect.length}
+    if expect.key is None and expect.revision == length:
+        raise StaleError("--expect {expect} is the log's length, but match {match} had an undo, so a length no"
+                         " longer tells whether it changed: give its revision from `pasur show --json`"
+                         " (now {revision}); nothing was recorded.", **facts)
+    raise StaleError("the match changed since it was shown (its revision is {revision}, not {expect}; the"
+                     " length of its log is {length}); nothing was recorded. Look again and re-enter.", **facts)
 
 
 def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
@@ -886,6 +1104,8 @@ class Change:
         self.count = record.length
         self.changed = False
         self.dropped = False
+        self.undone = 0  # actions ``match`` took back with the rows dropped
+        self.steps = 0  # how far the revision moves: one an action appended, one an undo
         self.texts: list[str] = []  # the lines appended, and their times
         self.times: list[str] = []
 
@@ -896,11 +1116,13 @@ class Change:
         self.texts.append(text)
         self.times.append(at)
         self.changed = True
+        self.steps += 1
         _fault("after-append")
 
     def drop(self, count: int) -> list[dict[str, Any]]:
         """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
-        (``match`` no longer describes the log after this.) Raises DamagedError, before removing
+        ``match`` takes them back too (``Match.undo``) when they came after its snapshot; else it no
+        longer describes the log (``undone`` stays 0). Raises DamagedError, before removing
         anything, when one of them cannot be read."""
         keep = self.count - count
         rows = self.db.execute("SELECT seq, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
@@ -915,6 +1137,10 @@ class Change:
         self.db.execute("DELETE FROM snapshots WHERE match_id = ? AND seq > ?", (self.record.id, keep))
         self.count = keep
         self.changed = self.dropped = True
+        self.steps += 1
+        if count <= len(self.match.log):  # taken back as the engine takes back (Match.undo): no reload
+            self.match.undo(count)
+            self.undone = count
         return dropped
 
 

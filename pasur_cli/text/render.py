@@ -797,19 +797,26 @@ def error_text(look: Look, err: Exception) -> str:
 
 def stale_text(look: Look, err: PasurError) -> str:
     """Why a change typed in the session was not recorded: how many actions someone else recorded
-    (or took back) since its position was shown (``err`` is the store's StaleError)."""
-    length, expect = err.facts.get("length"), err.facts.get("expect")
-    if not isinstance(length, int) or not isinstance(expect, int) or length == expect:
+    (or took back, or took back and entered again) since its position was shown (``err`` is the
+    store's StaleError: the revision and log length now and as shown)."""
+    facts = err.facts
+    length, shown, revision, expect = (facts.get(name) for name in ("length", "shown", "revision", "expect"))
+    if not all(isinstance(n, int) for n in (length, shown, revision, expect)) or revision == expect:
         return message(err, look)
-    if length > expect:
+    assert isinstance(length, int) and isinstance(shown, int) and isinstance(revision, int)
+    assert isinstance(expect, int)
+    if length - shown == revision - expect > 0:  # only actions added
         return look.say_count("someone recorded {n} more action since this was shown; nothing was recorded."
                               " Look again and re-enter.",
                               "someone recorded {n} more actions since this was shown; nothing was recorded."
-                              " Look again and re-enter.", length - expect, n=length - expect)
-    return look.say_count("someone took back {n} action since this was shown; nothing was recorded."
-                          " Look again and re-enter.",
-                          "someone took back {n} actions since this was shown; nothing was recorded."
-                          " Look again and re-enter.", expect - length, n=expect - length)
+                              " Look again and re-enter.", length - shown, n=length - shown)
+    if revision - expect == 1 and length < shown:  # one undo
+        return look.say_count("someone took back {n} action since this was shown; nothing was recorded."
+                              " Look again and re-enter.",
+                              "someone took back {n} actions since this was shown; nothing was recorded."
+                              " Look again and re-enter.", shown - length, n=shown - length)
+    return look.say("someone took back and entered actions since this was shown; nothing was recorded."
+                    " Look again and re-enter.")
 
 
 def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], count: int | None) -> str:

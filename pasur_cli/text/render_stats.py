@@ -228,7 +228,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     ``width`` and ``height`` are the characters it may fill."""
     if not match.results:
         return _("No deal has been scored yet: nothing to draw.")
-    import plotext as plt  # only here: it costs about 45 ms to import
+    import plotext as plt  # only here: its import is longer than any other command's whole run
     series = race(match)
     deals = len(match.results)
     fixed = match.rules.fixed_deals

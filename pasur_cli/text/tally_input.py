@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, check_count
 from pasur_cli.engine.cards import parse_card, parse_cards
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.names import find_name, name_key
-from pasur_cli.engine.tally import COUNT_KEYS, LIMITS, check_count
 from pasur_cli.text.i18n import ANSWERS, N_, catalog_words, language, whole_number
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def parse_counts(text: str, side: str = "") -> dict[str, object]:
         if not found or key is None:
             raise NotationError("{item!r} is not a count: write {keys}", item=item,
                                 keys=" ".join(shown_key(k) + "=..." for k in COUNT_KEYS))
-        if key in LIMITS:
+        if key in COUNT_MOST:
             number = whole_number(value)
             if number is None:
                 raise NotationError("{item!r}: {key} is a whole number.", item=item, key=shown_key(key))

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from pasur_cli.cli.app import PasurCommand, current, expect_option, look, look_options, open_store, store_options
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.text import render
+
+if TYPE_CHECKING:
+    from pasur_cli.store.database import Expected
 
 
 @click.command(cls=PasurCommand)
@@ -16,7 +21,7 @@ from pasur_cli.text import render
 @store_options
 @look_options
 @click.pass_context
-def deal(ctx: click.Context, cards: tuple[str, ...], expect: int | None) -> None:
+def deal(ctx: click.Context, cards: tuple[str, ...], expect: Expected | None) -> None:
     """Enter the face-up table of the next deal: four CARDS (checked for misdeals)."""
     table_cards = read_cards(cards)
     store = open_store(ctx, write=True)

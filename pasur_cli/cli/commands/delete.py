@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from pasur_cli.cli.app import PasurCommand, confirm, expect_option, look, open_store, store_options
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.store.database import DamagedError, StoreError
+
+if TYPE_CHECKING:
+    from pasur_cli.store.database import Expected
 
 
 def at_terminal() -> bool:
@@ -21,7 +25,7 @@ def at_terminal() -> bool:
 @expect_option
 @store_options
 @click.pass_context
-def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
+def delete(ctx: click.Context, yes: bool, expect: Expected | None) -> None:
     """Remove the match given by --match, with its whole log, for good.
 
     Asks for confirmation at a terminal; a script gives --yes. Works on a damaged match too.
@@ -45,6 +49,8 @@ def delete(ctx: click.Context, yes: bool, expect: int | None) -> None:
         question = look(ctx).say_count("Delete match {match} ({players}, {count} action){state} for good?",
                                        "Delete match {match} ({players}, {count} actions){state} for good?", count,
                                        match=mid, players=", ".join(players), count=count, state=state)
+        if expect is None:  # what the question showed: a match that moves while it is asked is not deleted
+            expect = store.stored_revision(mid)
         if not confirm(question):
             raise StoreError("match {match} was not deleted; nothing was changed.", match=mid)
     store.delete(mid, expect)

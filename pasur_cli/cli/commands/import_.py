@@ -62,14 +62,17 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
         if not (at_terminal() and confirm(question)):
             raise StoreError("this record was already imported as match {match}; nothing was changed"
                              " (give --again to import it once more).", match=earlier)
+        again = True
     if same is not None:  # exported from this file: the same match by its content
         question = look(ctx).say("This record is match {match} of this database (the same players, rules and"
                                  " plays). Import it again as a new match?", match=same)
         if not (at_terminal() and confirm(question)):
             raise StoreError("this record is match {match} of this database already (the same players, rules and"
                              " plays); nothing was changed (give --again to import it as a new match).", match=same)
+        again = True
+    # checked again in the transaction that stores it: imports running at once store a record once
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
-                       record.fingerprint, record.created)
+                       record.fingerprint, record.created, once=not again)
     count = len(record.actions)
     click.echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
                                    "Imported as match {match}: {count} actions replayed.", count,

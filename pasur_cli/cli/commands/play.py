@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.deal import Deal
     from pasur_cli.engine.match import Match
+    from pasur_cli.store.database import Expected
 
 
 def _current_match(ctx: click.Context) -> Match:
@@ -79,7 +80,7 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
 @look_options
 @click.pass_context
 def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None,
-         expect: int | None) -> None:
+         expect: Expected | None) -> None:
     """Record CARD played by whoever's turn it is, with the capture it makes."""
     try:
         played = _one_card(card)

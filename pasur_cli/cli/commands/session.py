@@ -2,13 +2,18 @@
 
 Each line is read, understood and recorded through the same functions the one-shot commands use
 (pasur_cli.store.actions, the engine and render): the session has no rules or storage code of its own.
-A play carries the log length its prompt was drawn from (``expect``), so a play another pasur
-entered meanwhile is never mistaken for ours. A capture choice is asked before anything is
-recorded, from the engine's list of legal captures.
+A play carries the match key and revision its prompt was drawn from (``expect``), so a play
+another pasur entered or took back meanwhile is never mistaken for ours, and nothing is recorded
+into another match. Before each prompt the session reads the match again: when the file is busy it
+says it could not read the latest state (and draws no old position as current); when the match was
+deleted or the file replaced or deleted, it says so and ends, recording nothing. A capture choice
+is asked before anything is recorded, from the engine's list of legal captures.
 
 Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
 are read by pasur_cli.cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
-prompt is being drawn is never held until the next Enter (as it is with ``input()``). Prompts
+prompt is being drawn is never held until the next Enter (as it is with ``input()``); a wait on a
+busy file is made of short waits (store.database.Patient), so Ctrl-C ends that too, and the goodbye then
+says that the line being recorded was not. Prompts
 are written only at a terminal; piped input is read line by line.
 """
 
@@ -19,12 +24,13 @@ from typing import TYPE_CHECKING
 import click
 
 from pasur_cli.cli.app import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.questions import ask_capture, ask_tally
 from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
-from pasur_cli.store.database import BusyError, StaleError
+from pasur_cli.store.database import BusyError, GoneError, NoMatchError, StaleError, StoreError
 from pasur_cli.text import render
 from pasur_cli.text.i18n import N_, _, catalog_words, whole_number
 
@@ -32,7 +38,7 @@ if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.deal import Deal
     from pasur_cli.engine.match import Match
-    from pasur_cli.store.database import Store
+    from pasur_cli.store.database import Expected, Store
     from pasur_cli.text.render import Look
 
 HELP = N_("""Type each card as it is played:
@@ -96,6 +102,8 @@ class Session:
     def __init__(self, store: Store, match_id: int, look: Look, read: Reader, at_terminal: bool) -> None:
         self.store, self.mid, self.look, self.read, self.at_terminal = store, match_id, look, read, at_terminal
         self.commands = command_words()
+        self.key: str | None = None  # the match's key, read when the session starts
+        self.pending: tuple[str, int] | None = None  # a line being recorded, and the store's commits before it
 
     def handled(self) -> None:
         """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
@@ -118,20 +126,45 @@ class Session:
             return
         self.echo(_("Error: {message}").format(message=render.error_text(self.look, err)))
 
-    def state(self) -> tuple[Match, int]:
-        """The match as stored now, and how many actions its log holds (for ``expect``)."""
-        record, match = self.store.match(self.mid)
-        return match, record.length
+    def waiting(self) -> None:
+        """Said when the file is found busy: the session waits for it, and Ctrl-C ends the wait."""
+        self.echo(self.look.say("{path} is busy (another program is using it): waiting for it; Ctrl-C leaves.",
+                                path=self.store.path))
 
-    def current(self, match: Match) -> Match:
+    def state(self) -> tuple[Match, Expected]:
+        """The match as stored now, and what a change recorded from it expects. Raises GoneError
+        when the file was replaced or deleted, or the match deleted (or another in its place),
+        BusyError when the file is busy."""
+        self.store.check_file()
+        try:
+            record, match = self.store.match(self.mid)
+        except NoMatchError:
+            raise self.gone() from None
+        if self.key is None:
+            self.key = record.key
+        elif record.key != self.key:
+            raise self.gone()
+        return match, record.expected
+
+    def recording(self, line: str) -> None:
+        """Note that ``line`` is being recorded now (what the goodbye says if Ctrl-C ends the wait)."""
+        self.pending = (line, self.store.commits)
+
+    def gone(self) -> GoneError:
+        return GoneError("match {match} was deleted while this session was open; nothing more can be recorded"
+                         " into it.", match=self.mid)
+
+    def current(self) -> Match:
         """The match as stored now, for a command that shows it: another pasur may have recorded
-        since the prompt was drawn. ``match`` (the prompt's) while the database is busy."""
+        since the prompt was drawn. Raises StoreError saying the latest state could not be read
+        while the database is busy (an older position is never shown as the current one)."""
         try:
             return self.state()[0]
         except BusyError:
-            return match
+            raise StoreError("could not read the latest state of match {match}: {path} is busy (another program is"
+                             " using it). Try again in a moment.", match=self.mid, path=self.store.path) from None
 
-    def prompt(self, match: Match) -> str:
+    def prompt(self, match: Match | None) -> str:
         """The status line and an arrow, leaving at least ``TYPING`` columns to type in; when even
         its shortest form does not leave them, the status line stands above the arrow (broken
         between words when even the whole width is too narrow for it)."""
@@ -139,6 +172,8 @@ class Session:
         if width is None:
             return ""
         arrow = " > " if self.look.ascii else " › "
+        if match is None:  # the latest state could not be read: no position is shown as current
+            return arrow.lstrip()
         line = render.status_line(self.look, match, width=width - TYPING - len(arrow))
         if render.text_width(line) + len(arrow) <= width - TYPING:
             return line + arrow
@@ -146,21 +181,27 @@ class Session:
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> None:
+        self.store.waiting(self.waiting)
         match, seen = self.state()
         self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
         if self.at_terminal:
             self.echo(self.look.say('Type "{help}" for how to enter plays; Ctrl-C or Ctrl-D leaves.',
                                     help=shown_word("help")))
         while True:
+            latest, self.pending = True, None  # a Ctrl-C from here on interrupts no recording
             try:
                 match, seen = self.state()
-            except BusyError as err:  # another program holds the database for now: the last state stands
-                self.refuse(err)
+            except BusyError:  # another program holds the database for now: what was read last stands
+                latest = False
+                self.echo(_("Error: {message}").format(message=self.look.say(
+                    "could not read the latest state of match {match}: {path} is busy (another program is using"
+                    " it). What you type is checked against it before it is recorded.",
+                    match=self.mid, path=self.store.path)))
             except PasurError as err:  # the match was deleted or damaged meanwhile: nothing more to enter
                 self.refuse(err)
                 return
             try:
-                line = self.read(self.prompt(match))
+                line = self.read(self.prompt(match if latest else None))
             except EOFError:  # Ctrl-D: the terminal left the cursor after the prompt; end that line first
                 if self.at_terminal:
                     self.echo("")
@@ -175,12 +216,18 @@ class Session:
             try:
                 if not self.do(words, match, seen):
                     return
+            except GoneError as err:  # the file was replaced or deleted: nothing more to enter
+                self.refuse(err)
+                return
+            except NoMatchError:
+                self.refuse(self.gone())
+                return
             except PasurError as err:
                 self.refuse(err)
             except Cancelled:
                 self.echo(_("Cancelled: nothing was recorded."))
 
-    def do(self, words: list[str], match: Match, seen: int) -> bool:
+    def do(self, words: list[str], match: Match, seen: Expected) -> bool:
         """Carry out one typed line; False to leave."""
         from pasur_cli.engine.names import name_key
         command = self.commands.get(name_key(words[0]))
@@ -190,12 +237,12 @@ class Session:
             self.echo(render.help_text(self.look.say(HELP, **{c: shown_word(c) for c in COMMANDS}),
                                        self.width() or 80))
         elif command == "show":
-            self.echo(render.show_text(self.look, self.mid, self.current(match), session=True,
+            self.echo(render.show_text(self.look, self.mid, self.current(), session=True,
                                        width=self.width() or 80))
         elif command == "score":
-            self.echo(render.score_text(self.look, self.current(match), width=self.width() or 80))
+            self.echo(render.score_text(self.look, self.current(), width=self.width() or 80))
         elif command == "matches":
-            from pasur_cli.cli.commands.matches import listing
+            from pasur_cli.cli.listing import listing
             self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
         elif command == "undo":
             self.undo(words[1:], seen)
@@ -212,10 +259,11 @@ class Session:
             self.play(words, match, seen)
         return True
 
-    def undo(self, args: list[str], seen: int) -> None:
+    def undo(self, args: list[str], seen: Expected) -> None:
         count = whole_number(args[0], 6) if len(args) == 1 else 1 if not args else None
         if not count:
             raise NotationError("undo takes a number of actions, e.g. undo 2; not {text!r}.", text=" ".join(args))
+        self.recording(" ".join(["undo", *args]))
         _dropped, words, match = actions.take_back(
             self.store, self.mid, count, expect=seen,
             describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)))
@@ -223,9 +271,8 @@ class Session:
             self.echo(line)
         self.echo(render.position_text(self.look, match))
 
-    def tally(self, match: Match, seen: int) -> None:
+    def tally(self, match: Match, seen: Expected) -> None:
         """Score the next deal from its piles, asked side by side as `pasur tally` asks."""
-        from pasur_cli.cli.commands.tally import ask_tally
         try:
             piles, counts, surs = ask_tally(match, self.read, self.look, width=self.width())
         except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at one of its questions
@@ -234,64 +281,46 @@ class Session:
             raise Cancelled from None
         from pasur_cli.text.tally_input import build_action
         action = build_action(match, piles, counts, surs, partial=False)
+        self.recording(shown_word("tally"))
         _result, match = actions.enter_tally(self.store, self.mid, action, expect=seen)
         self.echo(render.score_text(self.look, match, only_last=True, width=self.width() or 80))
         awaited = render.awaiting_text(match, session=True)
         if awaited:
             self.echo(awaited)
 
-    def table(self, words: list[str], seen: int) -> None:
+    def table(self, words: list[str], seen: Expected) -> None:
         cards = read_cards(words)
         if len(cards) != 4:
             if len(cards) == 1:
                 raise NotationError("the table is 4 cards; 1 was given ({cards}).", cards=cards)
             raise NotationError("the table is 4 cards; {count} were given ({cards}).", count=len(cards), cards=cards)
+        self.recording(" ".join(words))
         match = actions.enter_table(self.store, self.mid, cards, expect=seen)
         self.echo(render.deal_text(self.look, match))
 
-    def play(self, words: list[str], match: Match, seen: int) -> None:
+    def play(self, words: list[str], match: Match, seen: Expected) -> None:
         deal = match.deal
         assert deal is not None
         # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
         card, *rest = read_cards(words, deal.unseen_cards, deal.table)
         take = rest or self.choose(card, deal)
+        self.recording(" ".join([*words[:1], *(c.code for c in take or [])]) if take else " ".join(words))
         record, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
         self.echo(render.play_text(self.look, record, match, session=True, width=self.width() or 80))
 
     def choose(self, card: Card, deal: Deal) -> list[Card] | None:
-        """The capture to record: None when the engine has the answer (``Deal.capture_choice``),
-        else the typist's choice among the captures it lists, each answer checked by the engine."""
-        found = deal.capture_choice(card)  # raises for a card nobody can play now
-        if found is None:
-            return None
-        question = render.choice_text(self.look, card, found.options, found.count, found.truncated)
-        if not self.at_terminal:
-            self.echo(question.rstrip())
-        while True:
-            try:
-                answer = self.read(question if self.at_terminal else "").strip()
-            except KeyboardInterrupt:
-                self.handled()
+        """The capture to record: None when the engine has the answer, else the typist's choice
+        (pasur_cli.cli.questions asks it); Ctrl-C or Ctrl-D there cancels the play."""
+        try:
+            return ask_capture(card, deal, self.read, self.look, self.echo, self.refuse, prompted=self.at_terminal)
+        except KeyboardInterrupt:
+            self.handled()
+            self.echo("")
+            raise Cancelled from None
+        except EOFError:  # Ctrl-D: the cursor is after the question; end that line first
+            if self.at_terminal:
                 self.echo("")
-                raise Cancelled from None
-            except EOFError:  # Ctrl-D: the cursor is after the question; end that line first
-                if self.at_terminal:
-                    self.echo("")
-                raise Cancelled from None
-            number = whole_number(answer)
-            if number is not None and 1 <= number <= len(found.options):
-                return list(found.options[number - 1])
-            if answer and not answer.isdecimal():
-                try:
-                    take = read_cards(answer.replace(",", " ").split(), deal.table)
-                    deal.verify_play(card, take)  # the engine says whether, and why not
-                except PasurError as err:
-                    self.refuse(err)
-                else:
-                    return take
-            self.echo(self.look.say("Type a number from 1 to {n}, or the cards it takes; Ctrl-C cancels the play.",
-                                    n=len(found.options)))
-            question = _("Which one? ")
+            raise Cancelled from None
 
 
 def run(store: Store, match_id: int, look: Look, read: Reader | None = None) -> None:
@@ -309,6 +338,11 @@ def _run(session: Session) -> None:
         session.run()
     except KeyboardInterrupt:
         session.echo("")
+        pending = session.pending
+        if pending is not None and session.store.commits == pending[1]:  # left while it was being recorded
+            session.echo(session.look.say("{line} was not recorded; everything accepted before it is saved. Bye.",
+                                          line=pending[0]))
+            return
     session.echo(_("Everything is saved. Bye."))
 
 

@@ -28,7 +28,8 @@ def show(ctx: click.Context, as_json: bool) -> None:
     mid, match = current(ctx, store)
     if as_json:
         data = render.show_json(mid, match)
-        data["length"] = store.length(mid)  # how many actions the log holds: what --expect takes
+        data["length"] = store.length(mid)  # how many actions the log holds
+        data["revision"] = store.expected(mid).token  # the match and its revision: what --expect takes
         click.echo(render.dumps(data))
     else:
         click.echo(render.show_text(look(ctx), mid, match, width=terminal_width()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from pasur_cli.cli.app import (
@@ -19,6 +21,9 @@ from pasur_cli.store import actions
 from pasur_cli.text import render
 from pasur_cli.text.i18n import _
 
+if TYPE_CHECKING:
+    from pasur_cli.store.database import Expected
+
 
 @click.command(cls=PasurCommand)
 @click.argument("count", type=Count(1), default=1)
@@ -27,7 +32,7 @@ from pasur_cli.text.i18n import _
 @store_options
 @look_options
 @click.pass_context
-def undo(ctx: click.Context, count: int, expect: int | None, as_json: bool) -> None:
+def undo(ctx: click.Context, count: int, expect: Expected | None, as_json: bool) -> None:
     """Take back the last COUNT recorded actions (default 1), then show the position it returns to."""
     store = open_store(ctx, write=True)
     mid = current(ctx, store)[0]

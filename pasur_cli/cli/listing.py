@@ -1,0 +1,29 @@
+"""The rows of `pasur matches`, shared by the command and the session's `matches`."""
+
+from __future__ import annotations
+
+from pasur_cli.engine.names import name_key
+from pasur_cli.store.database import DamagedError, Store
+from pasur_cli.text import render
+
+
+def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:
+    """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
+    damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
+    rows: list[dict[str, object]] = []
+    for mid in store.match_ids():
+        try:
+            record, match = store.match(mid)
+        except DamagedError as err:
+            rows.append(render.damaged_row(mid, store.summary(mid)[0], err.reason))
+            continue
+        rows += render.matches_rows([(mid, record.created, match)])
+    return filtered(rows, player, unfinished)
+
+
+def filtered(rows: list[dict[str, object]], player: str | None, unfinished: bool) -> list[dict[str, object]]:
+    """The ``rows`` with ``player`` (compared as names are), not finished when ``unfinished``."""
+    name = None if player is None else name_key(player)
+    return [r for r in rows
+            if (name is None or any(name_key(p) == name for p in r["players"]))  # type: ignore[attr-defined]
+            and not (unfinished and r["finished"])]

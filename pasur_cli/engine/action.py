@@ -1,0 +1,134 @@
+"""An action's schema and the one table of limits: what the engine applies, the record reader
+reads and the store keeps.
+
+An action is a dict that JSON can hold (see pasur_cli.engine.match):
+
+- ``{"type": "deal", "table": [4 card codes]}``
+- ``{"type": "play", "card": code, "take": [codes], "by": name or null}``
+- ``{"type": "tally", "piles": {side: [codes]}, "counts": {side: {count: n or bool}},
+  "surs": {side: n}, "partial": bool}``
+
+``FIELDS`` names each kind's fields (``REQUIRED`` the ones a record must write), and the limits
+below bound every field: ``check_action`` (the engine's strict check before it applies an action),
+``pasur_cli.engine.record`` (an imported record, each refusal naming where) and the tally's readers
+all read them here, so a record the reader accepts is one the engine accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pasur_cli.engine.cards import parse_card
+from pasur_cli.engine.errors import NotationError, shorten
+from pasur_cli.engine.names import NAME_MOST
+
+FIELDS: dict[str, tuple[str, ...]] = {"deal": ("type", "table"), "play": ("type", "card", "take", "by"),
+                                      "tally": ("type", "piles", "counts", "surs", "partial")}
+REQUIRED: dict[str, tuple[str, ...]] = {"deal": ("type", "table"), "play": ("type", "card", "take"),
+                                        "tally": ("type",)}
+COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
+
+# -- the limits -----------------------------------------------------------------------------
+TABLE_CARDS = 4        # cards on the initial table
+TAKE_MOST = 48         # cards a capture can name (the table can never hold more)
+PILE_MOST = 52         # cards in one side's pile
+SIDES_MOST = 4         # sides a tally names
+SURS_MOST = 48         # surs one side can hold at the end of a deal (at most one a play)
+COUNT_MOST = {"clubs": 13, "aces": 4, "jacks": 4}  # the cards of each count there are
+NAME_TEXT_MOST = 4 * NAME_MOST  # characters of a name as given, before NFC (a decomposed accent is two)
+SIDE_TEXT_MOST = 2 * NAME_TEXT_MOST + 3  # a team's side: two names joined by " & "
+
+
+def _json_fact(value: object) -> str:
+    """A stored or imported value as the JSON it was, at most 60 characters: a fact every language
+    shows as it is (not Python's name for its type)."""
+    import json
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return shorten(text, 60)
+
+
+def check_action(action: object) -> None:
+    """Raise NotationError naming the field when ``action`` is not exactly an action: a dict with
+    a known ``type`` and only its keys; a deal's ``table`` a list of 4 strings; a play's ``card``
+    one string, ``take`` absent or a list of strings, ``by`` absent, null or a string; a tally's
+    fields as ``check_tally`` says. Each card string must name exactly one card.
+    """
+    if not isinstance(action, dict):
+        raise NotationError("an action is an object, not {value}.", value=_json_fact(action))
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise NotationError("unknown action type {kind}: write deal, play or tally.", kind=_json_fact(kind))
+    unknown = sorted(str(k)[:40] for k in action if k not in FIELDS[kind])
+    if unknown:
+        raise NotationError("a {kind} action has no field {names}.", kind=kind, names=", ".join(unknown))
+    if kind == "deal":
+        table = action.get("table")
+        if not isinstance(table, list) or len(table) != TABLE_CARDS or not all(isinstance(c, str) for c in table):
+            raise NotationError("a deal's \"table\" is a list of 4 cards (strings such as \"5C\").")
+        for text in table:
+            parse_card(text)
+    elif kind == "play":
+        card = action.get("card")
+        if not isinstance(card, str):
+            raise NotationError("a play's \"card\" is one card (a string such as \"7C\").")
+        parse_card(card)
+        take = action.get("take", [])
+        if not isinstance(take, list) or len(take) > TAKE_MOST or not all(isinstance(c, str) for c in take):
+            raise NotationError("a play's \"take\" is a list of cards (strings), or absent.")
+        for text in take:
+            parse_card(text)
+        by = action.get("by")
+        if by is not None and (not isinstance(by, str) or len(by) > NAME_TEXT_MOST):
+            raise NotationError("a play's \"by\" is a player's name (a string), or null.")
+    else:
+        check_tally(action)
+
+
+def check_count(side: str, key: str, value: object) -> None:
+    """Raise NotationError unless ``value`` is a whole number from 0 to the ``key`` cards there are."""
+    if value.__class__ is not int or not 0 <= value <= COUNT_MOST[key]:
+        raise NotationError("a tally's {key} of {side} is a whole number from 0 to {most}.", key=key,
+                            side=side, most=COUNT_MOST[key])
+
+
+def check_surs(side: str, held: object) -> None:
+    """Raise NotationError unless ``held`` is a number of surs one side can hold (0 to SURS_MOST)."""
+    if held.__class__ is not int or not 0 <= held <= SURS_MOST:
+        raise NotationError("a tally's surs of {side} are a whole number from 0 to {most}.", side=side,
+                            most=SURS_MOST)
+
+
+def check_tally(action: dict[str, Any]) -> None:
+    """Raise NotationError naming the field unless a tally action's fields have exactly their
+    types and bounds: ``piles`` {side: [card strings]}, ``counts`` {side: {clubs/aces/jacks: whole
+    numbers within the cards there are, two_clubs/ten_diamonds/seven_diamonds: true or false}},
+    ``surs`` {side: whole number}, ``partial`` true or false; each optional."""
+    for field in ("piles", "counts", "surs"):
+        value = action.get(field, {})
+        if not isinstance(value, dict) or len(value) > SIDES_MOST or not all(
+                isinstance(k, str) and len(k) <= SIDE_TEXT_MOST for k in value):
+            raise NotationError("a tally's {field!r} is an object of at most {most} sides.", field=field,
+                                most=SIDES_MOST)
+    for side, cards in action.get("piles", {}).items():
+        if not isinstance(cards, list) or len(cards) > PILE_MOST or not all(isinstance(c, str) for c in cards):
+            raise NotationError("a tally's pile of {side} is a list of cards (strings).", side=side)
+        for text in cards:
+            parse_card(text)
+    for side, counts in action.get("counts", {}).items():
+        if not isinstance(counts, dict):
+            raise NotationError("a tally's counts of {side} are an object such as {{\"clubs\": 8}}.", side=side)
+        for key, value in counts.items():
+            if key not in COUNT_KEYS:
+                raise NotationError("a tally's counts of {side} name {key!r}; the counts are {keys}.", side=side,
+                                    key=str(key)[:40], keys=", ".join(COUNT_KEYS))
+            if key in COUNT_MOST:
+                check_count(side, key, value)
+            if key not in COUNT_MOST and value.__class__ is not bool:
+                raise NotationError("a tally's {key} of {side} is true or false.", key=key, side=side)
+    for side, held in action.get("surs", {}).items():
+        check_surs(side, held)
+    if action.get("partial", False).__class__ is not bool:
+        raise NotationError("a tally's \"partial\" is true or false.")
