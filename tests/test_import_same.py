@@ -67,3 +67,19 @@ def test_at_a_terminal_it_asks(pasur, db, tmp_path, answer, matches):
     child.expect(pexpect.EOF)
     child.close()
     assert count(pasur) == matches and child.exitstatus == (0 if answer == "y" else 1)
+
+
+def test_the_content_is_checked_in_the_transaction_that_stores(pasur, db, tmp_path):
+    """Two imports at once: the check made before the question is made again where the match is
+    stored, so a match that arrived meanwhile is refused there, storing nothing."""
+    from pasur_cli.engine.record import read_record
+    from pasur_cli.store.database import AlreadyImported, Store
+    record = read_record(Path(exported(pasur, tmp_path)).read_text(encoding="utf-8"))
+    store = Store(str(db), write=True)
+    try:
+        with pytest.raises(AlreadyImported, match="is match 1 of this database already"):
+            store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
+                         record.fingerprint, record.created, once=True)
+        assert store.match_ids() == [1]
+    finally:
+        store.close()
