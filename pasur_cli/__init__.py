@@ -26,7 +26,10 @@ Scoring: ``score_deal``, ``SideScore``, ``PileCount``, ``clubs_winners``, ``matc
 The match record (JSON): ``read_record``, ``write_record``.
 Across time: ``match_events`` (a match's events play by play: the table dealt, each ``Play``, the
 leftover, each ``DealResult``), ``record_book`` (a ``RecordBook`` of every player's and
-partnership's ``Record`` across matches, and the head-to-head wins).
+partnership's ``PlayerRecord`` across matches, and the head-to-head wins).
+Advice (the analysis engine): ``advise`` (every legal option of the hand of the player to move,
+best first, each an ``Advice`` with its expected deal margin), ``review`` (a finished deal's
+``DealReview``: a ``PlayReview`` per play with its cost and label, a ``PlayerReview`` per player).
 The record book (one SQLite file, as the commands keep it): ``Store(path, write=True, create=True)``
 opens it, ``store.create(players, rules, dealer)`` enters a match, and ``enter_table``,
 ``enter_play``, ``enter_tally`` and ``take_back`` record through the same code the commands use
@@ -71,6 +74,12 @@ _WHERE = {
     "capture_problem": "captures",
     "is_sur": "captures",
     "Match": "match",
+    "advise": "advice",
+    "review": "advice",
+    "Advice": "advice",
+    "DealReview": "advice",
+    "PlayReview": "advice",
+    "PlayerReview": "advice",
     "DealResult": "match",
     "check_players": "names",
     "check_action": "match",
@@ -88,7 +97,8 @@ _WHERE = {
     "match_events": "history",
     "record_book": "stats",
     "RecordBook": "stats",
-    "Record": "stats",
+    "PlayerRecord": "stats",
+    "Record": "stats",  # PlayerRecord's name before; not in __all__
     "PasurError": "errors",
     "NotationError": "errors",
     "IllegalPlayError": "errors",
@@ -97,11 +107,13 @@ _WHERE = {
 __all__ = [
     "DECK",
     "PRESETS",
+    "Advice",
     "AmbiguousPlayError",
     "Captures",
     "Card",
     "Deal",
     "DealResult",
+    "DealReview",
     "IllegalPlayError",
     "Match",
     "NoSur",
@@ -109,12 +121,15 @@ __all__ = [
     "PasurError",
     "PileCount",
     "Play",
+    "PlayReview",
+    "PlayerRecord",
+    "PlayerReview",
     "Rank",
-    "Record",
     "RecordBook",
     "Rules",
     "SideScore",
     "Suit",
+    "advise",
     "capture_problem",
     "check_action",
     "check_players",
@@ -128,6 +143,7 @@ __all__ = [
     "parse_rules",
     "read_record",
     "record_book",
+    "review",
     "score_deal",
     "tally_scores",
     "write_record",
@@ -161,6 +177,12 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the names as type checkers see them
+    from pasur_cli.engine.advice import Advice as Advice
+    from pasur_cli.engine.advice import DealReview as DealReview
+    from pasur_cli.engine.advice import PlayerReview as PlayerReview
+    from pasur_cli.engine.advice import PlayReview as PlayReview
+    from pasur_cli.engine.advice import advise as advise
+    from pasur_cli.engine.advice import review as review
     from pasur_cli.engine.captures import Captures as Captures
     from pasur_cli.engine.captures import capture_problem as capture_problem
     from pasur_cli.engine.captures import is_sur as is_sur
@@ -193,6 +215,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.scoring import clubs_winners as clubs_winners
     from pasur_cli.engine.scoring import match_winner as match_winner
     from pasur_cli.engine.scoring import score_deal as score_deal
+    from pasur_cli.engine.stats import PlayerRecord as PlayerRecord
     from pasur_cli.engine.stats import Record as Record
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book

@@ -1,0 +1,317 @@
+"""How well ``advise`` plays, on paired deals, and how fast it decides.
+
+    nice -n 10 python bench/strength.py [--pairs 1000] [--step 25] [--effort N] [--curve 200]
+                                        [--efforts 0,1,2,4,8] [--teams] [--opponents greedy,random,noisy]
+    python bench/strength.py --speed
+    python bench/strength.py --stability DEALS
+
+Strength: each pair is one shuffled deck played twice by two players, seats swapped (the second
+deal gives each seat the cards the other had), so the luck of the cards cancels out. The engine
+(``advise`` at the given effort, always taking its best option) plays against
+
+- greedy: the most valuable capture now (points, a club counting half a point, a sur 5); when
+  nothing captures, it trails its least valuable card;
+- random: a uniformly random card, and a random one of its legal captures;
+- noisy: greedy, but one play in five is random.
+
+Printed per preset and opponent: the mean margin per deal (engine's deal score less the
+opponent's) with its 95% confidence interval over the pairs, and the median CPU time of one of the
+engine's decisions. ``--curve N``: the margin against greedy (standard) at several efforts (0: the
+playout policy alone, no search), up to N pairs each. ``--teams``: 4 players in teams, the engine's
+partnership against greedy partners, both seatings. Every line advances ``--step`` pairs per round
+and the whole table is printed after each round, so a run cut short still reports every line.
+
+The deals are played in the engine's simulator (``pasur_cli/engine/playout.py``, which the tests
+replay through the referee's ``Deal``), and the engine decides with ``advise``'s own search
+(``playout.search``) on what its player has seen.
+
+``--speed``: the median CPU time of one ``advise`` at the default effort on real ``Match`` deals,
+and the wall time of ``pasur review`` of a 2-player deal and of ``pasur hint`` (start-up included).
+``--stability DEALS``: two seeds' reviews of deals of examples/season-1.json compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from simulate import random_table  # the tests' legal initial tables
+
+from pasur_cli.engine import playout as sim
+from pasur_cli.engine.advice import EFFORT, INDEX
+from pasur_cli.engine.cards import Card
+from pasur_cli.engine.match import side_names
+from pasur_cli.engine.rules import PRESETS, Rules
+
+Chooser = Callable[["Table", int, random.Random], tuple[int, sim.Take]]
+
+
+class Table:
+    """One deal played in the simulator (the tests check it against the referee): the true
+    position, and the cards every seat has seen (the initial table and every card played)."""
+
+    def __init__(self, rules: Rules, players: int, table: list[Card], stock: list[Card]) -> None:
+        sides = side_names([str(k) for k in range(players)], rules.teams)
+        order = list(dict.fromkeys(sides))
+        self.game = sim.Game(rules, [order.index(s) for s in sides], 0, [True] * len(order))
+        deck = [INDEX[c] for c in stock]
+        hands = [deck[-4 * (k + 1):len(deck) - 4 * k] for k in range(players)]
+        del deck[len(deck) - 4 * players:]
+        self.pos = sim.Position(tuple(sorted(INDEX[c] for c in table)), hands, deck, 0, [0] * len(order),
+                                [0] * len(order), [0] * len(order), -1)
+        self.seen = set(self.pos.table)
+
+    def options(self, seat: int) -> list[tuple[int, sim.Take]]:
+        table = self.pos.table
+        return [(c, t) for c in self.pos.hands[seat] for t in (sim.captures(c, table, self.game) or [()])]
+
+
+def worth(card: int) -> float:
+    """What greedy thinks a card is worth: its points, and half a point for a club."""
+    return ((sim.RANK[card] in (1, 11)) + 2 * (card == sim.TWO_CLUBS) + 3 * (card == sim.TEN_DIAMONDS)
+            + 0.5 * sim.CLUB[card])
+
+
+def greedy(t: Table, seat: int, rng: random.Random, noise: float = 0.0) -> tuple[int, sim.Take]:
+    options = t.options(seat)
+    if noise and rng.random() < noise:
+        return rng.choice(options)
+    captures = [(c, take) for c, take in options if take]
+    if captures:
+        size = len(t.pos.table)
+        return max(captures, key=lambda o: worth(o[0]) + sum(worth(c) for c in o[1]) + 5 * (len(o[1]) == size))
+    return min(options, key=lambda o: (worth(o[0]), o[0]))
+
+
+def uniform(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
+    card = rng.choice(t.pos.hands[seat])
+    takes = sim.captures(card, t.pos.table, t.game)
+    return card, (rng.choice(takes) if takes else ())
+
+
+def engine(effort: int) -> Chooser:
+    """advise's own search (``playout.search``, as ``advise`` runs it), always taking the best
+    option; at effort 0 the playout policy alone."""
+    def choose(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
+        options = t.options(seat)
+        if len(options) == 1:
+            return options[0]  # nothing to decide
+        if effort <= 0:
+            card, move = sim.policy(t.pos, t.game)
+            return card, move[0]
+        pos, game = t.pos, t.game
+        mine = pos.hands[seat]
+        unseen = [c for c in range(52) if c not in t.seen and c not in mine]
+        sizes = [0 if k == seat else len(h) for k, h in enumerate(pos.hands)]
+        base = sim.Position(pos.table, [], [], pos.played, pos.clubs[:], pos.points[:], pos.surs[:], pos.last)
+        values = sim.search(game, base, seat, mine[:], unseen, sizes, options, rng, effort)
+        return options[max(range(len(options)), key=lambda k: (values[k], -k))]
+    return choose
+
+
+OPPONENTS: dict[str, Chooser] = {
+    "greedy": lambda t, s, r: greedy(t, s, r),
+    "random": uniform,
+    "noisy": lambda t, s, r: greedy(t, s, r, 0.2),
+}
+
+
+def play_deal(rules: Rules, seats: list[Chooser], table: list[Card], stock: list[Card], rng: random.Random,
+              timer: list[float], timed: Chooser) -> list[int]:
+    """One deal from this table and stock (dealt from the end, 4 cards a seat, seats in order,
+    seat 1 leads); each side's deal score."""
+    t = Table(rules, len(seats), table, stock)
+    game, pos = t.game, t.pos
+    while pos.played < game.total_plays:
+        seat = sim.turn(pos, game)
+        choose = seats[seat]
+        start = time.process_time()
+        card, take = choose(t, seat, rng)
+        if choose is timed:
+            timer.append(time.process_time() - start)
+        t.seen.add(card)
+        sim.play(pos, game, card, take)
+    return sim.scores(pos, game)
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
+    return mean, half
+
+
+def pairs_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int,
+                 timer: list[float]) -> list[float]:
+    """The engine's mean margin per deal of each pair (2 players)."""
+    rng = random.Random(seed)
+    margins = []
+    for _ in range(pairs):
+        table, stock = random_table(rng, rules)
+        one = play_deal(rules, [me, them], table, stock, rng, timer, me)
+        two = play_deal(rules, [them, me], table, stock, rng, timer, me)
+        margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
+    return margins
+
+
+def teams_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int, timer: list[float]) -> list[float]:
+    """4 players in teams: the engine's partnership less the other, the deck played with the
+    partnerships in both seatings."""
+    rng = random.Random(seed)
+    margins = []
+    for _ in range(pairs):
+        table, stock = random_table(rng, rules)
+        one = play_deal(rules, [me, them, me, them], table, stock, rng, timer, me)
+        two = play_deal(rules, [them, me, them, me], table, stock, rng, timer, me)
+        margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
+    return margins
+
+
+def speed() -> None:
+    from pasur_cli import advise
+    from pasur_cli.engine.match import Match
+    rng = random.Random(3)
+    timer: list[float] = []
+    for number in range(8):
+        rules = PRESETS[("standard", "pagat")[number % 2]]
+        match = Match(["A", "B"], rules)
+        table, stock = random_table(rng, rules)
+        match.start_deal(table)
+        hands: dict[str, list[Card]] = {}
+        while match.deal is not None:
+            deal = match.deal
+            if deal.played % 8 == 0:
+                hands = {p: [stock.pop() for _ in range(4)] for p in match.players}
+            player = deal.turn or ""
+            start = time.process_time()
+            best = advise(match, hands[player])[0]
+            timer.append(time.process_time() - start)
+            hands[player].remove(best.card)
+            match.play(best.card, best.take)
+    timer.sort()
+    print(f"advise at the default effort ({EFFORT} guessed deals): median {1000 * statistics.median(timer):.1f} ms"
+          f" CPU per decision, 90th percentile {1000 * timer[len(timer) * 9 // 10]:.1f} ms, {len(timer)} decisions")
+    example = Path(__file__).resolve().parent.parent / "examples" / "season-1.json"
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "PASUR_DB": os.path.join(folder, "s.db")}
+        subprocess.run(["pasur", "import", str(example)], env=env, check=True, capture_output=True)
+        for args in (["review", "--deal", "1"], ["review", "--deal", "1", "--json"]):
+            timed(["pasur", *args], env)
+    hint_match()
+
+
+def hint_match() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "PASUR_DB": os.path.join(folder, "s.db")}
+        for args in (["new", "Ali", "Sara"], ["deal", "5C", "9D", "3H", "KS"]):
+            subprocess.run(["pasur", *args], env=env, check=True, capture_output=True)
+        timed(["pasur", "hint", "2S", "7C", "QH", "AD"], env)
+
+
+def timed(command: list[str], env: dict[str, str]) -> None:
+    """Run a whole pasur process; print its wall time and the CPU time it used (start-up included)."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    print(f"{' '.join(command)}: {wall:.2f} s wall, {cpu:.2f} s CPU, peak {after.ru_maxrss / 1024:.0f} MiB")
+
+
+def stability(deals: int) -> None:
+    """Review the first ``deals`` deals of examples/season-1.json with two seeds: how often the
+    labels agree, and the best option where the first seed's best leads its second by a point."""
+    from pasur_cli import review
+    from pasur_cli.engine.record import read_record
+    example = Path(__file__).resolve().parent.parent / "examples" / "season-1.json"
+    match = read_record(example.read_text(encoding="utf-8")).match
+    same_label = plays = led = same_best = 0
+    start = time.process_time()
+    for number in range(1, deals + 1):
+        one, two = (review(match, number, seed=seed).plays for seed in (1, 2))
+        for a, b in zip(one, two, strict=True):
+            if a.choices > 1:
+                plays += 1
+                same_label += a.label == b.label
+                if a.lead > 1:
+                    led += 1
+                    same_best += (a.best_card, a.best_take) == (b.best_card, b.best_take)
+    print(f"review stability, {deals} deals of examples/season-1.json, seeds 1 and 2:"
+          f" the same label for {same_label} of {plays} plays with a choice ({same_label / plays:.0%}); the same"
+          f" best option for {same_best} of {led} where it led by more than a point"
+          f" ({same_best / max(led, 1):.0%}); {(time.process_time() - start) / deals / 2:.2f} s CPU per review")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pairs", type=int, default=1000)
+    parser.add_argument("--effort", type=int, default=EFFORT)
+    parser.add_argument("--opponents", default="greedy,random,noisy")
+    parser.add_argument("--step", type=int, default=25, help="pairs per line in each round")
+    parser.add_argument("--presets", default="standard,pagat")
+    parser.add_argument("--curve", type=int, default=0, help="at most this many pairs per effort on the curve")
+    parser.add_argument("--efforts", default="0,1,2,4,8")
+    parser.add_argument("--teams", action="store_true", help="also 4 players in teams against greedy")
+    parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--stability", type=int, default=0, metavar="DEALS")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    if args.speed:
+        speed()
+        return
+    if args.stability:
+        stability(args.stability)
+        return
+    presets = args.presets.split(",")
+    lines: list[tuple[str, str, str, int]] = [  # (table, preset, opponent, effort)
+        *(("main", p, o, args.effort) for o in args.opponents.split(",") for p in presets),
+        *(("curve", "standard", "greedy", int(e)) for e in args.efforts.split(",") if args.curve),
+        *(("teams", p, "greedy", args.effort) for p in presets if args.teams),
+    ]
+    margins: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
+    timers: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
+    engines = {effort: engine(effort) for effort in {key[3] for key in lines}}
+    titles = {"main": f"advise at effort {args.effort} against each opponent, 2 players",
+              "curve": "margin against greedy (standard) by effort: the time given",
+              "teams": f"4 players in teams, advise (effort {args.effort}) partners against greedy partners"}
+    done = 0
+    while done < args.pairs:  # rounds of --step pairs on every line, so a run cut short is still a whole table
+        step = min(args.step, args.pairs - done)
+        for key in lines:
+            table, preset, name, effort = key
+            count = step if table != "curve" else min(step, max(0, args.curve - done))
+            if not count:
+                continue
+            measure = teams_margin if table == "teams" else pairs_margin
+            margins[key] += measure(PRESETS[preset], engines[effort], OPPONENTS[name], count, args.seed + done,
+                                    timers[key])
+        done += step
+        print(f"\n== after {done} pairs per line (seed {args.seed}) ==")
+        for table in ("main", "curve", "teams"):
+            shown = [key for key in lines if key[0] == table and margins[key]]
+            if not shown:
+                continue
+            print(titles[table])
+            print(f"{'preset':9} {'opponent':8} {'effort':>6} {'pairs':>6} {'margin/deal':>12} {'95% CI':>17}"
+                  f" {'ms/decision':>12}")
+            for key in shown:
+                mean, half = interval(margins[key])
+                ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
+                print(f"{key[1]:9} {key[2]:8} {key[3]:>6} {len(margins[key]):>6} {mean:>+12.2f} {ci:>17}"
+                      f" {1000 * statistics.median(timers[key] or [0.0]):>12.2f}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

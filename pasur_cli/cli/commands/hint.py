@@ -1,0 +1,45 @@
+"""`pasur hint`: the options of the hand of the player to move, best first."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import (
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+)
+from pasur_cli.engine.cards import parse_cards
+from pasur_cli.engine.errors import Words
+
+
+@click.command(cls=PasurCommand)
+@click.argument("cards", nargs=-1, required=True, metavar="CARD...")
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def hint(ctx: click.Context, cards: tuple[str, ...], as_json: bool) -> None:
+    """Weigh the hand of the player to move (CARD...: the 1 to 4 cards they hold): every legal
+    play of it, best first, each with the deal points it is expected to gain over the other side,
+    knowing only that hand, the table and the cards seen. Reads the match; changes nothing."""
+    from pasur_cli.engine.advice import HINT_EFFORT, advise
+    from pasur_cli.engine.errors import IllegalPlayError
+    from pasur_cli.text.render import dumps
+    from pasur_cli.text.review import hint_json, hint_text
+    hand = parse_cards(list(cards), Words("hand"))
+    store = open_store(ctx)
+    mid, match = current(ctx, store)
+    if match.deal is None or match.deal.turn is None:
+        raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
+                               number=match.deal_number)
+    player = match.deal.turn
+    advice = advise(match, hand, effort=HINT_EFFORT)
+    if as_json:
+        click.echo(dumps(hint_json(mid, player, advice)))
+    else:
+        click.echo(hint_text(look(ctx), player, advice))

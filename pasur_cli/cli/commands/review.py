@@ -1,0 +1,57 @@
+"""`pasur review`: what each play of a finished deal cost, given what its player knew then."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from pasur_cli.cli.app import (
+    Count,
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    store_options,
+)
+from pasur_cli.engine.errors import IllegalPlayError
+
+if TYPE_CHECKING:
+    pass
+
+
+@click.command(cls=PasurCommand)
+@click.option("--deal", "deal_number", type=Count(1), metavar="N",
+              help="Review deal N (default: the last finished deal; with --match alone, every finished deal).")
+@json_option
+@store_options
+@look_options
+@click.pass_context
+def review(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
+    """Review a finished deal: every play in order and, where the player had a choice, the
+    expected points it cost against the best option given only what that player knew then (own
+    hand, the table, every card seen), labelled inaccuracy (1 point or more), mistake (2) or
+    blunder (4); then per player the choices made, the points lost and the two worst plays."""
+    from pasur_cli.engine.advice import review as review_deal
+    from pasur_cli.engine.match import Match
+    from pasur_cli.text.render import dumps
+    from pasur_cli.text.review import review_json, review_text
+    store = open_store(ctx)
+    mid, _ = current(ctx, store)
+    record = store.load(mid, full=True)
+    match = Match.replay(record.players, record.rules, record.dealer, record.actions)
+    if not match.results:
+        raise IllegalPlayError("no deal of this match is finished yet: there is nothing to review.")
+    if deal_number is not None:
+        numbers = [deal_number]
+    elif ctx.meta.get("pasur.match_id") is not None:
+        numbers = [r.number for r in match.results if not r.tallied] or [match.results[-1].number]
+    else:
+        numbers = [match.results[-1].number]
+    reviews = [review_deal(match, number) for number in numbers]
+    if as_json:
+        click.echo(dumps(review_json(mid, reviews)))
+    else:
+        click.echo(review_text(look(ctx), reviews))

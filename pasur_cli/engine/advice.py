@@ -1,0 +1,327 @@
+"""The analysis engine: what a hand's options are worth (``advise``) and what each play of a
+finished deal cost (``review``).
+
+Knowledge rule: a player knows their own hand, the table, and every card seen in the deal (the
+initial table, every card played or captured); never the other hands or the stock. The engine
+therefore weighs an option by determinized Monte Carlo: it deals the unseen cards at random into
+the other hands (of the sizes they have now) and the stock, many times, plays each option in each
+such deal and finishes the deal with a fast playout policy for every seat (``playout.policy``),
+and averages the deal margin: the player's side's deal score less the average of the other
+sides'. Every option is played in the same guessed deals (common random numbers), so the
+differences between options carry much less noise than the values themselves.
+
+An option's ``value`` is that expected deal margin at the end of the deal, counting what the sides
+already hold (so the last play of a deal, with nothing hidden, is valued exactly). A play's
+``loss`` is the best option's value less the value of the play made.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from pasur_cli.engine import playout as sim
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card
+from pasur_cli.engine.deal import Deal
+from pasur_cli.engine.errors import IllegalPlayError, NotationError
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.values import Value
+
+EFFORT = 4  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
+REVIEW_EFFORT = 12  # a review's first guesses per play; more where the label is in doubt, up to
+REVIEW_MOST = 48  # these (four times as many): two seeds must agree on the labels
+HINT_EFFORT = 48  # one decision, read by a person: the most the time allows
+INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
+INDEX = {card: i for i, card in enumerate(DECK)}
+
+
+def _card(card: Card | str) -> Card:
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return parse_card(card)
+    raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
+
+
+class Advice(Value):
+    """One legal option of a hand: play ``card`` taking ``take`` (empty: a trail), worth ``value``
+    (the expected deal margin of the player's side at the end of the deal)."""
+
+    card: Card
+    take: tuple[Card, ...]
+    value: float
+
+    @property
+    def trail(self) -> bool:
+        return not self.take
+
+
+class PlayReview(Value):
+    """One play of a reviewed deal: who played ``card`` taking ``take`` in ``hand``; the best option
+    (``best_card``, ``best_take``) given what the player knew then; the expected points the play
+    cost (``loss``, >= 0) and its ``label`` (None, inaccuracy, mistake, blunder). ``choices`` is
+    how many legal options the player had (1: nothing to decide, never labelled); ``lead`` how far
+    the best option's value led the second best's."""
+
+    player: str
+    hand: int
+    card: Card
+    take: tuple[Card, ...]
+    best_card: Card
+    best_take: tuple[Card, ...]
+    loss: float
+    label: str | None
+    choices: int
+    lead: float = 0.0
+
+
+class PlayerReview(Value):
+    """One player's summary of a review: the ``choices`` made (plays with more than one option),
+    the expected points ``lost`` in all, and the indices (into the review's plays) of the two
+    worst plays that lost anything, worst first."""
+
+    player: str
+    choices: int
+    lost: float
+    worst: tuple[int, ...]
+
+
+class DealReview(Value):
+    """The review of finished deal number ``deal``: one ``PlayReview`` per play, in order."""
+
+    deal: int
+    plays: tuple[PlayReview, ...]
+
+    @property
+    def players(self) -> tuple[PlayerReview, ...]:
+        """A summary per player, in the order they first played."""
+        out = []
+        for name in dict.fromkeys(p.player for p in self.plays):
+            mine = [(i, p) for i, p in enumerate(self.plays) if p.player == name]
+            worst = sorted((i for i, p in mine if p.loss > 0), key=lambda i: (-self.plays[i].loss, i))[:2]
+            out.append(PlayerReview(name, sum(p.choices > 1 for _, p in mine),
+                                    round(sum(p.loss for _, p in mine), 2), tuple(worst)))
+        return tuple(out)
+
+
+def label(loss: float) -> str | None:
+    """The label of a play that cost ``loss`` expected points."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+def _game(deal: Deal) -> sim.Game:
+    sides = list(dict.fromkeys(deal.seat_sides))
+    rules = deal.rules
+    limit = rules.sur_limit
+    open_ = [limit is None or deal.totals_at_start.get(s, 0) < limit for s in sides]
+    return sim.Game(rules, [sides.index(s) for s in deal.seat_sides], deal.dealer, open_)
+
+
+def _hand(deal: Deal, hand: Iterable[Card | str]) -> list[Card]:
+    """The hand of the player to move, checked: cards that can be in it, as many as they hold."""
+    if deal.over or deal.turn is None:
+        raise IllegalPlayError("this deal is over: every card has been played.")
+    cards: list[Card] = []
+    for item in hand:
+        card = _card(item)
+        if card in cards:
+            raise NotationError("{card} is named twice in the {what}: each card exists once.", card=card,
+                                what="hand")
+        deal.verify_card(card)
+        cards.append(card)
+    held = deal.cards_left()[deal.turn]
+    if len(cards) != held:
+        raise IllegalPlayError("{player} holds {count} cards at this point of hand {hand}, not {given}.",
+                               player=deal.turn, count=held, hand=deal.hand, given=len(cards))
+    return sorted(cards, key=ORDER)
+
+
+def _position(deal: Deal, game: sim.Game) -> sim.Position:
+    sides = list(dict.fromkeys(deal.seat_sides))
+    clubs = [0] * len(sides)
+    points = [0] * len(sides)
+    for side, pile in deal.piles.items():
+        s = sides.index(side)
+        for card in pile:
+            i = INDEX[card]
+            clubs[s] += sim.CLUB[i]
+            points[s] += game.points[i]
+    surs = [deal.surs.get(s, 0) for s in sides]
+    last = deal.players.index(deal.last_capturer) if deal.last_capturer is not None else -1
+    hands: list[list[int]] = [[] for _ in deal.players]
+    return sim.Position(tuple(sorted(INDEX[c] for c in deal.table)), hands, [], deal.played, clubs, points, surs, last)
+
+
+def options(deal: Deal, hand: list[Card]) -> list[tuple[Card, tuple[Card, ...]]]:
+    """Every legal (card, capture) of ``hand`` in ``deal``, as the referee lists them."""
+    found: list[tuple[Card, tuple[Card, ...]]] = []
+    for card in hand:
+        takes = legal_captures(card, deal.table, deal.rules).options
+        found.extend((card, take) for take in takes or [()])
+    return found
+
+
+def _setting(deal: Deal, hand: list[Card]) -> tuple[sim.Game, sim.Position, int, list[int], list[int],
+                                                      list[tuple[Card, tuple[Card, ...]]]]:
+    """What a search of ``hand``'s options needs: the simulator's rules and position, the seat, the
+    cards unseen by its player, the other hands' sizes, and the options as the referee lists them."""
+    choices = options(deal, hand)
+    game = _game(deal)
+    base = _position(deal, game)
+    held = deal.cards_left()
+    sizes = [0 if p == deal.turn else held[p] for p in deal.players]
+    unseen = [INDEX[c] for c in deal.unseen_cards if c not in hand]
+    if sum(sizes) > len(unseen):
+        raise IllegalPlayError("the other players hold {count} cards but only {unseen} are unseen.",
+                               count=sum(sizes), unseen=len(unseen))
+    return game, base, deal.players.index(deal.turn or ""), unseen, sizes, choices
+
+
+def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
+             effort: int = EFFORT) -> list[tuple[Card, tuple[Card, ...], float]]:
+    """Each legal option of ``hand`` (checked) with its value, in the referee's order."""
+    game, base, seat, unseen, sizes, choices = _setting(deal, hand)
+    coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in take))) for c, take in choices]
+    rng = random.Random(0 if seed is None else seed)
+    values = sim.search(game, base, seat, [INDEX[c] for c in hand], unseen, sizes, coded, rng, effort)
+    return [(c, take, values[k]) for k, (c, take) in enumerate(choices)]
+
+
+def weigh(deal: Deal, hand: list[Card], card: Card, take: tuple[Card, ...], seed: int | None = None,
+          effort: int = REVIEW_EFFORT) -> tuple[tuple[Card, tuple[Card, ...]], float, float]:
+    """What playing ``card`` taking ``take`` from ``hand`` cost: the best option, the loss (>= 0)
+    and the best option's lead over the second. ``effort`` guesses first (the same ones ``advise``
+    makes with this seed and effort), then more, up to four times as many, while the loss is within two
+    standard errors of a label's threshold: the guesses go where the label is in doubt."""
+    game, base, seat, unseen, sizes, choices = _setting(deal, hand)
+    coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in tk))) for c, tk in choices]
+    mine = next(k for k, (c, tk) in enumerate(choices) if c == card and tk == take)
+    rng = random.Random(0 if seed is None else seed)
+    cards = [INDEX[c] for c in hand]
+    found = sim.samples(game, base, seat, cards, unseen, sizes, coded, rng, effort)
+    while True:
+        means = [sum(v) / len(v) for v in found]
+        best = max(range(len(means)), key=lambda k: (means[k], -k))
+        diffs = [b - m for b, m in zip(found[best], found[mine], strict=True)]
+        n = len(diffs)
+        loss = max(0.0, means[best] - means[mine])
+        if n < 2 or n >= REVIEW_MOST * effort // REVIEW_EFFORT:
+            break
+        spread = (sum((d - loss) ** 2 for d in diffs) / (n - 1)) ** 0.5
+        if all(abs(loss - edge) > 2 * spread / n ** 0.5 for edge in (INACCURACY, MISTAKE, BLUNDER)):
+            break
+        more = sim.samples(game, base, seat, cards, unseen, sizes, coded, rng, effort)
+        for k, values in enumerate(more):
+            found[k].extend(values)
+    ranked = sorted(means, reverse=True)
+    lead = ranked[0] - ranked[1] if len(ranked) > 1 else 0.0
+    return choices[best], loss, lead
+
+
+def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None = None,
+           effort: int = EFFORT) -> tuple[Advice, ...]:
+    """Every legal option of ``hand`` (the cards, as ``Card``s or codes, of the player to move in
+    the match's deal in progress), best first, each with its value. Same ``seed``, same answer;
+    ``effort`` is the number of guessed deals each option is played in.
+
+    Raises IllegalPlayError when no deal waits for a play, a card has been seen in this deal (it
+    cannot be in the hand), or the hand holds more or fewer cards than the player has now;
+    NotationError for a card that is not one.
+    """
+    deal = match if isinstance(match, Deal) else match.deal
+    if deal is None:
+        number = match.deal_number if isinstance(match, Match) else 1
+        raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
+                               number=number)
+    cards = _hand(deal, hand)
+    valued = evaluate(deal, cards, seed, effort)
+    order = sorted(range(len(valued)), key=lambda k: (-valued[k][2], k))
+    return tuple(Advice(valued[k][0], valued[k][1], round(valued[k][2], 3)) for k in order)
+
+
+def review(match: Match, deal: int, *, seed: int | None = None, effort: int = REVIEW_EFFORT) -> DealReview:
+    """Review finished deal number ``deal`` (from 1) of ``match``: each play with the option the
+    player should have preferred given what they knew then, and what it cost.
+
+    Raises IllegalPlayError when the deal is not finished, was tallied (it has no plays), or is not
+    in this match object's log (a match rebuilt from a snapshot: replay its whole log).
+    """
+    if not isinstance(deal, int) or deal < 1 or deal > len(match.results):
+        raise IllegalPlayError("deal {deal} is not finished: there is nothing to review yet.", deal=deal)
+    if match.results[deal - 1].tallied:
+        raise IllegalPlayError("deal {deal} was tallied: it has no plays to review.", deal=deal)
+    actions = _deal_actions(match, deal)
+    board = Match(match.players, match.rules, match.first_dealer)
+    for action in actions[0]:
+        board.apply(action)
+    plays = actions[1]
+    reviewed = []
+    for k, action in enumerate(plays):
+        current = board.deal
+        assert current is not None
+        player = current.turn or ""
+        hand = _still_held(current, plays, k)
+        card = parse_card(str(action["card"]))
+        take = tuple(sorted((parse_card(str(c)) for c in action["take"]), key=ORDER))  # type: ignore[attr-defined]
+        choices = options(current, hand)
+        if len(choices) > 1:
+            best, lost, lead = weigh(current, hand, card, take, seed, effort)
+            loss = round(lost, 2)
+            if loss == 0:
+                best = (card, take)
+            reviewed.append(PlayReview(player, current.hand, card, take, best[0], best[1], loss, label(loss),
+                                       len(choices), round(lead, 2)))
+        else:
+            reviewed.append(PlayReview(player, current.hand, card, take, card, take, 0.0, None, 1, 0.0))
+        board.apply(action)
+    return DealReview(deal, tuple(reviewed))
+
+
+def _still_held(deal: Deal, plays: list[dict[str, object]], k: int) -> list[Card]:
+    """The hand of the player of play ``k`` (the deal's plays so far): the cards they play from now
+    to the end of this hand."""
+    n = len(deal.players)
+    end = (k // (4 * n) + 1) * 4 * n
+    return sorted((parse_card(str(plays[j]["card"])) for j in range(k, end, n)), key=ORDER)
+
+
+def _deal_actions(match: Match, number: int) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """The actions before deal ``number``'s first play (through its table), and its plays."""
+    if match.start:
+        raise IllegalPlayError("deal {deal} is not in this match's log (it was read from a snapshot):"
+                               " replay the whole log to review it.", deal=number)
+    before: list[dict[str, object]] = []
+    plays: list[dict[str, object]] = []
+    belongs = 0
+    for action in match.log:
+        if action["type"] != "play":
+            belongs += 1
+        if belongs > number:
+            break
+        if belongs == number and action["type"] == "play":
+            plays.append(action)
+        else:
+            before.append(action)
+    return before, plays
+
+
+def quick(match: Match, hand: Iterable[Card | str]) -> tuple[Card, tuple[Card, ...]]:
+    """The playout policy's own choice for ``hand`` (no search): what the engine's guessed deals
+    assume every player does. Raises as ``advise``."""
+    deal = match.deal
+    if deal is None:
+        raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
+                               number=match.deal_number)
+    cards = _hand(deal, hand)
+    game = _game(deal)
+    pos = _position(deal, game)
+    pos.hands[deal.players.index(deal.turn or "")] = [INDEX[c] for c in cards]
+    card, move = sim.policy(pos, game)
+    return DECK[card], tuple(DECK[c] for c in move[0])

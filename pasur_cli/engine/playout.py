@@ -1,0 +1,520 @@
+"""A compact Pasur simulator for the analysis engine: cards as small ints, a deal as a few lists.
+
+The referee (``Deal``, ``legal_captures``) is written to explain: every play is checked and
+recorded with its facts. The engine that weighs a hand plays thousands of deals to their end for
+every decision, so it needs the same rules without the explanations. Here a card is its index in
+``DECK`` (``(rank - 1) * 4 + suit``, suits C D H S: the canonical order, so sorting ints sorts cards),
+a table is a list of ints, and a side's pile is reduced to what scores: its clubs and its points.
+Captures by sum are found from the table's value counts (a table holds at most four cards of a
+value), and the value shapes of the captures are cached, so a play costs a dictionary look-up.
+
+The rules are RULES.md's, every option; tests replay playouts through the real ``Deal`` and
+compare the legal captures with ``legal_captures`` on random positions.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache, lru_cache
+from itertools import combinations, product
+
+from pasur_cli.engine.rules import Rules
+
+RANK = tuple(i // 4 + 1 for i in range(52))  # 1 (A) .. 13 (K)
+VALUE = tuple(r if r <= 10 else 0 for r in RANK)
+CLUB = tuple(i % 4 == 0 for i in range(52))
+JACK, QUEEN, KING = 11, 12, 13
+TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
+HANDS = {2: 6, 3: 4, 4: 3}
+_CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
+_TAKES: dict[Rules, dict[tuple[int, tuple[int, ...]], list[Take]]] = {}
+_SWEEPS: dict[Rules, dict[tuple[int, ...], bool]] = {}
+# the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
+# the share of the worth left on the table counted against a play, and the share of a sur an
+# opponent is assumed to make of a table some card could sweep
+CLUB_SHARE, LEFT_SHARE, DANGER = 1.2, 0.3, 0.6
+
+Counts = tuple[int, ...]  # index v (1..10): how many numerals of value v; index 0 unused
+Take = tuple[int, ...]
+Move = tuple[Take, float, bool, tuple[int, ...]]  # take, the policy's score before a sur, clears, table left
+
+
+class Game:
+    """What stays fixed during one deal: the rules, the seats' sides, the dealer, and which sides
+    can score a sur at all (``sur_limit`` against the match totals at the start of the deal)."""
+
+    __slots__ = (
+        "cache",
+        "clubs_min",
+        "clubs_points",
+        "court_all",
+        "dealer",
+        "hands",
+        "jack_sur",
+        "jack_wild",
+        "last_hand_sur",
+        "mode",
+        "multi",
+        "players",
+        "points",
+        "rules",
+        "seat_side",
+        "sides",
+        "sur_cancel",
+        "sur_open",
+        "sur_points",
+        "sweeps",
+        "takes",
+        "third",
+        "total_plays",
+        "worth",
+    )
+
+    def __init__(self, rules: Rules, seat_side: list[int], dealer: int, sur_open: list[bool]) -> None:
+        self.rules = rules
+        self.players = len(seat_side)
+        self.seat_side = tuple(seat_side)
+        self.sides = max(seat_side) + 1
+        self.dealer = dealer
+        self.hands = HANDS[self.players]
+        self.total_plays = self.hands * 4 * self.players
+        self.sur_open = tuple(sur_open)
+        self.sur_points = rules.sur_points
+        self.jack_sur = rules.jack_sur
+        self.last_hand_sur = rules.last_hand_sur
+        self.sur_cancel = rules.sur_cancel
+        self.mode = rules.capture_mode
+        self.multi = rules.multi_capture
+        self.court_all = rules.court_capture == "all"
+        self.jack_wild = rules.jack_capture == "wild"
+        self.clubs_points, self.clubs_min = rules.clubs_points, rules.clubs_min
+        self.third = rules.three_player_clubs == "third"
+        points = [0] * 52
+        for i in range(52):
+            points[i] = (RANK[i] == 1) + (RANK[i] == JACK)
+        points[TWO_CLUBS] += 2
+        points[TEN_DIAMONDS] += 3
+        points[SEVEN_DIAMONDS] += rules.seven_diamonds
+        self.points = tuple(points)
+        # what a card is worth to the playout policy: its points and a share of the clubs points
+        club_share = rules.clubs_points / 13 * CLUB_SHARE
+        self.worth = tuple(points[i] + (club_share if CLUB[i] else 0.0) + 0.02 for i in range(52))
+        key = (rules, self.sur_open, self.players)
+        self.cache = _CACHES.setdefault(key, {})  # (card, table): the policy's view of each play
+        self.takes = _TAKES.setdefault(rules, {})  # (rank, table): the legal captures
+        self.sweeps = _SWEEPS.setdefault(rules, {})  # table: whether one card could sweep it
+
+
+class Position:
+    """A deal in the simulator: the table, every seat's hand, the stock still to be dealt (in the
+    order it will be dealt), the plays made so far, and per side the clubs, points and surs held;
+    ``last`` is the seat that captured last (-1: nobody yet)."""
+
+    __slots__ = ("clubs", "hands", "last", "played", "points", "stock", "surs", "table")
+
+    def __init__(self, table: tuple[int, ...], hands: list[list[int]], stock: list[int], played: int,
+                 clubs: list[int], points: list[int], surs: list[int], last: int) -> None:
+        self.table, self.hands, self.stock, self.played = table, hands, stock, played  # table: sorted
+        self.clubs, self.points, self.surs, self.last = clubs, points, surs, last
+
+    def copy(self) -> Position:
+        return Position(self.table, [h[:] for h in self.hands], self.stock[:], self.played, self.clubs[:],
+                        self.points[:], self.surs[:], self.last)
+
+
+# -- captures ------------------------------------------------------------------------------------
+def _sets(t: int, counts: Counts, top: int = 10) -> list[Counts]:
+    """Every value shape (counts) within ``counts`` summing to ``t``, values at most ``top``."""
+    if t == 0:
+        return [(0,) * 11]
+    found = []
+    for v in range(min(t, top), 0, -1):
+        for k in range(min(counts[v], t // v), 0, -1):
+            for rest in _sets(t - k * v, counts, v - 1):
+                shape = list(rest)
+                shape[v] = k
+                found.append(tuple(shape))
+    return found
+
+
+def _reaches(t: int, counts: Counts) -> bool:
+    bits, mask = 1, (1 << (t + 1)) - 1
+    for v in range(1, 11):
+        for _ in range(counts[v]):
+            bits = (bits | (bits << v)) & mask
+    return bool(bits >> t & 1)
+
+
+@cache
+def _splits(t: int, counts: Counts) -> bool:
+    """Whether ``counts`` splits into disjoint sets each summing to ``t``."""
+    top = max((v for v in range(1, 11) if counts[v]), default=0)
+    if not top:
+        return True
+    rest = list(counts)
+    rest[top] -= 1
+    for group in _sets(t - top, tuple(rest), top):
+        if _splits(t, tuple(a - b for a, b in zip(rest, group, strict=True))):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def sum_shapes(t: int, counts: Counts, multi: bool) -> tuple[Counts, ...]:
+    """The value shapes a capture by sum ``t`` can take from a table of numerals ``counts``: one set
+    (``multi`` false), or every maximal union of disjoint sets (``multi`` true)."""
+    if not multi:
+        return tuple(_sets(t, counts))
+    values = [v for v in range(1, min(t, 10) + 1) if counts[v]]
+    found: list[Counts] = []
+    shape = [0] * 11
+
+    def walk(i: int, total: int) -> None:
+        if i == len(values):
+            if total and not total % t:
+                taken = tuple(shape)
+                left = tuple(c - s for c, s in zip(counts, taken, strict=True))
+                if not _reaches(t, left) and _splits(t, taken):
+                    found.append(taken)
+            return
+        v = values[i]
+        for k in range(counts[v] + 1):
+            shape[v] = k
+            walk(i + 1, total + k * v)
+        shape[v] = 0
+
+    walk(0, 0)
+    return tuple(found)
+
+
+def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[Take]:
+    """Every legal capture of ``card`` on ``table`` (each a sorted tuple of cards); empty: a trail."""
+    rank = RANK[card]
+    if game.mode == "rank":
+        same = tuple(sorted(c for c in table if RANK[c] == rank))
+        return [same] if same else []
+    if rank >= QUEEN:
+        courts = sorted(c for c in table if RANK[c] == rank)
+        if not courts:
+            return []
+        return [tuple(courts)] if game.court_all else [(c,) for c in courts]
+    if rank == JACK:
+        if game.jack_wild:
+            taken = tuple(sorted(c for c in table if RANK[c] <= JACK))
+            return [taken] if taken else []
+        t = 11
+    else:
+        t = 11 - rank
+    counts = [0] * 11
+    for c in table:
+        counts[VALUE[c]] += 1
+    counts[0] = 0
+    shapes = sum_shapes(t, tuple(counts), game.multi)
+    if not shapes:
+        return []
+    groups: list[list[int]] = [[] for _ in range(11)]
+    for c in sorted(table):
+        if RANK[c] <= 10:
+            groups[VALUE[c]].append(c)
+    found: list[Take] = []
+    for shape in shapes:
+        parts = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
+        for pick in product(*parts):
+            found.append(tuple(sorted(c for part in pick for c in part)))
+    return found
+
+
+# -- playing ---------------------------------------------------------------------------------------
+def turn(pos: Position, game: Game) -> int:
+    """The seat to play."""
+    return (game.dealer + 1 + pos.played) % game.players
+
+
+def can_sur(pos: Position, game: Game, seat: int, card: int) -> bool:
+    """Whether a capture that clears the table made now by ``seat`` with ``card`` is a sur."""
+    if RANK[card] == JACK and not game.jack_sur:
+        return False
+    if not game.last_hand_sur and pos.played // (4 * game.players) + 1 >= game.hands:
+        return False
+    return game.sur_open[game.seat_side[seat]]
+
+
+def play(pos: Position, game: Game, card: int, take: Take) -> None:
+    """Play ``card`` (from the hand of the seat to play) capturing ``take``; deal the next hand
+    when this one is played out, and give the table to the last capturer after the last card."""
+    seat = (game.dealer + 1 + pos.played) % game.players
+    pos.hands[seat].remove(card)
+    table = pos.table
+    if take:
+        side = game.seat_side[seat]
+        if len(take) == len(table):
+            if can_sur(pos, game, seat, card):
+                surs = pos.surs
+                for other in range(game.sides):
+                    if game.sur_cancel and other != side and surs[other]:
+                        surs[other] -= 1
+                        break
+                else:
+                    surs[side] += 1
+            pos.table = ()
+        else:
+            pos.table = tuple(c for c in table if c not in take)
+        points = game.points
+        pos.points[side] += points[card] + sum(points[c] for c in take)
+        pos.clubs[side] += CLUB[card] + sum(CLUB[c] for c in take)
+        pos.last = seat
+    else:
+        pos.table = tuple(sorted((*table, card)))
+    _next(pos, game)
+
+
+def _next(pos: Position, game: Game) -> None:
+    """Count the play made; deal the next hand, or end the deal."""
+    pos.played += 1
+    if pos.played >= game.total_plays:
+        taker = pos.last if pos.last >= 0 else game.dealer
+        side = game.seat_side[taker]
+        pos.points[side] += sum(game.points[c] for c in pos.table)
+        pos.clubs[side] += sum(CLUB[c] for c in pos.table)
+        pos.table = ()
+    elif not pos.played % (4 * game.players) and pos.stock:
+        stock = pos.stock
+        for hand in pos.hands:
+            hand.extend(stock[-4:])
+            del stock[-4:]
+
+
+def clubs_winners(clubs: list[int], game: Game) -> list[int]:
+    """The sides that score the clubs points (as ``scoring.clubs_winners``)."""
+    top = max(clubs)
+    leaders = [s for s, n in enumerate(clubs) if n == top]
+    if top >= game.clubs_min and len(leaders) == 1:
+        return leaders
+    if len(clubs) == 3 and game.third and top < game.clubs_min:
+        for side, n in enumerate(clubs):
+            others = [m for s, m in enumerate(clubs) if s != side]
+            if others[0] == others[1] and clubs.count(n) == 1:
+                return [side]
+    return []
+
+
+def scores(pos: Position, game: Game) -> list[int]:
+    """Each side's deal score (the deal must be over)."""
+    out = [pos.points[s] + pos.surs[s] * game.sur_points for s in range(game.sides)]
+    for side in clubs_winners(pos.clubs, game):
+        out[side] += game.clubs_points
+    return out
+
+
+def margin(result: list[int], side: int) -> float:
+    """``side``'s score less the average of the other sides'."""
+    others = [r for s, r in enumerate(result) if s != side]
+    return result[side] - sum(others) / len(others)
+
+
+# -- the playout policy ----------------------------------------------------------------------------
+@lru_cache(maxsize=1 << 16)
+def _sweepable(counts: Counts, jacks: int, queens: int, kings: int, key: tuple[object, ...]) -> bool:
+    """Whether some single card could clear a table of these cards as a sur (``key``: the rules)."""
+    mode, multi, court_all, jack_wild, jack_sur = key
+    numerals = sum(counts)
+    if mode == "rank":
+        kinds = sum(1 for k in counts if k) + (jacks > 0) + (queens > 0) + (kings > 0)
+        return kinds == 1
+    courts = queens + kings
+    if courts:
+        if numerals or jacks or (queens and kings):
+            return False
+        return bool(court_all) or courts == 1
+    if jacks:
+        return bool(jack_wild and jack_sur)
+    if jack_wild and jack_sur and numerals:
+        return True
+    total = sum(v * k for v, k in enumerate(counts))
+    tops = list(range(1, 11)) + ([11] if not jack_wild and jack_sur else [])
+    for t in tops:
+        if multi:
+            if total % t == 0 and total and _splits(t, counts):
+                return True
+        elif total == t:
+            return True
+    return False
+
+
+def sweepable(table: tuple[int, ...], game: Game) -> bool:
+    """Whether some single card could clear ``table`` as a sur (cached per rules)."""
+    found = game.sweeps.get(table)
+    if found is None:
+        found = game.sweeps[table] = _sweepable_table(table, game)
+    return found
+
+
+def _sweepable_table(table: tuple[int, ...], game: Game) -> bool:
+    counts = [0] * 11
+    jacks = queens = kings = 0
+    for c in table:
+        r = RANK[c]
+        if r <= 10:
+            counts[r] += 1
+        elif r == JACK:
+            jacks += 1
+        elif r == QUEEN:
+            queens += 1
+        else:
+            kings += 1
+    return _sweepable(tuple(counts), jacks, queens, kings,
+                      (game.mode, game.multi, game.court_all, game.jack_wild, game.jack_sur))
+
+
+
+
+def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
+    """What the policy needs of each legal play of ``card`` on ``table`` (cached per rules): the
+    worth of the cards taken, less a share of the worth left on the table and the danger of
+    leaving a table an opponent could sweep."""
+    key = (card, table)
+    cached = game.cache.get(key)
+    if cached is None:
+        worth = game.worth
+        danger = game.sur_points * DANGER
+        takes = game.takes.get((RANK[card], table))
+        if takes is None:
+            takes = game.takes[RANK[card], table] = captures(card, table, game)
+        found: list[Move] = []
+        if takes:
+            for take in takes:
+                left = tuple(c for c in table if c not in take)
+                score = worth[card] + sum(worth[c] for c in take) - LEFT_SHARE * sum(worth[c] for c in left)
+                if left and sweepable(left, game):
+                    score -= danger
+                found.append((take, score, not left, left))
+        else:
+            left = tuple(sorted((*table, card)))
+            score = -worth[card] - LEFT_SHARE * sum(worth[c] for c in left)
+            if sweepable(left, game):
+                score -= danger
+            found.append(((), score, False, left))
+        if len(game.cache) > 100_000:  # memory stays flat: about 30 MB at most
+            game.cache.clear()
+            game.takes.clear()
+            game.sweeps.clear()
+        game.cache[key] = cached = found
+    return cached
+
+
+def policy(pos: Position, game: Game) -> tuple[int, Move]:
+    """The playout policy's play for the seat to move: the capture worth most now (a sur counts its
+    points), less a share of what the table it leaves holds and the danger of leaving one an
+    opponent could sweep. Cheap, and far better than greedy."""
+    seat = (game.dealer + 1 + pos.played) % game.players
+    table = pos.table
+    cache = game.cache
+    sur = -1.0
+    best_card, best, best_score = -1, None, -1e9
+    for card in pos.hands[seat]:
+        found = cache.get((card, table)) or moves(card, table, game)
+        for move in found:
+            score = move[1]
+            if move[2]:
+                if sur < 0:
+                    sur = game.sur_points if can_sur(pos, game, seat, card) else 0.0
+                score += sur
+            if score > best_score:
+                best_card, best, best_score = card, move, score
+    assert best is not None
+    return best_card, best
+
+
+def play_move(pos: Position, game: Game, card: int, move: Move) -> None:
+    """``play`` with what ``moves`` found: the table left is known."""
+    take = move[0]
+    if not take or len(take) < len(pos.table):
+        seat = (game.dealer + 1 + pos.played) % game.players
+        pos.hands[seat].remove(card)
+        if take:
+            side = game.seat_side[seat]
+            points = game.points
+            pos.points[side] += points[card] + sum(points[c] for c in take)
+            pos.clubs[side] += CLUB[card] + sum(CLUB[c] for c in take)
+            pos.last = seat
+        pos.table = move[3]
+        _next(pos, game)
+    else:
+        play(pos, game, card, take)
+
+
+def playout(pos: Position, game: Game) -> list[int]:
+    """Play the deal to its end with the policy for every seat; each side's deal score."""
+    total = game.total_plays
+    while pos.played < total:
+        card, move = policy(pos, game)
+        play_move(pos, game, card, move)
+    return scores(pos, game)
+
+
+def deal_hidden(rng: random.Random, unseen: list[int], sizes: list[int]) -> tuple[list[list[int]], list[int]]:
+    """One honest guess at the hidden cards: ``unseen`` shuffled into hands of ``sizes`` (in seat
+    order), the rest the stock."""
+    pool = unseen[:]
+    rng.shuffle(pool)
+    hands = []
+    for size in sizes:
+        hands.append(pool[-size:] if size else [])
+        del pool[len(pool) - size:]
+    return hands, pool
+
+
+class Guesses:
+    """Honest guesses at the hidden cards, spread out: one shuffle of the unseen cards is dealt
+    into the other hands a slice at a time, so over a run of guesses each unseen card is in
+    someone's hand about equally often (sampling without replacement: less noise than shuffling
+    afresh each time); the stock is the rest, shuffled. A new shuffle when the slices run out."""
+
+    def __init__(self, rng: random.Random, unseen: list[int], sizes: list[int]) -> None:
+        self.rng, self.unseen, self.sizes = rng, unseen, sizes
+        self.held = sum(sizes)
+        self.order: list[int] = []
+        self.at = len(unseen) + 1
+
+    def next(self) -> tuple[list[list[int]], list[int]]:
+        if self.at + self.held > len(self.order):
+            self.order = self.unseen[:]
+            self.rng.shuffle(self.order)
+            self.at = 0
+        dealt = self.order[self.at:self.at + self.held]
+        stock = self.order[:self.at] + self.order[self.at + self.held:]
+        self.rng.shuffle(stock)
+        self.at += self.held
+        hands, k = [], 0
+        for size in self.sizes:
+            hands.append(dealt[k:k + size])
+            k += size
+        return hands, stock
+
+
+def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+            options: list[tuple[int, Take]], rng: random.Random, guesses: int) -> list[list[float]]:
+    """Determinized Monte Carlo: for each option (card, take) of ``seat``, holding ``mine``, at
+    ``base`` (whose hands and stock are ignored), the deal margin of the seat's side in each of
+    ``guesses`` guesses at the hidden cards (``unseen`` dealt into hands of ``sizes``, the rest
+    the stock). Every option is played in the same guesses and the deal finished by the policy.
+    With nothing hidden one guess is exact, and only one is made."""
+    side = game.seat_side[seat]
+    found: list[list[float]] = [[] for _ in options]
+    guess = Guesses(rng, unseen, sizes)
+    for _ in range(guesses if unseen else 1):
+        hands, stock = guess.next()
+        hands[seat] = mine
+        for k, (card, take) in enumerate(options):
+            pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
+                           base.points[:], base.surs[:], base.last)
+            play(pos, game, card, take)
+            found[k].append(margin(playout(pos, game), side))
+    return found
+
+
+def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+           options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
+    """The mean of ``samples``: the value of each option."""
+    found = samples(game, base, seat, mine, unseen, sizes, options, rng, effort)
+    return [sum(values) / len(values) for values in found]

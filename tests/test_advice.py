@@ -1,0 +1,291 @@
+"""The analysis engine (pasur_cli.engine.advice and its simulator, engine.playout): the same rules
+as the referee, honest values, labels where a play cost points, and `pasur review` / `pasur hint`.
+
+The simulator is checked against the referee on random seeded deals of every player count under
+many rule sets: the same legal captures as ``legal_captures``, and playouts that replay through the
+real ``Deal`` to the same scores. Effort is kept small here (a few guessed deals): the tests check
+what the engine says, bench/strength.py how well it plays.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from simulate import random_plays, random_table
+
+import pasur_cli as pasur
+from pasur_cli.engine import playout as sim
+from pasur_cli.engine.advice import INDEX, _game, _position, quick
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK, parse_card, parse_cards
+from pasur_cli.engine.deal import Deal
+from pasur_cli.engine.match import Match, side_names
+from pasur_cli.engine.rules import PRESETS, parse_rules
+
+RULE_SETS = [
+    PRESETS["standard"], PRESETS["pagat"],
+    parse_rules("standard", ["capture_mode=rank"]),
+    parse_rules("pagat", ["jack_capture=sum11", "multi_capture=true"]),
+    parse_rules("standard", ["jack_sur=false", "last_hand_sur=false", "court_capture=one", "sur_cancel=true"]),
+    parse_rules("pagat", ["three_player_clubs=none", "seven_diamonds=1", "sur_points=10", "sur_limit=none"]),
+    parse_rules("standard", ["teams=false", "multi_capture=false", "jack_capture=sum11"]),
+]
+PLAYERS = [["Ali", "Sara"], ["Ali", "Sara", "Reza"], ["Ali", "Sara", "Reza", "Mina"]]
+
+
+def random_deal(seed: int, players: list[str], rules, stop: int | None = None, totals=None):
+    """A deal of random legal plays (the first ``stop`` of them)."""
+    rng = random.Random(seed)
+    table, stock = random_table(rng, rules)
+    deal = Deal(players, side_names(players, rules.teams), seed % len(players), rules, table, totals)
+    for player, card, take in random_plays(rng, deal, stock):
+        if stop is not None and deal.played >= stop:
+            break
+        deal.play(card, take, by=player)
+    return deal
+
+
+def test_the_simulator_lists_the_referees_captures():
+    """On random tables of random deals, every rule set: each card's captures as legal_captures."""
+    checked = 0
+    for seed in range(60):
+        rules = RULE_SETS[seed % len(RULE_SETS)]
+        players = PLAYERS[seed % 3]
+        deal = random_deal(seed, players, rules, stop=random.Random(seed).randrange(0, 40))
+        game = _game(deal)
+        table = tuple(sorted(INDEX[c] for c in deal.table))
+        for card in deal.unseen_cards[::3]:
+            found = legal_captures(card, deal.table, rules)
+            if found.truncated:
+                continue
+            mine = sorted(tuple(DECK[i] for i in take) for take in sim.captures(INDEX[card], table, game))
+            assert mine == sorted(found.options), (card, deal.table, rules)
+            checked += 1
+    assert checked > 500
+
+
+def determinized(deal: Deal, rng: random.Random) -> sim.Position:
+    """The deal's position with its hidden cards guessed at random (hands of the sizes held)."""
+    game = _game(deal)
+    pos = _position(deal, game)
+    held = deal.cards_left()
+    sizes = [held[p] for p in deal.players]
+    pos.hands, pos.stock = sim.deal_hidden(rng, [INDEX[c] for c in deal.unseen_cards], sizes)
+    return pos
+
+
+@pytest.mark.parametrize("seed", range(21))
+def test_playouts_replay_through_the_referee_to_the_same_scores(seed):
+    """Play a random position to its end with the playout policy; the same plays entered into the
+    real Deal are all accepted and score the same, for every player count and rule set."""
+    rng = random.Random(seed)
+    rules = RULE_SETS[seed % len(RULE_SETS)]
+    players = PLAYERS[seed % 3]
+    totals = {s: rng.choice((0, 55)) for s in dict.fromkeys(side_names(players, rules.teams))}
+    deal = random_deal(seed, players, rules, stop=rng.randrange(0, 30), totals=totals)
+    game = _game(deal)
+    pos = determinized(deal, rng)
+    while pos.played < game.total_plays:
+        card, move = sim.policy(pos, game)
+        seat = sim.turn(pos, game)
+        assert deal.turn == players[seat]
+        deal.play(DECK[card], [DECK[c] for c in move[0]])
+        sim.play_move(pos, game, card, move)
+        assert sorted(DECK[c] for c in pos.table) == sorted(deal.table)
+    scores = deal.score()
+    sides = list(dict.fromkeys(deal.seat_sides))
+    assert sim.scores(pos, game) == [scores[s].total for s in sides]
+    assert pos.surs == [deal.surs[s] for s in sides]
+
+
+@pytest.mark.parametrize("seed", range(9))
+def test_advise_returns_exactly_the_legal_options(seed):
+    rules = RULE_SETS[seed % len(RULE_SETS)]
+    players = PLAYERS[seed % 3]
+    rng = random.Random(seed)
+    table, stock = random_table(rng, rules)
+    match = Match(players, rules)
+    match.start_deal(table)
+    stop = rng.randrange(0, 20)
+    hands: dict[str, list] = {}
+    per_hand = 4 * len(players)
+    for k in range(stop + 1):
+        deal = match.deal
+        if deal.played % per_hand == 0:
+            hands = {p: [stock.pop() for _ in range(4)] for p in players}
+        player = deal.turn
+        if k == stop:
+            advice = pasur.advise(match, hands[player], effort=2, seed=seed)
+            expected = {(c, take) for c in hands[player]
+                        for take in (legal_captures(c, deal.table, rules).options or [()])}
+            assert {(a.card, a.take) for a in advice} == expected
+            assert len(advice) == len(expected)
+            assert [a.value for a in advice] == sorted((a.value for a in advice), reverse=True)
+            assert advice == pasur.advise(match, hands[player], effort=2, seed=seed)  # same seed, same answer
+            return
+        card = rng.choice(hands[player])
+        hands[player].remove(card)
+        options = legal_captures(card, deal.table, rules).options
+        match.play(card, rng.choice(options) if options else [])
+
+
+def test_the_last_play_of_a_deal_is_valued_exactly():
+    """The last card of a deal: nothing is hidden and nothing is left to decide, so its value is
+    the deal's margin after it, exactly."""
+    for seed in range(6):
+        rules = RULE_SETS[seed % 2]
+        deal = random_deal(seed, ["Ali", "Sara"], rules, stop=47)
+        card = deal.unseen_cards[0]
+        advice = pasur.advise(deal, [card], effort=5)
+        for a in advice:
+            after = random_deal(seed, ["Ali", "Sara"], rules, stop=47)
+            after.play(a.card, list(a.take))
+            scores = after.score()
+            me = after.side_of(deal.turn)
+            other = next(s for s in scores if s != me)
+            assert a.value == scores[me].total - scores[other].total
+
+
+def play_deal(match: Match, stock: list, choose) -> None:
+    """Play the match's deal in progress to its end, ``choose(match, hand)`` picking each play."""
+    hands: dict[str, list] = {}
+    players = match.players
+    while match.deal is not None:
+        deal = match.deal
+        if deal.played % (4 * len(players)) == 0:
+            hands = {p: [stock.pop() for _ in range(4)] for p in players}
+        card, take = choose(match, hands[deal.turn])
+        hands[deal.turn].remove(card)
+        match.play(card, list(take))
+
+
+def test_a_deal_played_by_the_engines_own_best_choices_reviews_with_no_label():
+    rng = random.Random(4)
+    match = Match(["Ali", "Sara"], PRESETS["pagat"])
+    table, stock = random_table(rng, match.rules)
+    match.start_deal(table)
+
+    def best(m, hand):
+        top = pasur.advise(m, hand, seed=9, effort=3)[0]
+        return top.card, top.take
+    play_deal(match, stock, best)
+    review = pasur.review(match, 1, seed=9, effort=3)
+    assert len(review.plays) == 48
+    assert all(p.label is None and p.loss == 0 for p in review.plays)
+    assert sum(p.choices > 1 for p in review.plays) > 10
+
+
+def test_a_missed_sur_is_labelled_a_mistake_or_a_blunder():
+    """The policy plays both sides; at the first point where the player to move could make a sur
+    with a numeral (not in the last hand) they trail their lowest card instead. The review marks
+    that play."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        match = Match(["Ali", "Sara"], PRESETS["standard"])
+        table, stock = random_table(rng, match.rules)
+        match.start_deal(table)
+        missed = []
+
+        def choose(m, hand, missed=missed):
+            deal = m.deal
+            if not missed and deal.hand < 5 and deal.table:
+                surs = [c for c in hand for t in legal_captures(c, deal.table, m.rules).options
+                        if len(t) == len(deal.table) and c.is_numeral]  # a J held back may sweep more later
+                trails = [c for c in hand if not legal_captures(c, deal.table, m.rules).options]
+                if surs and trails:
+                    missed.append(deal.played)
+                    return min(trails), ()
+            return quick(m, hand)
+        play_deal(match, stock, choose)
+        if missed:
+            review = pasur.review(match, 1, seed=1, effort=6)
+            play = review.plays[missed[0]]
+            assert play.label in ("mistake", "blunder"), play
+            assert play.best_take  # the better play captures
+            return
+    pytest.fail("no deal offered a sur to miss")
+
+
+def test_the_review_of_a_team_deal_names_each_player():
+    rng = random.Random(8)
+    players = ["Ali", "Sara", "Reza", "Mina"]
+    match = Match(players, PRESETS["standard"])
+    table, stock = random_table(rng, match.rules)
+    match.start_deal(table)
+    play_deal(match, stock, quick)
+    review = pasur.review(match, 1, effort=2)
+    assert [p.player for p in review.players] == ["Sara", "Reza", "Mina", "Ali"]
+    assert {p.player for p in review.plays} == set(players)
+
+
+def test_advise_refuses_a_seen_card_a_wrong_size_and_no_deal():
+    match = Match(["Ali", "Sara"], PRESETS["standard"])
+    with pytest.raises(pasur.IllegalPlayError):
+        pasur.advise(match, ["2S"])
+    match.start_deal(parse_cards("5C 9D 3H KS"))
+    with pytest.raises(pasur.IllegalPlayError) as seen:
+        pasur.advise(match, ["5C", "2S", "7D", "8D"])
+    assert seen.value.facts["card"] == parse_card("5C")
+    with pytest.raises(pasur.IllegalPlayError) as size:
+        pasur.advise(match, ["2S", "7D"])
+    assert size.value.facts["count"] == 4 and size.value.facts["given"] == 2
+    with pytest.raises(pasur.IllegalPlayError):
+        pasur.review(match, 1)
+
+
+# -- the commands ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang,word", [("en", "initial table"), ("de", "Anfangstisch"), ("es", "mesa inicial"), ("fa", "زمین آغازین")])
+def test_hint_refuses_a_card_already_seen_in_every_language(pasur, lang, word):
+    assert pasur("new", "Ali", "Sara").exit_code == 0
+    assert pasur("deal", "5C", "9D", "3H", "KS").exit_code == 0
+    result = pasur("--lang", lang, "hint", "5C", "2S", "7D", "8D")
+    assert result.exit_code == 1
+    assert word in result.output
+
+
+def test_hint_lists_every_option_best_first_and_changes_nothing(pasur):
+    pasur("new", "Ali", "Sara")
+    pasur("deal", "5C", "9D", "3H", "KS")
+    before = pasur("show", "--json").output
+    result = pasur("hint", "2S", "6D", "QH", "AD", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["player"] == "Sara"
+    assert [(o["card"], o["take"]) for o in data["options"]] and len(data["options"]) == 4
+    values = [o["value"] for o in data["options"]]
+    assert values == sorted(values, reverse=True)
+    assert {o["card"] for o in data["options"]} == {"2S", "6D", "QH", "AD"}
+    assert pasur("show", "--json").output == before
+    text = pasur("hint", "2S", "6D", "QH", "AD").output
+    assert "Sara" in text and "2♠ taking 9♦" in text
+
+
+def test_review_of_an_unfinished_match_and_of_a_tallied_deal_says_so(pasur):
+    pasur("new", "Ali", "Sara")
+    result = pasur("review")
+    assert result.exit_code == 1 and "nothing to review" in result.output
+    pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
+          "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+    result = pasur("review")
+    assert result.exit_code == 1 and "tallied" in result.output
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("en", ("mistake", "better", "choices")), ("de", ("Fehler", "besser", "Entscheidungen")),
+    ("es", ("error", "mejor", "decisiones")), ("fa", ("اشتباه", "بهتر", "تصمیم")),
+])
+def test_review_text_in_every_language(lang, words):
+    from pasur_cli.engine.advice import DealReview, PlayReview
+    from pasur_cli.text import i18n
+    from pasur_cli.text.render import Look
+    from pasur_cli.text.review import review_text
+    c = parse_card
+    plays = (PlayReview("Sara", 3, c("7C"), (c("4D"),), c("7C"), (c("AH"), c("3S")), 2.4, "mistake", 3),
+             PlayReview("Ali", 3, c("KS"), (), c("KS"), (), 0.0, None, 1))
+    i18n.set_language(lang)
+    text = review_text(Look(ascii=True), [DealReview(2, plays)])
+    for word in words:
+        assert word in text
+    assert "-2.4" in text and "7C" in text and "AH 3S" in text
