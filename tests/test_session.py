@@ -287,8 +287,9 @@ def tally_deal(t: Table) -> None:
     t.expect("clubs add up to 12")
     t.expect("Which side's answer to correct?")
     t.send(b.split(" & ")[0])
-    t.expect(f"{b}: pile or counts [clubs=4 aces=2 jacks=3 ten_diamonds=yes]: ")  # offered for editing
-    t.send("clubs=5")
+    t.expect(f"{b}: pile or counts")  # the earlier answer offered: on the line (readline) or as [default]
+    t.expect("clubs=4 aces=2 jacks=3 ten_diamonds=yes")
+    t.send("\x15clubs=5")  # Ctrl-U empties the line; the count typed replaces only that count
     t.expect(f"Surs held by {b} at the end of the deal [0]: ")
     t.send("")
     t.expect(f"Deal {match.deal_number} ({match.dealer} dealt, tallied)")

@@ -15,9 +15,9 @@ import pytest
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
 
 
-def spawn(db, *args: str, lang: str | None = None) -> pexpect.spawn:
+def spawn(db, *args: str, lang: str | None = None, term: str = "xterm") -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(PASUR_DB=str(db), NO_COLOR="1", **({"PASUR_LANG": lang} if lang else {}))
+    env.update(PASUR_DB=str(db), NO_COLOR="1", TERM=term, **({"PASUR_LANG": lang} if lang else {}))
     return pexpect.spawn(sys.executable, ["-m", "pasur_cli", *args], env=env, encoding="utf-8", timeout=20,
                          dimensions=(24, 80))
 
@@ -70,9 +70,12 @@ def test_counts_take_card_names_and_the_languages_words(pasur, db):
     assert one_shot.exit_code == 0, one_shot.output
 
 
-def test_a_corrected_answer_is_offered_and_only_what_is_typed_changes(pasur, db):
+@pytest.mark.parametrize("term", ["xterm", "dumb"])
+def test_a_corrected_answer_is_offered_and_only_what_is_typed_changes(pasur, db, term):
+    """With line editing (readline) the earlier answer is on the line to edit; without it (TERM=dumb)
+    it is the default in brackets, and counts typed replace only those counts."""
     pasur("new", "Ali", "Reza")
-    child = spawn(db, "tally")
+    child = spawn(db, "tally", term=term)
     child.expect("Ali: pile or counts: ")
     child.sendline("clubs=8 aces=2 jacks=2 2c=yes 10d=no")
     child.expect(r"Surs held by Ali at the end of the deal \[0\]: ")
@@ -83,8 +86,13 @@ def test_a_corrected_answer_is_offered_and_only_what_is_typed_changes(pasur, db)
     child.sendline("")
     child.expect("Which side's answer to correct")
     child.sendline("reza")
-    child.expect_exact("Reza: pile or counts [clubs=5 aces=2 jacks=1 2c=no 10d=yes]: ")
-    child.sendline("jacks=2")  # only the count that was wrong
+    if term == "xterm":
+        child.expect_exact("Reza: pile or counts: clubs=5 aces=2 jacks=1 2c=no 10d=yes")
+        child.send("\x17\x17\x17")  # Ctrl-W three times: the last three words go
+        child.sendline("jacks=2 2c=no 10d=yes")
+    else:
+        child.expect_exact("Reza: pile or counts [clubs=5 aces=2 jacks=1 2c=no 10d=yes]: ")
+        child.sendline("jacks=2")  # only the count that was wrong
     child.expect_exact("Surs held by Reza at the end of the deal [0]: ")
     child.sendline("")
     finish(child)

@@ -142,8 +142,11 @@ def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
         it; counts typed replace only those counts)."""
         earlier = answers.get(side)
         before = None if earlier is None else earlier[0][1].partition(":" if earlier[0][0] == "counts" else "=")[2]
-        given = _ask(read, look, look.say("{side}: pile or counts", side=side),
-                     _pile_or_counts(side, before and before.strip()), default=before and before.strip(), width=width)
+        before = before and before.strip()
+        offer = getattr(read, "offer", None)
+        offered = bool(before and offer is not None and offer(before))  # on the line, to edit (readline)
+        given = _ask(read, look, look.say("{side}: pile or counts", side=side), _pile_or_counts(side, before),
+                     default=None if offered else before, width=width)
         held = _ask(read, look, look.say("Surs held by {side} at the end of the deal", side=side), _surs(side),
                     default=str(earlier[1]) if earlier else "0", width=width)
         answers[side] = (given, held)
