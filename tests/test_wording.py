@@ -111,3 +111,15 @@ def test_taking_two_sets_under_pagat_says_one_set_may_be_taken(pasur, db):
 def test_check_says_why_two_sets_are_refused(pasur, card, table, take, said):
     result = pasur("check", card, "--table", table, "--take", take, "--rules", "pagat")
     assert result.exit_code == 1 and said in result.output, result.output
+
+
+@pytest.mark.parametrize("lang,said", [("de", "Die Partie ist vorbei: Ali & Sara haben gewonnen."),
+                                       ("es", "La partida ha terminado: ganaron Ali & Sara."),
+                                       ("fa", "بردند")])
+def test_the_session_says_a_team_won_in_the_plural(pasur, lang, said):
+    pasur("new", "Ali", "Reza", "Sara", "Mina")
+    counts = ["--count", "Ali: clubs=8 aces=3 jacks=2 two_clubs=yes ten_diamonds=yes",
+              "--count", "Reza: clubs=5 aces=1 jacks=2 two_clubs=no ten_diamonds=no"]
+    for _ in range(4):
+        pasur("tally", *counts)
+    assert said in pasur("--lang", lang, "session", input="7c\n").output
