@@ -456,3 +456,10 @@ class Deal:
     def score(self) -> dict[str, SideScore]:
         """Each side's score for this deal (meaningful once the deal is over)."""
         return score_deal({s: PileCount.of(p) for s, p in self.piles.items()}, self.surs, self.rules)
+
+    def score_if_ended(self) -> dict[str, SideScore]:
+        """Each side's score if the deal ended now: the cards on the table go to the side of
+        ``table_taker`` (the race `show` and the scoreboard show)."""
+        piles = {s: list(p) for s, p in self.piles.items()}
+        piles[self.side_of(self.table_taker)] += self.table
+        return score_deal({s: PileCount.of(p) for s, p in piles.items()}, self.surs, self.rules)

@@ -557,12 +557,7 @@ def race_text(look: Look, deal: Deal) -> str:
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
     held: object = Names([(s, n) for s, n in deal.surs.items() if n]) if any(deal.surs.values()) else _("none")
-    # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
-    from pasur_cli.engine.scoring import PileCount, score_deal
-    piles = {side: list(pile) for side, pile in deal.piles.items()}
-    piles[deal.side_of(deal.table_taker)] += deal.table
-    ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
-    now = Names([(s, score.total) for s, score in ended.items()], dot)
+    now = Names([(s, score.total) for s, score in deal.score_if_ended().items()], dot)
     return "\n".join([
         say("Clubs so far: {clubs} ({min} needed for {points} points).",
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
