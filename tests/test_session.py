@@ -525,3 +525,31 @@ def test_ctrl_d_at_the_prompt_says_goodbye_on_a_line_of_its_own(pasur, db, lang)
         assert child.before.endswith("\n"), repr(child.before[-80:])  # the prompt's line was ended first
     finally:
         child.close(force=True)
+
+
+def test_a_typed_play_replays_nothing_and_an_undo_replays_only_the_log_after_the_snapshot(tmp_path, monkeypatch):
+    """The store keeps the match a change leaves: the next prompt reads it as it is (one typed
+    play used to replay the stored log several times), and an undo takes back through Match.undo."""
+    from pasur_cli.cli.commands.session import run
+    from pasur_cli.engine.rules import PRESETS
+    from pasur_cli.store.database import Store
+    from pasur_cli.text.render import Look
+    store = Store(str(tmp_path / "pasur.db"), write=True, create=True)
+    mid = store.create(["Ali", "Sara"], PRESETS["pagat"], 0)
+    applied: list[int] = []
+    real = Match.apply
+    monkeypatch.setattr(Match, "apply", lambda self, action: applied.append(1) or real(self, action))
+    lines = iter(["5c 9d 3h ks", "2s", "7c", "show", "undo", "score"])
+    before: list[int] = []
+
+    def read(prompt: str) -> str:
+        before.append(len(applied))
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    run(store, mid, Look.detect(ascii=True, no_color=True), read=read)
+    store.close()
+    # nothing is replayed while plays are typed and shown; the undo replays the two actions it keeps
+    assert before == [0, 0, 0, 0, 0, 2, 2]

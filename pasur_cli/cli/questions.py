@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from pasur_cli.cli.app import fit
+from pasur_cli.cli.screen import fit
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.engine.names import find_name
 from pasur_cli.engine.typos import read_cards
-from pasur_cli.text import render
-from pasur_cli.text.i18n import _, whole_number
+from pasur_cli.text import i18n, render
+from pasur_cli.text.i18n import _, answer, whole_number
 
 if TYPE_CHECKING:
     from pasur_cli.cli.terminal import Reader
@@ -29,6 +29,22 @@ if TYPE_CHECKING:
     from pasur_cli.text.render import Look
 
 T = TypeVar("T")
+
+
+def confirm(question: str) -> bool:
+    """Ask ``question`` (a sentence in the chosen language) at the terminal until the answer is yes or
+    no in that language or in English; an empty answer, Ctrl-C and the end of input are no."""
+    suffix = _("[y/N]")
+    while True:
+        try:
+            typed = click.prompt(question + " " + suffix, default="", show_default=False, prompt_suffix=": ")
+        except click.Abort:  # Ctrl-C or the end of input
+            click.echo()
+            return False
+        said = answer(typed, i18n.language())
+        if said is not None:
+            return said
+        click.echo(_("Please answer y (yes) or n (no)."))
 
 
 def ask_capture(card: Card, deal: Deal, read: Reader, look: Look, echo: Callable[[str], None],

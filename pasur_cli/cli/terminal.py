@@ -249,7 +249,8 @@ def read_pipe(prompt: str) -> str:
 def at_terminal() -> bool:
     """Whether a person can be asked (standard input is a terminal; None when it was closed): the
     one place the command line tells a person from a pipe."""
-    return sys.stdin is not None and sys.stdin.isatty()
+    from pasur_cli.cli.screen import is_terminal
+    return is_terminal(sys.stdin)
 
 
 @contextmanager
@@ -277,7 +278,8 @@ def page(text: str) -> None:
     runs (Python ignores it then, as git does). Without a pager the text is written as it is."""
     import click
     out = sys.stdout
-    if out is None or not out.isatty() or text.count("\n") + 2 <= rows():
+    from pasur_cli.cli.screen import is_terminal
+    if not is_terminal(out) or text.count("\n") + 2 <= rows():
         click.echo(text)
         return
     import shlex

@@ -36,8 +36,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from pasur_cli.engine.action import action_text, parse_action
 from pasur_cli.engine.errors import PasurError, Words, shorten
-from pasur_cli.engine.match import DealResult, Match, action_text, parse_action
+from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.values import Value
@@ -76,7 +77,7 @@ CREATE TABLE actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
     at TEXT NOT NULL,               -- UTC time it was recorded
-    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.match.action_text
+    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.action.action_text
     PRIMARY KEY (match_id, seq)
 );
 """ + """

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, confirm, echo, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.app import PasurCommand, echo, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.questions import confirm
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import MAX_BYTES, read_record
 from pasur_cli.store.database import StoreError, check_file, check_path, default_path

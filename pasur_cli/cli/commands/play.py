@@ -141,7 +141,9 @@ class Said(click.ClickException):
 
 def _at_terminal() -> bool:
     import sys
-    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+
+    from pasur_cli.cli.screen import is_terminal
+    return is_terminal(sys.stdin) and is_terminal(sys.stdout)
 
 
 def _width() -> int | None:

@@ -315,7 +315,7 @@ class Session:
         """Start a match and go on with it: the same players (and rules) as this one, or ``words``;
         ``options`` as `pasur new` takes them (--rules, --rule, --dealer, --solo)."""
         from pasur_cli.engine.match import Match as Fresh
-        from pasur_cli.engine.match import check_players
+        from pasur_cli.engine.names import check_players
         from pasur_cli.engine.rules import parse_rules
         names = check_players(words) if words else list(match.players)
         rules = match.rules
