@@ -117,7 +117,7 @@ def test_ctrl_d_at_the_capture_question_ends_the_line_first(pasur, db):
     pasur("new", "Ali", "Sara", "--rules", "pagat")
     pasur("deal", "AC", "2D", "4H", "5C")
     pasur("play", "QS")  # Sara trails Q♠
-    child = spawn(db, "session")
+    child = spawn(db, "session", term="dumb")  # the terminal's own line mode (readline's is asked in test_session*)
     child.expect("Ali to play .* › ")
     child.sendline("5s")  # RULES.md example 2: 5♠ takes 5+A or 4+2, the player chooses
     child.expect("Which one\\? ")
