@@ -423,8 +423,19 @@ def run() -> None:
 def open_store(ctx: click.Context, write: bool = False, create: bool = False) -> Store:
     """The database named by --db / PASUR_DB / the data folder, closed when the command ends.
     Only ``create`` (new, import) makes the file when it does not exist."""
+    import sys
+
     from pasur_cli.store.database import Store
-    store = Store(ctx.meta.get("pasur.db"), write=write, create=create)
+    path = ctx.meta.get("pasur.db")
+    waiting = None
+    if sys.stderr is not None and sys.stderr.isatty():  # a person waits: say why nothing happens yet
+        def waiting() -> None:
+            from pasur_cli.store.database import default_path
+            from pasur_cli.text.render import Look
+            look = Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=True, stream=sys.stderr)
+            click.echo(look.say("{path} is busy (another program is using it): waiting for it; Ctrl-C leaves.",
+                                path=path if path is not None else default_path()), err=True)
+    store = Store(path, write=write, create=create, waiting=waiting)
     ctx.call_on_close(store.close)
     process.opened(store)
     return store

@@ -164,6 +164,7 @@ def _moved(path: str) -> GoneError:
 
 
 SLICE = 0.05  # seconds SQLite itself waits for a lock before Python may act on a Ctrl-C
+_EXECUTE, _EXECUTEMANY = sqlite3.Connection.execute, sqlite3.Connection.executemany
 
 
 class Patient(sqlite3.Connection):
@@ -179,29 +180,36 @@ class Patient(sqlite3.Connection):
     told = False  # whether ``waiting`` was called since the last statement that succeeded
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        return self._patiently(super().execute, sql, parameters)
+        try:
+            cursor = _EXECUTE(self, sql, parameters)
+        except sqlite3.OperationalError as err:
+            return self._patiently(err, _EXECUTE, sql, parameters)
+        if self.told:
+            self.told = False
+        return cursor
 
     def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        return self._patiently(super().executemany, sql, parameters)
+        try:
+            return _EXECUTEMANY(self, sql, parameters)
+        except sqlite3.OperationalError as err:
+            return self._patiently(err, _EXECUTEMANY, sql, parameters)
 
-    def _patiently(self, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
-        deadline = None
+    def _patiently(self, err: sqlite3.OperationalError, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
+        """Try the statement again after ``err`` while the file is busy, up to ``patience`` seconds."""
+        deadline = time.monotonic() + self.patience - SLICE
         while True:
+            if not _is_busy(err) or (self.in_transaction and sql != "COMMIT") or time.monotonic() >= deadline:
+                raise err
+            if self.waiting is not None and not self.told:
+                self.told = True
+                self.waiting()
             try:
-                cursor = run(sql, parameters)
-                self.told = False
-                return cursor  # type: ignore[no-any-return]
-            except sqlite3.OperationalError as err:
-                if not _is_busy(err) or (self.in_transaction and sql != "COMMIT"):
-                    raise
-                moment = time.monotonic()
-                if deadline is None:
-                    deadline = moment + self.patience - SLICE
-                    if self.waiting is not None and not self.told:
-                        self.told = True
-                        self.waiting()
-                if moment >= deadline:
-                    raise
+                cursor = run(self, sql, parameters)
+            except sqlite3.OperationalError as again:
+                err = again
+                continue
+            self.told = False
+            return cursor  # type: ignore[no-any-return]
 
 
 def _text(data: bytes) -> str | bytes:
@@ -314,11 +322,13 @@ class Store:
     """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
     a missing file (with its folder)."""
 
-    def __init__(self, path: str | None = None, write: bool = False, create: bool = False) -> None:
+    def __init__(self, path: str | None = None, write: bool = False, create: bool = False,
+                 waiting: Any = None) -> None:
         self.path = check_path(str(path) if path is not None else default_path())
         self.write, self.may_create = write or create, create
         self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
         self.schema = SCHEMA_VERSION  # of the file, read as it is when it is older and only read
+        self._waiting = waiting  # called when the file is first found busy (see Patient)
         self.db = self._open()
         self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
@@ -360,6 +370,7 @@ class Store:
             db = sqlite3.connect(f"{sqlite_uri(where)}?mode={mode}", uri=True, timeout=min(patience, SLICE),
                                  isolation_level=None, factory=Patient)
             db.patience = patience
+            db.waiting = self._waiting
             db.text_factory = _text
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
