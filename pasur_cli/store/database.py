@@ -753,6 +753,14 @@ class Store:
                               (fingerprint,)).fetchone()
         return None if row is None else int(row[0])
 
+    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]]) -> int | None:
+        """The first stored match with these players, rules, first dealer and log (a record
+        exported from this file, say: the same match by its content), or None."""
+        try:
+            return _same_content(self.db, players, rules, dealer, actions)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -797,6 +805,11 @@ class Store:
                 if earlier is not None:
                     raise AlreadyImported("this record was already imported as match {match}; nothing was changed"
                                           " (give --again to import it once more).", match=earlier)
+                same = _same_content(db, players, rules, dealer, actions)  # a match of this file, by its content
+                if same is not None:
+                    raise AlreadyImported("this record is match {match} of this database already (the same players,"
+                                          " rules and plays); nothing was changed (give --again to import it as a"
+                                          " new match).", match=same)
             mid = self._next_id(db)
             db.execute("INSERT INTO matches (id, created, players, rules, dealer, touched, fingerprint, key, revision)"
                        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
@@ -909,6 +922,20 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
                          " (now {revision}); nothing was recorded.", **facts)
     raise StaleError("the match changed since it was shown (its revision is {revision}, not {expect}; the"
                      " length of its log is {length}); nothing was recorded. Look again and re-enter.", **facts)
+
+
+def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
+                  actions: Sequence[dict[str, Any]]) -> int | None:
+    """See Store.stored_as: the matches of the same players, rules and dealer are found by the
+    index of their columns, and only their logs are read and compared."""
+    texts = [action_text(a) for a in actions]
+    rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
+                      ("\n".join(players), rules_lines(rules), dealer)).fetchall()
+    for (mid,) in rows:
+        log = [r[0] for r in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (mid,))]
+        if log == texts:
+            return int(mid)
+    return None
 
 
 def checked_text(action: dict[str, Any]) -> str:
