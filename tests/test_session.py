@@ -272,24 +272,25 @@ def tally_deal(t: Table) -> None:
     t.check_prompt(t.prompt())
     t.send("tally")
     t.expect(f"{a}: pile or counts: ")
-    t.send("clubs=8 aces=2 jacks=1 2c=yes")       # not a count: asked again
-    t.expect("'2c=yes' is not a count")
+    t.send("clubs=8 aces=2 jacks=1 2h=yes")       # not a count: asked again
+    t.expect("'2h=yes' is not a count")
     t.expect(f"{a}: pile or counts: ")
     t.send("clubs=8 aces=2 jacks=1 two_clubs=yes")
-    t.expect(f"{a}: surs held [0]: ")
+    t.expect(f"Surs held by {a} at the end of the deal [0]: ")
     t.send("x")                                   # not a number: asked again
-    t.expect(f"{a}: surs held [0]: ")
+    t.expect(f"Surs held by {a} at the end of the deal [0]: ")
     t.send("0")
     t.expect(f"{b}: pile or counts: ")
     t.send("clubs=4 aces=2 jacks=3 ten_diamonds=yes")  # 12 clubs in all
-    t.expect(f"{b}: surs held [0]: ")
+    t.expect(f"Surs held by {b} at the end of the deal [0]: ")
     t.send("")
     t.expect("clubs add up to 12")
     t.expect("Which side's answer to correct?")
     t.send(b.split(" & ")[0])
-    t.expect(f"{b}: pile or counts: ")
-    t.send("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
-    t.expect(f"{b}: surs held [0]: ")
+    t.expect(f"{b}: pile or counts")  # the earlier answer offered: on the line (readline) or as [default]
+    t.expect("clubs=4 aces=2 jacks=3 ten_diamonds=yes")
+    t.send("\x15clubs=5")  # Ctrl-U empties the line; the count typed replaces only that count
+    t.expect(f"Surs held by {b} at the end of the deal [0]: ")
     t.send("")
     t.expect(f"Deal {match.deal_number} ({match.dealer} dealt, tallied)")
     from pasur_cli.text.tally_input import build_action
@@ -396,7 +397,7 @@ def test_ctrl_c_cancels_a_tally_and_ctrl_l_clears_the_screen_keeping_the_line(pa
         child.sendline("tally")
         child.expect_exact("Ali: pile or counts: ")
         child.sendline("clubs=8")
-        child.expect_exact("Ali: surs held [0]: ")
+        child.expect_exact("Surs held by Ali at the end of the deal [0]: ")
         child.sendintr()
         child.expect_exact("Cancelled: nothing was recorded.")
         child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")

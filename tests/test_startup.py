@@ -50,7 +50,7 @@ for case in sys.argv[1:]:
 LANGUAGE_VARIABLES = ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 COMMANDS = "pasur_cli.cli.commands."
 # what no command loads but the one that needs it
-COSTLY = {"plotext", "pasur_cli.web", "pasur_cli.engine.advice", "platformdirs", "babel", "importlib.metadata",
+COSTLY = {"plotext", "pasur_cli.web", "pasur_cli.engine.advice", "pasur_cli.engine.playout", "platformdirs", "babel", "importlib.metadata",
           "struct", "locale", "starlette", "uvicorn", "segno", "anyio", "asyncio"}
 NO_TABLE = {"tabulate", "wcwidth"}
 NO_STORE = {"sqlite3", "pasur_cli.store"}

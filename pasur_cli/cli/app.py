@@ -281,6 +281,51 @@ def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str
     return [p for p in PRESETS if p.startswith(incomplete.lower())]
 
 
+def _players(ctx: click.Context, every: bool) -> list[str]:
+    """The players of the match --match names, else of the current one, or (``every``) of every
+    match in the database, most recently played first; none when there is nothing to read."""
+    from pasur_cli.store.database import Store
+    try:
+        store = Store(ctx.find_root().meta.get("pasur.db", ctx.meta.get("pasur.db")))
+    except Exception:  # completion must never fail loudly: no database means nothing to offer
+        return []
+    try:
+        if every:
+            return list(dict.fromkeys(p for mid in store.match_ids() for p in store.summary(mid)[0]))
+        return list(current(ctx, store)[1].players)
+    except Exception:  # as above: a damaged or busy database offers nothing
+        return []
+    finally:
+        store.close()
+
+
+def _starting(names: list[str], incomplete: str, suffix: str = "") -> list[str]:
+    """The ``names`` that ``incomplete`` begins, compared as names are (``ali`` finds Ali), each
+    followed by ``suffix``."""
+    from pasur_cli.engine.names import name_key
+    return [name + suffix for name in names if name_key(name).startswith(name_key(incomplete))]
+
+
+def complete_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The current match's players (for --by)."""
+    return _starting(_players(ctx, every=False), incomplete)
+
+
+def complete_known_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Every player the database knows, and those already named on this command line (`new`'s)."""
+    named = [p for p in (ctx.params.get("players") or ctx.args) if isinstance(p, str)]  # args: click's completion
+    return _starting(list(dict.fromkeys([*named, *_players(ctx, every=True)])), incomplete)
+
+
+def complete_side(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """A side named by one of its players, then what follows it: ``Ali=`` for --pile and --surs,
+    ``Ali:`` for --count (a player's name stands for the side, and has no spaces as a team's has)."""
+    suffix = ":" if param.name == "counts" else "="
+    if suffix in incomplete:
+        return []
+    return _starting(_players(ctx, every=False), incomplete, suffix)
+
+
 def complete_rule(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Option names with '=', then the values that option takes."""
     from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES
@@ -391,7 +436,16 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
             click.echo(look.say("{path} is busy (another program is using it): waiting for it; Ctrl-C leaves.",
                                 path=path if path is not None else default_path()), err=True)
     store = Store(path, write=write, create=create, waiting=waiting)
-    ctx.call_on_close(store.close)
+
+    def close() -> None:
+        try:
+            for mid, deal in sorted(store.mismatched.items()):  # figures recomputed: say so, as for damage
+                click.echo(look(ctx).say("Match {match}: the stored figures of deal {deal} do not match its log;"
+                                         " what is shown was recomputed from the log.", match=mid, deal=deal),
+                           err=True)
+        finally:
+            store.close()
+    ctx.call_on_close(close)
     process.opened(store)
     return store
 

@@ -232,7 +232,7 @@ class Match:
         took = None if take is None else _cards(take, Words("capture"))
         self._ready()
         if self.deal is None:
-            raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
+            raise IllegalPlayError("enter the table of deal {number} first (pasur deal CARD CARD CARD CARD).",
                                    number=self.deal_number)
         return self.deal, played, took, None if by is None else self.player_named(by)
 

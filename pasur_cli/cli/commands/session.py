@@ -295,7 +295,9 @@ class Session:
             else:
                 self.echo(said)
         elif match.finished:
-            over = self.look.say("The match is over: {winner} won.", winner=match.winner)
+            team = 2 if " & " in str(match.winner) else 1  # a side of two takes the plural verb
+            over = self.look.say_count("The match is over: {winner} won.", "The match is over: {winner} won.", team,
+                                       winner=match.winner)
             self.echo(over + " " + self.next_match(match))
         elif match.deal is None:
             self.table(words, seen, match, line.by)
@@ -419,7 +421,9 @@ class Session:
             self.handled()
             self.echo("")
             raise Cancelled from None
-        except EOFError:
+        except EOFError:  # Ctrl-D: the cursor is after the question; end that line first
+            if self.at_terminal:
+                self.echo("")
             raise Cancelled from None
 
 
