@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from pasur_cli.cli.app import (
@@ -17,10 +15,6 @@ from pasur_cli.cli.app import (
     store_options,
 )
 from pasur_cli.engine.errors import IllegalPlayError
-
-if TYPE_CHECKING:
-    from pasur_cli.store.database import Store
-    from pasur_cli.text.render import Look
 
 
 @click.command(cls=PasurCommand)
@@ -57,25 +51,3 @@ def review(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     else:
         click.echo(review_text(look(ctx), reviews))
 
-
-def session_advice(look: Look, store: Store, match_id: int, command: str, words: list[str]) -> str:
-    """The session's ``review`` (the last finished deal) and ``hint CARDS`` (the hand of the player
-    to move), as the commands print them. Raises PasurError as they do."""
-    from pasur_cli.engine.advice import HINT_EFFORT, advise
-    from pasur_cli.engine.advice import review as review_deal
-    from pasur_cli.engine.cards import parse_cards
-    from pasur_cli.engine.errors import Words
-    from pasur_cli.engine.match import Match
-    from pasur_cli.text.review import hint_text, review_text
-    if command == "hint":
-        hand = parse_cards(words, Words("hand"))
-        match = store.match(match_id)[1]
-        if match.deal is None or match.deal.turn is None:
-            raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
-                                   number=match.deal_number)
-        return hint_text(look, match.deal.turn, advise(match, hand, effort=HINT_EFFORT))
-    record = store.load(match_id, full=True)
-    match = Match.replay(record.players, record.rules, record.dealer, record.actions)
-    if not match.results:
-        raise IllegalPlayError("no deal of this match is finished yet: there is nothing to review.")
-    return review_text(look, [review_deal(match, match.results[-1].number)])

@@ -253,7 +253,7 @@ class Session:
         elif command == "tally":
             self.tally(match, seen)
         elif command in ("review", "hint"):  # the analysis engine, loaded only when asked
-            from pasur_cli.cli.commands.review import session_advice
+            from pasur_cli.cli.advice import session_advice
             self.echo(session_advice(self.look, self.store, self.mid, command, words[1:]))
         elif match.finished:
             self.echo(self.look.say("The match is over: {winner} won. Type {quit} to leave.", winner=match.winner,

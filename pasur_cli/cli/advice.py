@@ -1,0 +1,36 @@
+"""The analysis engine as the session asks it: ``review`` and ``hint CARDS`` (the commands
+`pasur review` and `pasur hint` print the same), kept out of the session's module so that it
+loads the engine only when asked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pasur_cli.engine.errors import IllegalPlayError
+
+if TYPE_CHECKING:
+    from pasur_cli.store.database import Store
+    from pasur_cli.text.render import Look
+
+
+def session_advice(look: Look, store: Store, match_id: int, command: str, words: list[str]) -> str:
+    """The session's ``review`` (the last finished deal) and ``hint CARDS`` (the hand of the player
+    to move), as the commands print them. Raises PasurError as they do."""
+    from pasur_cli.engine.advice import HINT_EFFORT, advise
+    from pasur_cli.engine.advice import review as review_deal
+    from pasur_cli.engine.cards import parse_cards
+    from pasur_cli.engine.errors import Words
+    from pasur_cli.engine.match import Match
+    from pasur_cli.text.review import hint_text, review_text
+    if command == "hint":
+        hand = parse_cards(words, Words("hand"))
+        match = store.match(match_id)[1]
+        if match.deal is None or match.deal.turn is None:
+            raise IllegalPlayError("there is no deal in progress: enter the table of deal {number} first.",
+                                   number=match.deal_number)
+        return hint_text(look, match.deal.turn, advise(match, hand, effort=HINT_EFFORT))
+    record = store.load(match_id, full=True)
+    match = Match.replay(record.players, record.rules, record.dealer, record.actions)
+    if not match.results:
+        raise IllegalPlayError("no deal of this match is finished yet: there is nothing to review.")
+    return review_text(look, [review_deal(match, match.results[-1].number)])
