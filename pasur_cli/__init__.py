@@ -26,7 +26,7 @@ Scoring: ``score_deal``, ``SideScore``, ``PileCount``, ``clubs_winners``, ``matc
 The match record (JSON): ``read_record``, ``write_record``.
 Across time: ``match_events`` (a match's events play by play: the table dealt, each ``Play``, the
 leftover, each ``DealResult``), ``record_book`` (a ``RecordBook`` of every player's and
-partnership's ``Record`` across matches, and the head-to-head wins).
+partnership's ``PlayerRecord`` across matches, and the head-to-head wins).
 Advice (the analysis engine): ``advise`` (every legal option of the hand of the player to move,
 best first, each an ``Advice`` with its expected deal margin), ``review`` (a finished deal's
 ``DealReview``: a ``PlayReview`` per play with its cost and label, a ``PlayerReview`` per player).
@@ -97,7 +97,8 @@ _WHERE = {
     "match_events": "history",
     "record_book": "stats",
     "RecordBook": "stats",
-    "Record": "stats",
+    "PlayerRecord": "stats",
+    "Record": "stats",  # PlayerRecord's name before; not in __all__
     "PasurError": "errors",
     "NotationError": "errors",
     "IllegalPlayError": "errors",
@@ -121,9 +122,9 @@ __all__ = [
     "PileCount",
     "Play",
     "PlayReview",
+    "PlayerRecord",
     "PlayerReview",
     "Rank",
-    "Record",
     "RecordBook",
     "Rules",
     "SideScore",
@@ -214,6 +215,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.scoring import clubs_winners as clubs_winners
     from pasur_cli.engine.scoring import match_winner as match_winner
     from pasur_cli.engine.scoring import score_deal as score_deal
+    from pasur_cli.engine.stats import PlayerRecord as PlayerRecord
     from pasur_cli.engine.stats import Record as Record
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book

@@ -1,9 +1,10 @@
 """Property tests: the capture lister and the validator agree with each other and with brute force
 (tests/naive.py, RULES.md section 4 tried on every subset)."""
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from naive import naive_captures, splits, subsets, sum_wanted, total
+from tier import sized
 
 from pasur_cli.engine.captures import CAP, capture_problem, legal_captures
 from pasur_cli.engine.cards import DECK
@@ -24,7 +25,7 @@ def positions(draw, most=9):
     return cards[0], cards[1:], rules
 
 
-@settings(deadline=None)
+@sized(50)
 @given(positions())
 def test_list_equals_brute_force(position):
     card, table, rules = position
@@ -37,7 +38,7 @@ def test_list_equals_brute_force(position):
     assert found.forced == (next(iter(expected)) if len(expected) == 1 else () if not expected else None)
 
 
-@settings(deadline=None)
+@sized(50)
 @given(positions(), st.data())
 def test_validator_accepts_exactly_the_listed(position, data):
     card, table, rules = position
@@ -49,7 +50,7 @@ def test_validator_accepts_exactly_the_listed(position, data):
     assert legal == (tuple(sorted(take)) in found.options or (not take and found.trail))
 
 
-@settings(deadline=None)
+@sized(50)
 @given(positions(most=14))
 def test_trail_exactly_when_nothing_to_capture(position):
     card, table, rules = position
@@ -58,7 +59,7 @@ def test_trail_exactly_when_nothing_to_capture(position):
     assert (capture_problem(card, table, [], rules) is None) == found.trail
 
 
-@settings(deadline=None)
+@sized(50)
 @given(positions(most=12))
 def test_multi_captures_are_maximal_disjoint_unions(position):
     card, table, _ = position

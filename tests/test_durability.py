@@ -53,7 +53,7 @@ def test_fault_after_append_records_nothing(db, pasur):
     assert log(db) == actions[:2]
 
 
-@pytest.mark.parametrize("plays", [8, pytest.param(48, marks=pytest.mark.soak)])
+@pytest.mark.parametrize("plays", [6, pytest.param(48, marks=pytest.mark.soak)])
 def test_sigkill_at_random_moments_loses_no_completed_play(db, plays):
     """Each play's command is killed once at a random moment of the later part of its run, where it
     opens the database and writes (the moments scale with how long the last whole run took, so a
@@ -100,9 +100,11 @@ print(json.dumps(accepted))
 """
 
 
-def test_two_writers_record_every_play_once_in_order(db, pasur):
+@pytest.mark.parametrize("count", [13, pytest.param(None, marks=pytest.mark.soak)])
+def test_two_writers_record_every_play_once_in_order(db, pasur, count):
+    """Both writers try every action of the deal (its table and 12 plays; the whole deal under soak)."""
     assert pasur("new", "Ali", "Sara", "--rules", "pagat", "--rule", "fixed_deals=1").exit_code == 0
-    actions = one_deal(4)
+    actions = one_deal(4)[:count]
     batch = json.dumps([cli_args(a) for a in actions])
     workers = [subprocess.Popen([sys.executable, "-c", WORKER, batch], stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True) for _ in range(2)]

@@ -188,7 +188,7 @@ def writes(length: int) -> list[list[str]]:
             ["delete", "--match", "1", "--yes"]]
 
 
-@sized(10)
+@sized(6)
 @given(length=st.integers(0, 30), wrong=st.integers(0, 2**63 - 1))
 def test_a_write_with_a_stale_expect_changes_nothing(tmp_path_factory, length, wrong):
     folder = tmp_path_factory.mktemp("expect")

@@ -16,6 +16,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from hypothesis import given
 from hypothesis import strategies as st
+from tier import sized
 
 from pasur_cli.cli.app import main
 from pasur_cli.text import i18n, i18n_tools
@@ -59,6 +60,7 @@ def test_the_language_is_chosen_in_order(environ, option, expected):
     assert choose(environ, option) == expected
 
 
+@sized(30)
 @given(st.dictionaries(st.sampled_from(["PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]),
                        st.text(max_size=12)))
 def test_any_environment_gives_a_language_pasur_speaks(environ):

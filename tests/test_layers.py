@@ -17,6 +17,7 @@ xfail turns that into a failure, and the mark is removed.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,7 +45,8 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
-def imports(name: str, top_only: bool = False) -> set[str]:
+@functools.cache  # each module parsed once a process
+def imports(name: str, top_only: bool = False) -> frozenset[str]:
     """The modules ``name`` imports (``from P import m`` is P.m when that is a module of ours);
     with ``top_only`` only those imported when the module loads (not inside a function, not under
     ``if TYPE_CHECKING``)."""
@@ -68,7 +70,7 @@ def imports(name: str, top_only: bool = False) -> set[str]:
             else:
                 visit(child, inside or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda))
     visit(ast.parse(MODULES[name].read_text(encoding="utf-8")), False)
-    return found
+    return frozenset(found)
 
 
 PACKAGES = {name for name, path in MODULES.items() if path.name == "__init__.py"}

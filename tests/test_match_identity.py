@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from simulate import random_table
 
 from pasur_cli.cli.app import main
@@ -26,7 +28,7 @@ from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.record import read_record
 from pasur_cli.engine.rules import PRESETS
 from pasur_cli.store import actions
-from pasur_cli.store.database import AlreadyImported, Expected, NoMatchError, StaleError, Store
+from pasur_cli.store.database import AlreadyImported, Expected, NoMatchError, StaleError, Store, parse_expected
 
 
 def run(path: Path, *args: object, input: str | None = None):
@@ -140,6 +142,25 @@ def test_expect_takes_digits_of_any_script_and_refuses_other_text(tmp_path):
     for bad in ("x", f"{key}:", f"{key[:-1]}:1", "KEY:1", "-1", "1:2:3", "9" * 30):
         result = run(path, "undo", "--expect", bad)
         assert result.exit_code == 2 and "is not a revision" in result.output, bad
+
+
+KEYS = st.text("0123456789abcdef", min_size=16, max_size=16)
+
+
+@given(key=st.one_of(st.none(), KEYS), revision=st.integers(0, 2**63 - 1))
+def test_a_revision_token_reads_back_as_itself(key, revision):
+    assert parse_expected(Expected(key, revision).token) == Expected(key, revision)
+
+
+@given(text=st.text(max_size=40))
+def test_expect_text_is_a_revision_only_in_its_two_forms(text):
+    """Any text: read as a revision only when it is N or KEY:N (N a whole number in any script's
+    digits, KEY 16 lowercase hexadecimal digits), never half-read."""
+    found = parse_expected(text)
+    if found is not None:
+        key, sep, number = text.strip().rpartition(":")
+        assert found.key == (key if sep else None) and number.strip().isdecimal()
+        assert int(number.strip()) == found.revision if number.strip().isascii() else True
 
 
 def test_every_write_command_checks_the_revision(tmp_path):
@@ -308,10 +329,11 @@ def test_three_concurrent_imports_store_a_record_once(tmp_path):
     """The issue's example: three imports of one record at once stored it three times."""
     path = tmp_path / "p.db"
     record = Path(__file__).parent.parent / "examples" / "season-6.json"
-    for _ in range(3):
+    for round in range(3):  # then twice more: all three refused
         runs = [_pasur("import", str(record), db=path) for _ in range(3)]
         results = [(p.wait(), *p.communicate()) for p in runs]
-        assert sorted(code for code, _, _ in results) == [0, 1, 1] or sum(code == 0 for code, _, _ in results) == 0
+        assert sorted(code for code, _, _ in results) == ([0, 1, 1] if round == 0 else [1, 1, 1]), results
+        assert all("already imported as match 1" in err for code, _, err in results if code)
         assert all("Traceback" not in err for _, _, err in results)
         count = sqlite3.connect(path).execute("SELECT count(*) FROM matches").fetchone()[0]
         assert count == 1
@@ -346,3 +368,96 @@ def test_export_without_force_never_replaces_a_file_or_a_link(tmp_path):
         assert result.exit_code == 1 and "already exists" in result.output
     assert kept.read_text() == "mine" and not (tmp_path / "nowhere.json").exists()
     assert run(path, "export", "-o", kept, "--force").exit_code == 0 and json.loads(kept.read_text())["players"]
+
+
+# -- generated: a session beside another shell ------------------------------------------------
+COUNTS = ["clubs=8 aces=2 jacks=1 two_clubs=yes", "clubs=5 aces=2 jacks=3 ten_diamonds=yes"]
+
+
+def _line_for(match) -> str:
+    """A line the session accepts for the position ``match`` shows: its table, or a legal play
+    with its capture named (so no question is asked)."""
+    deal = match.deal
+    if deal is None:
+        return " ".join(c.code for c in random_table(random.Random(match.length), match.rules)[0])
+    card = sorted(deal.unseen_cards)[match.length % len(deal.unseen_cards)]
+    options = legal_captures(card, deal.table, match.rules).options
+    return " ".join([card.code, *(c.code for c in (options[0] if options else []))])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_session_beside_another_shell_records_only_what_it_showed(tmp_path, seed, capsys):
+    """A session (in-process, its lines read from the test) and another shell on one file. Before
+    each line the other shell may play, take back, take back and play again, or delete the match
+    and make another; the line is one the session's last prompt allows (a table, a play, or a
+    tally, the other shell acting while its last question is answered). It is recorded exactly
+    when nothing changed since that prompt; after a delete the session ends, and the new match
+    holds nothing of it."""
+    from pasur_cli.cli.commands import session
+    from pasur_cli.text.render import Look
+    rng = random.Random(seed)
+    path = tmp_path / "p.db"
+    other = Store(path, create=True)
+    mid = other.create(["Ali", "Sara"], PRESETS["pagat"], 0)
+    ours = Store(path, write=True)
+    state: dict = {"lines": 0, "deleted": False, "tallies": 0}
+
+    def revision() -> int:
+        found = other.stored_revision(mid)
+        return -1 if found is None else found.revision
+
+    def read(prompt: str) -> str:
+        if "pile or counts" in prompt:  # a tally's questions (two sides: Ali's, then Sara's)
+            return COUNTS[prompt.startswith("Sara")]
+        if "surs held" in prompt and prompt.startswith("Ali"):
+            return ""
+        if "surs held" in prompt:  # the last answer: the other shell may act while it is typed
+            return meanwhile(state.pop("before"), "")
+        if "expect" in state:  # what the last line must have done
+            assert revision() == state["expect"], (seed, state)
+        if state["lines"] == 25:
+            raise EOFError
+        state["lines"] += 1
+        match = other.match(mid)[1]  # what the session's prompt was drawn from
+        if match.deal is None and state["tallies"] < 2 and rng.random() < 0.5:
+            state["tallies"] += 1
+            state["before"] = revision()
+            state.pop("expect", None)
+            return "tally"
+        return meanwhile(revision(), _line_for(match))
+
+    def meanwhile(before: int, line: str) -> str:
+        """The other shell's action (or none) while ``line`` is typed; ``line``."""
+        match = other.match(mid)[1]
+        what = rng.choice(["nothing"] * 4 + ["play", "undo", "undo+play"] * 2 + ["delete"] * (state["lines"] > 8))
+        if what == "play":
+            _step(random.Random(rng.random()), other, mid)
+        elif what == "undo" and match.length:
+            actions.take_back(other, mid)
+        elif what == "undo+play" and match.length:
+            actions.take_back(other, mid)
+            _step(random.Random(rng.random()), other, mid)
+        elif what == "delete":
+            other.delete(mid)
+            state["new"] = other.create(["Reza", "Mina"], PRESETS["standard"], 0)
+            state["deleted"] = True
+            state.pop("expect", None)
+            return line
+        moved = revision() != before
+        state["expect"] = revision() if moved else before + 1
+        state["refused" if moved else "recorded"] = state.get("refused" if moved else "recorded", 0) + 1
+        return line
+
+    try:
+        session.run(ours, mid, Look(), read)
+    finally:
+        ours.close()
+    out = capsys.readouterr().out
+    if state["deleted"]:
+        assert f"match {mid} was deleted while this session was open" in out
+        assert other.stored_revision(state["new"]).revision == 0
+    elif "expect" in state:
+        assert revision() == state["expect"]
+    assert "Traceback" not in out
+    assert state.get("recorded", 0) >= 1 and state.get("refused", 0) >= 1, state  # both were tried
+    other.close()

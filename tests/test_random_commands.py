@@ -7,7 +7,7 @@ import tempfile
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from tier import sized
 
@@ -97,7 +97,7 @@ def test_random_command_sequences(commands, seed, start_with_match):
                 assert after == before, args
 
 
-@settings(deadline=None)
+@sized(30)
 @given(st.text(max_size=40))
 def test_random_strings_as_cards(text):
     runner = CliRunner()

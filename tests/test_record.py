@@ -9,6 +9,8 @@ from simulate import enter, new_match, random_match
 
 
 def play_random(pasur, seed, players, preset, stop):
+    """A match of ``stop`` random actions (or a whole one) entered through `pasur new` and, as a
+    table enters them, `pasur deal` and `pasur play`."""
     engine = new_match(pasur, players, preset, ["fixed_deals=2"])
     for number, action in enumerate(random_match(random.Random(seed), engine)):
         if number == stop:

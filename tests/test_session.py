@@ -136,11 +136,11 @@ def test_a_queen_typed_alone_asks_its_suit_and_does_not_quit(pasur, db):
     assert "Sara plays 2♠ and takes 9♦." in result.output  # the session went on after both
 
 
-def test_one_shot_play_of_two_cards_suggests_take(pasur, db):
+def test_one_shot_play_of_two_cards_takes_the_second(pasur, db):
     pasur("new", "Ali", "Sara")
     pasur("deal", "5C", "9D", "3H", "KS")
-    result = pasur("play", "2S", "9D")
-    assert result.exit_code == 2 and 'pasur play 2S --take "9D"' in result.output
+    result = pasur("play", "2S", "9D")  # as the session's "2s 9d"
+    assert result.exit_code == 0 and "Sara plays 2♠ and takes 9♦." in result.output
 
 
 # -- in a real terminal ---------------------------------------------------------------------
@@ -347,7 +347,8 @@ def test_ctrl_d_and_ctrl_c_leave(pasur, db):
             child.expect_exact("Sara to play (4 left; Ali 4) · Ali 0 – Sara 0 › ")
             child.send("5s")
             child.sendcontrol(key)
-            if key == "d":  # Ctrl-D after some text hands it over; on an empty line it leaves
+            if key == "d":  # Ctrl-D after some text leaves the line as it is (as in a shell); on an
+                child.sendcontrol("u")  # empty line it leaves
                 child.sendcontrol("d")
             child.expect_exact("Everything is saved. Bye.")
             child.expect(pexpect.EOF)
@@ -385,66 +386,9 @@ def test_long_lines_are_broken_between_words_at_a_terminal(pasur, db):
 
 
 @TTY
-def test_ctrl_l_clears_the_screen_and_keeps_the_line(pasur, db):
-    pasur("new", "Ali", "Sara")
-    child = spawn(db)
-    try:
-        child.expect_exact("› ")
-        child.send("\x0c")  # Ctrl-L, then a line typed after it
-        child.sendline("5c 9d 3h ks")
-        child.expect_exact("\x1b[H\x1b[2J")
-        child.expect_exact("Table: 5♣ 9♦ 3♥ K♠")
-        child.expect_exact("› ")
-        child.sendeof()
-        child.expect_exact("Everything is saved. Bye.")
-        assert child.before.endswith("\n"), repr(child.before[-80:])  # the prompt's line was ended first
-    finally:
-        child.close(force=True)
-
-
-@TTY
-def test_tally_asks_side_by_side_at_a_terminal(pasur, db):
-    pasur("new", "Ali", "Sara", "--rules", "pagat")
-    child = spawn(db, "tally")
-    try:
-        child.expect_exact("Ali: pile or counts: ")
-        child.sendline("clubs=99")  # impossible: asked again
-        child.expect_exact("Error: a tally's clubs of Ali is a whole number from 0 to 13.")
-        child.expect("Ali: pile or counts: ")
-        child.sendline("clubs=8 aces=2 jacks=1 2c=yes")
-        child.expect("'2c=yes' is not a count")
-        child.expect("Ali: pile or counts: ")
-        child.sendline("clubs=8 aces=2 jacks=1 two_clubs=yes")
-        child.expect(r"Ali: surs held \[0\]: ")
-        child.sendline("1")
-        child.expect("Sara: pile or counts: ")
-        child.sendline("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
-        child.expect(r"Sara: surs held \[0\]: ")
-        child.sendline("")
-        child.expect("Ali leads with 17")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
-    assert json.loads(pasur("score", "--json").output)["totals"] == {"Ali": 17, "Sara": 8}
-
-
-@TTY
-def test_tally_at_a_terminal_during_a_deal_is_refused_before_asking(pasur, db):
-    pasur("new", "Ali", "Sara")
-    pasur("deal", "5C", "9D", "3H", "KS")
-    before = db.read_bytes()
-    child = spawn(db, "tally")
-    try:
-        child.expect_exact("Error: deal 1 is being played card by card; finish or undo it before a tally.")
-        child.expect(pexpect.EOF)
-        assert "pile or counts" not in child.before
-    finally:
-        child.close(force=True)
-    assert child.exitstatus == 1 and db.read_bytes() == before
-
-
-@TTY
-def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
+def test_ctrl_c_cancels_a_tally_and_ctrl_l_clears_the_screen_keeping_the_line(pasur, db):
+    """One terminal: Ctrl-C at a tally question records nothing and the prompt is back; Ctrl-L then
+    clears the screen and keeps the line typed after it; Ctrl-D says goodbye on a line of its own."""
     pasur("new", "Ali", "Sara")
     child = spawn(db)
     try:
@@ -456,11 +400,17 @@ def test_ctrl_c_at_a_tally_question_cancels_the_tally(pasur, db):
         child.sendintr()
         child.expect_exact("Cancelled: nothing was recorded.")
         child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
+        assert json.loads(pasur("score", "--json").output)["deals"] == []
+        child.send("\x0c")  # Ctrl-L, then a line typed after it
+        child.sendline("5c 9d 3h ks")
+        child.expect_exact("\x1b[H\x1b[2J")
+        child.expect_exact("Table: 5♣ 9♦ 3♥ K♠")
+        child.expect_exact("› ")
         child.sendeof()
         child.expect_exact("Everything is saved. Bye.")
+        assert child.before.endswith("\n"), repr(child.before[-80:])  # the prompt's line was ended first
     finally:
         child.close(force=True)
-    assert json.loads(pasur("score", "--json").output)["deals"] == []
 
 
 def test_score_and_show_during_a_deal_show_the_race(pasur, db):
@@ -560,7 +510,7 @@ def test_each_languages_command_words_work_in_a_session(pasur, db, code):
 
 
 @TTY
-@pytest.mark.parametrize("lang", ["es"])  # English: test_ctrl_l_clears_the_screen_and_keeps_the_line
+@pytest.mark.parametrize("lang", ["es"])  # English: test_ctrl_c_cancels_a_tally_and_ctrl_l_clears_the_screen_...
 def test_ctrl_d_at_the_prompt_says_goodbye_on_a_line_of_its_own(pasur, db, lang):
     from pasur_cli.text import i18n
     pasur("new", "Ali", "Sara")

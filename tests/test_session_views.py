@@ -118,6 +118,12 @@ def test_show_while_the_file_is_busy_says_it_could_not_read_the_latest_state(tmp
         shown = child.before
         child.expect_exact("› ")
         assert "Table:" not in shown + child.before  # no position at all, old or new
+        assert shown.count("waiting for it") == 1 and "Try again in a moment." in child.before
+        assert child.before.rstrip().endswith("Try again in a moment.")  # the prompt at once, no status
+        child.sendline("score")  # still busy: said again, and still no position
+        child.expect_exact("could not read the latest state of match 1")
+        child.expect_exact("› ")
+        assert "Ali 0" not in child.before
     finally:
         con.execute("ROLLBACK")
         con.close()
@@ -232,7 +238,7 @@ def test_interactive_tally_is_refused_when_another_shell_tallied_the_deal_meanwh
     child.sendline("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
     child.expect_exact("surs held [0]: ")
     child.sendline("")
-    child.expect_exact("changed since it was shown")
+    child.expect_exact("someone recorded 1 more action since this was shown; nothing was recorded.")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1

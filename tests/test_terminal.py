@@ -320,18 +320,31 @@ def _fitting(pasur, monkeypatch, lang, columns, *command):
     return result.output, tables
 
 
+@pytest.fixture(scope="module")
+def wide_book(tmp_path_factory) -> bytes:
+    """The two example seasons imported, then a match of wide names with a tally and a deal: the
+    file, made once for every language and width."""
+    path = tmp_path_factory.mktemp("wide") / "pasur.db"
+    runner = CliRunner()
+
+    def pasur(*args: str) -> int:
+        return runner.invoke(main, ["--db", str(path), *args], env={"PASUR_LANG": "en"}).exit_code
+    for f in ["season-1.json", "season-2.json"]:
+        assert pasur("import", os.path.join(os.path.dirname(__file__), "..", "examples", f)) == 0
+    assert pasur("new", *WIDE, "--dealer", "José") == 0
+    assert pasur("tally", "--count", "José: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count",
+                 "بهرام خان: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Begoña=1") == 0
+    assert pasur("deal", "5C", "9D", "3H", "KS") == 0
+    return path.read_bytes()
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "de", "es"])
 @pytest.mark.parametrize("columns", [60, 80])
-def test_every_table_fits_the_terminal_in_every_language(pasur, monkeypatch, lang, columns):
+def test_every_table_fits_the_terminal_in_every_language(pasur, db, wide_book, monkeypatch, lang, columns):
     # at 60 columns every table here can fit: no name is longer than its column (a single word
     # wider than the terminal could not, and is not tried). Prose lines (titles, the clubs race,
     # the standing) are not tables and are printed whole, as click.echo prints them.
-    for f in ["season-1.json", "season-2.json"]:
-        pasur("import", os.path.join(os.path.dirname(__file__), "..", "examples", f))
-    assert pasur("new", *WIDE, "--dealer", "José").exit_code == 0
-    assert pasur("tally", "--count", "José: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count",
-                 "بهرام خان: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Begoña=1").exit_code == 0
-    pasur("deal", "5C", "9D", "3H", "KS")
+    db.write_bytes(wide_book)
     for command, count in ((["score"], 2), (["stats"], 3), (["matches"], 1), (["show"], 0),
                            (["score", "--match", "2"], 5), (["log"], 0)):
         text, tables = _fitting(pasur, monkeypatch, lang, columns, *command)

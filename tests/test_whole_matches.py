@@ -32,7 +32,7 @@ def expected_score(match: Match) -> dict:
 @pytest.mark.parametrize("players,preset,extra", CASES)
 def test_random_match_through_the_cli(pasur, players, preset, extra):
     rng = random.Random(f"match{players}{preset}{extra}")
-    overrides = ["fixed_deals=2"] if players != 2 else []
+    overrides = ["fixed_deals=2"]  # a match to the target: test_first_match_to_62_with_the_deal_score_printed
     names = NAMES[:players]
     args = ["new", *names, "--rules", preset, "--dealer", names[-1], *extra]
     for o in overrides:

@@ -1,6 +1,7 @@
-"""The analysis engine as the session asks it: ``review`` and ``hint CARDS`` (the commands
-`pasur review` and `pasur hint` print the same), kept out of the session's module so that it
-loads the engine only when asked."""
+"""The session's ``review`` and ``hint``: the analysis engine asked as `pasur review` and `pasur hint` ask it.
+
+Imported only when a player asks, so that no other command or prompt pays for the engine.
+"""
 
 from __future__ import annotations
 

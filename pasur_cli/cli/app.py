@@ -414,6 +414,13 @@ def terminal_width() -> int:
     return max(columns or 80, 40)
 
 
+def echo(text: str) -> None:
+    """Write ``text`` on standard output; at a terminal every line wider than it is broken between
+    words (the tables are fitted to it already and keep their layout)."""
+    import sys
+    click.echo(fit(text, terminal_width() if sys.stdout is not None and sys.stdout.isatty() else None))
+
+
 def fit(text: str, width: int | None) -> str:
     """``text`` with every line wider than ``width`` broken between words (render.wrap); as it is
     when ``width`` is None."""
@@ -430,16 +437,26 @@ def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.exit()
 
 
+def _show(err: click.ClickException) -> None:
+    """Write an error as click does; at a terminal its lines broken between words at its width."""
+    import sys
+    if sys.stderr is None or not sys.stderr.isatty():
+        err.show()
+        return
+    import io
+    said = io.StringIO()
+    err.show(file=said)
+    sys.stderr.write(fit(said.getvalue().rstrip("\n"), terminal_width()) + "\n")
+
+
 def _output_failed(err: OSError, code: int) -> int:
     """Say once, on standard error, that the output could not be written; the exit code stays 0
     when a change was already committed (the change happened: saying "error" would make the
     table enter it again), else 1."""
     import os
-    import sys
 
     from pasur_cli.text.i18n import _
-    store = sys.modules.get("pasur_cli.store.database")
-    done = bool(store and getattr(store, "committed", False))
+    done = any(store.commits for store in _OPENED)
     reason = err.strerror or type(err).__name__
     line = _("pasur: the output could not be written ({reason}); the change was recorded.") if done else \
         _("pasur: the output could not be written ({reason}).")
@@ -483,7 +500,7 @@ def run() -> None:
         except click.exceptions.Exit as stop:
             code = stop.exit_code
         except click.ClickException as err:
-            err.show()
+            _show(err)
             code = err.exit_code
         except click.Abort:
             from pasur_cli.text.i18n import _
@@ -528,7 +545,13 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
     from pasur_cli.store.database import Store
     store = Store(ctx.meta.get("pasur.db"), write=write, create=create)
     ctx.call_on_close(store.close)
+    _OPENED.append(store)
     return store
+
+
+# The stores this process opened: once one has committed a change, output that fails afterwards
+# must not turn the command into a failure (the exit code is the command line's, not the store's).
+_OPENED: list[Store] = []
 
 
 def current(ctx: click.Context, store: Store) -> tuple[int, Match]:

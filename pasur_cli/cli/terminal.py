@@ -4,33 +4,125 @@
 the two (while the prompt is being drawn) is only noticed after the next Enter. ``Terminal``
 instead waits with select() on the terminal *and* on a pipe that Python's signal handler writes
 to (``signal.set_wakeup_fd``), so a signal at any instant ends the wait, and the handler raises
-KeyboardInterrupt straight away. The terminal stays in its normal line mode: backspace, Ctrl-U
-and Ctrl-W edit the line as usual, and Ctrl-D on an empty line is the end of input (EOFError).
+KeyboardInterrupt straight away. Ctrl-D on an empty line is the end of input (EOFError).
 
 Python drops an exception raised inside a weak-reference callback or a ``__del__`` (it prints
 "Exception ignored in ..."); a Ctrl-C that lands there, e.g. in importlib's module-lock callback
 during an import, would be lost. So the SIGINT handler also remembers the interrupt until the
 caller says it was ``handled()``, and the next read raises it again if it was swallowed.
+
+Line editing and history (the arrow keys, Ctrl-A/E, Ctrl-R) come from GNU readline, driven through
+its *callback* interface (``Editor``) from this same select() loop: readline is handed one byte
+only when select() has said one is there, so it does not wait for the keyboard itself (after a lone
+Esc it may wait up to its keyseq-timeout for the rest of a key, in a select() that a signal also
+ends), and every other wait stays the select() above, which a signal ends. That is why it is safe where ``input()`` with
+readline is not: input() waits inside C (readline's own select), where a Ctrl-C that arrived
+while the prompt was being drawn is only seen after the next key. Here readline's own signal
+handling is off (``rl_catch_signals = 0``), so Python's handler alone sees SIGINT; whatever it
+interrupts (the select, a byte handed to readline, the prompt being drawn), the line is abandoned
+and the terminal restored as Python's readline module does it, and KeyboardInterrupt goes on.
+Where readline cannot be had (not built, libedit), the terminal's own line mode edits the line.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import select
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from typing import Any
 
 Reader = Callable[[str], str]  # prompt -> the line typed, without its newline; EOFError at the end
+
+
+ESCAPES = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")  # colour in a prompt: readline must not count it
+
+
+class Editor:
+    """GNU readline's callback interface, reached with ctypes through the library Python's own
+    readline module is linked to (so its history is that module's). ``start`` draws the prompt,
+    ``feed`` hands readline the byte select() found, ``done``/``line`` say when a line (or the
+    end of input: None) was accepted, ``abandon`` drops a half-typed line and restores the
+    terminal. Raises OSError when made without GNU readline."""
+
+    def __init__(self) -> None:
+        import ctypes
+        try:
+            import readline
+        except ImportError as err:
+            raise OSError("no readline") from err
+        if "libedit" in (readline.__doc__ or "") or not hasattr(readline, "_READLINE_LIBRARY_VERSION"):
+            raise OSError("readline is libedit")
+        lib = ctypes.CDLL(readline.__file__)  # the module's handle finds libreadline's symbols too
+        self.readline, self.lib, self.libc = readline, lib, ctypes.CDLL(None)
+        ctypes.c_int.in_dll(lib, "rl_catch_signals").value = 0  # SIGINT stays Python's alone
+        for setting in ("set enable-bracketed-paste off",  # no escape codes around each prompt;
+                        "set enable-meta-key off"):           # a pasted line is typed line by line
+            readline.parse_and_bind(setting)
+        handler = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+        lib.rl_callback_handler_install.argtypes = [ctypes.c_char_p, handler]
+        self._handler = handler(self._accept)  # kept: readline holds only the C pointer
+        self.libc.free.argtypes = [ctypes.c_void_p]
+        command = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int)
+        lib.rl_bind_key.argtypes = [ctypes.c_int, command]
+        self._clear = command(self._clear_screen)
+        lib.rl_bind_key(12, self._clear)  # Ctrl-L clears the screen as the line reader always has
+        self.installed = self.done = False
+        self.line: bytes | None = None
+
+    def _accept(self, text: Any) -> None:
+        """readline's line handler: the line typed (None at Ctrl-D on an empty line)."""
+        import ctypes
+        self.lib.rl_callback_handler_remove()
+        self.installed = False
+        self.line = None if text is None else ctypes.string_at(text)
+        if text is not None:
+            self.libc.free(text)
+        self.done = True
+
+    def _clear_screen(self, count: int, key: int) -> int:
+        os.write(sys.stdout.fileno(), b"\x1b[H\x1b[2J")
+        self.lib.rl_forced_update_display()
+        return 0
+
+    def start(self, prompt: str) -> None:
+        self.done, self.line = False, None
+        self.installed = True
+        self.lib.rl_callback_handler_install(ESCAPES.sub("\x01\\1\x02", prompt).encode("utf-8", "replace"),
+                                             self._handler)
+
+    def feed(self) -> None:
+        self.lib.rl_callback_read_char()
+
+    def abandon(self) -> None:
+        """Drop the line being typed and give the terminal back its line mode."""
+        if self.installed:
+            self.installed = False
+            self.lib.rl_free_line_state()
+            self.lib.rl_callback_sigcleanup()
+            self.lib.rl_cleanup_after_signal()
+            self.lib.rl_callback_handler_remove()
+
+    def remember(self, line: str) -> None:
+        """Add a line to the history the up arrow walks (not a blank one, nor the last again)."""
+        length = self.readline.get_current_history_length()
+        if line.strip() and (not length or self.readline.get_history_item(length) != line):
+            self.readline.add_history(line)
 
 
 class Terminal:
     """A line reader for the terminal on standard input; use it as a context manager (``with``),
     which routes signals to its wake-up pipe while it is open."""
 
-    def __init__(self, fd: int | None = None) -> None:
+    def __init__(self, fd: int | None = None, edit: bool = True) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
+        self.editor: Editor | None = None
+        if edit and self.fd == 0 and os.environ.get("TERM") != "dumb":
+            with suppress(OSError, AttributeError, ValueError):
+                self.editor = Editor()
         self.wake: int | None = None
         self.pending = False  # a Ctrl-C not yet handled by the caller
         self._pipe: tuple[int, int] | None = None
@@ -77,6 +169,8 @@ class Terminal:
         self._drain()  # signals already handled must not end this wait
         if self.pending:  # a Ctrl-C that Python swallowed on its way (see above)
             raise KeyboardInterrupt
+        if self.editor is not None:
+            return self._edit(prompt)
         sys.stdout.write(prompt)
         sys.stdout.flush()
         waits = [self.fd] if self.wake is None else [self.fd, self.wake]
@@ -94,6 +188,36 @@ class Terminal:
             data += chunk
         return data.decode("utf-8", "replace").rstrip("\r\n")
 
+    def _edit(self, prompt: str) -> str:
+        """The line read with readline (see the module's docstring for why a Ctrl-C still acts at
+        once): the same select() wait, readline given each byte that arrives."""
+        editor = self.editor
+        assert editor is not None
+        head, newline, last = prompt.rpartition("\n")  # readline draws one line of prompt
+        sys.stdout.write(head + newline)
+        sys.stdout.flush()
+        waits = [self.fd] if self.wake is None else [self.fd, self.wake]
+        try:
+            editor.start(last)
+            while not editor.done:
+                ready = select.select(waits, [], [])[0]
+                if self.wake in ready:
+                    self._drain()
+                    if self.pending:
+                        raise KeyboardInterrupt
+                    continue
+                editor.feed()
+                if self.pending:  # a Ctrl-C while readline had the byte (its handler may have run there)
+                    raise KeyboardInterrupt
+        except BaseException:
+            editor.abandon()
+            raise
+        if editor.line is None:
+            raise EOFError
+        line = editor.line.decode("utf-8", "replace")
+        editor.remember(line)
+        return line
+
 
 def read_pipe(prompt: str) -> str:
     """A line from standard input when it is not a terminal (no prompt is written)."""
@@ -103,13 +227,63 @@ def read_pipe(prompt: str) -> str:
     return line.rstrip("\r\n")
 
 
+def at_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal; None when it was closed): the
+    one place the command line tells a person from a pipe."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 @contextmanager
 def lines() -> Iterator[tuple[Reader, bool]]:
     """(reader, at_terminal) for standard input: the Terminal reader at a terminal, else the pipe's."""
-    if sys.stdin is not None and sys.stdin.isatty():
+    if at_terminal():
         with Terminal() as terminal:
             yield terminal, True
     else:
         with suppress(AttributeError, ValueError, OSError):  # bytes the encoding cannot decode (a
             sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]  # strict codec) are replaced
         yield read_pipe, False
+
+
+def rows() -> int:
+    """The terminal's rows (LINES when set; 24 when output is not a terminal)."""
+    import shutil
+    return shutil.get_terminal_size((80, 24)).lines
+
+
+def page(text: str) -> None:
+    """Write ``text``; at a terminal, when it is longer than the screen, through the pager as git
+    does: ``$PAGER``, else ``less``, with ``LESS=FRX`` unless LESS is set (-F: leave at once when it
+    fits, -R: keep the colours, -X: leave the text on the screen). Ctrl-C is the pager's while it
+    runs (Python ignores it then, as git does). Without a pager the text is written as it is."""
+    import click
+    out = sys.stdout
+    if out is None or not out.isatty() or text.count("\n") + 2 <= rows():
+        click.echo(text)
+        return
+    import shlex
+    import subprocess
+    try:
+        command = shlex.split(os.environ.get("PAGER") or "less")
+    except ValueError:
+        command = []
+    if not command or command == ["cat"]:
+        click.echo(text)
+        return
+    env = dict(os.environ)
+    env.setdefault("LESS", "FRX")
+    out.flush()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        try:
+            pager = subprocess.Popen(command, stdin=subprocess.PIPE, env=env)
+        except OSError:  # no such pager: the text as it is
+            click.echo(text)
+            return
+        assert pager.stdin is not None
+        with suppress(OSError):  # the reader left the pager before the end (a closed pipe)
+            pager.stdin.write((text + "\n").encode(out.encoding or "utf-8", "replace"))
+            pager.stdin.close()
+        pager.wait()
+    finally:
+        signal.signal(signal.SIGINT, old)

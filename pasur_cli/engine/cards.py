@@ -8,6 +8,7 @@ Card.parse('10D')
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -174,15 +175,38 @@ def split_tokens(texts: str | list[str] | tuple[str, ...]) -> list[str]:
     return [t for text in texts for t in text.replace(",", " ").split()]
 
 
-def parse_cards(texts: str | list[str] | tuple[str, ...], what: object = Words("list")) -> list[Card]:
-    """Parse a card list separated by spaces and/or commas, given as one string or several.
+def parse_cards(cards: str | Iterable[Card | str], what: object | None = Words("list"),
+                unknown: Callable[[list[str]], Exception] | None = None) -> list[Card]:
+    """The one card-list parser: cards given as one string or several (separated by spaces and/or
+    commas), or as Cards. Raises NotationError for a bad token (``unknown(tokens)``'s error when
+    given: a did-you-mean) or for a card named twice (in the ``what``, when it is named).
 
-    Raises NotationError for a bad token or a card named twice in the list.
+    >>> parse_cards("5c, 9♦ 3H") == parse_cards([Card.parse("5C"), "9D", "3h"])
+    True
     """
-    cards: list[Card] = []
-    for token in split_tokens(texts):
-        card = parse_card(token)
-        if card in cards:
+    items: list[Card | str] = []
+    for item in [cards] if isinstance(cards, str) else cards:
+        if isinstance(item, str):
+            items += split_tokens(item)
+        elif isinstance(item, Card):
+            items.append(item)
+        else:
+            raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".",
+                                card=repr(item)[:40])
+    out: list[Card] = []
+    for item in items:
+        if isinstance(item, Card):
+            card = item
+        elif unknown is None:
+            card = parse_card(item)
+        else:
+            try:
+                card = parse_card(item)
+            except NotationError:
+                raise unknown([t for t in items if isinstance(t, str)]) from None
+        if card in out:
+            if what is None:
+                raise NotationError("{card} is named twice: each card exists once.", card=card)
             raise NotationError("{card} is named twice in the {what}: each card exists once.", card=card, what=what)
-        cards.append(card)
-    return cards
+        out.append(card)
+    return out

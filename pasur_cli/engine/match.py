@@ -20,10 +20,10 @@ from typing import Any
 from pasur_cli.engine.action import check_action as check_action  # its home is action; found here too
 from pasur_cli.engine.cards import Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
-from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
+from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
 from pasur_cli.engine.names import check_players as check_players  # their home is names; found here too
-from pasur_cli.engine.names import find_name, side_names, sides_of
 from pasur_cli.engine.names import name_key as name_key
+from pasur_cli.engine.names import names_starting, side_names, sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
 from pasur_cli.engine.values import FrozenDict, Value
@@ -172,12 +172,16 @@ class Match:
 
     def player_named(self, name: str) -> str:
         """The player called ``name`` (compared as ``name_key`` compares: any case, any Unicode
-        normalization, Arabic or Persian yeh and kaf). Raises IllegalPlayError for a stranger."""
+        normalization, Arabic or Persian yeh and kaf), or the one player whose name it begins (two
+        letters or more). Raises IllegalPlayError for a stranger or a beginning of several names."""
         if name in self.players:
             return name
-        found = find_name(self.players, name)
-        if found is not None:
-            return found
+        found = names_starting(self.players, name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise IllegalPlayError("{name!r} begins more than one name ({players}): type more of it.", name=name,
+                                   players=", ".join(found))
         raise IllegalPlayError("{name!r} is not playing in this match ({players}).", name=name,
                                players=", ".join(self.players))
 
@@ -375,23 +379,13 @@ class Match:
 
 
 def _card(card: Card | str) -> Card:
-    if isinstance(card, Card):
-        return card
     if isinstance(card, str):
         return parse_card(card)
-    raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
+    return parse_cards([card])[0]  # a Card, or the refusal of what is none
 
 
 def _cards(cards: Iterable[Card | str] | str, what: object) -> list[Card]:
-    if isinstance(cards, str):
-        return parse_cards(cards, what)
-    out: list[Card] = []
-    for card in cards:
-        one = _card(card)
-        if one in out:
-            raise NotationError("{card} is named twice in the {what}: each card exists once.", card=one, what=what)
-        out.append(one)
-    return out
+    return parse_cards(cards, what)
 
 
 def _describe(action: object) -> str:

@@ -125,6 +125,22 @@ def find_name(names: Iterable[str], name: str) -> str | None:
     return next((n for n in names if name_key(n) == key), None)
 
 
+def names_starting(names: Iterable[str], typed: str) -> list[str]:
+    """The ``names`` that ``typed`` spells (see ``name_key``) or, when none does, those it begins
+    (at least two letters of it: a single letter is read as a card's rank, not a name).
+
+    >>> names_starting(["Sara", "Sam", "Ali"], "sa"), names_starting(["Sara", "Sam"], "SAR")
+    (['Sara', 'Sam'], ['Sara'])
+    >>> names_starting(["Sa", "Sara"], "sa"), names_starting(["Ali"], "a")
+    (['Sa'], [])
+    """
+    names, key = list(names), name_key(typed)
+    whole = [n for n in names if name_key(n) == key]
+    if whole or len(key) < 2:
+        return whole
+    return [n for n in names if name_key(n).startswith(key)]
+
+
 def check_players(players: list[str], dealer: str | None = None) -> list[str]:
     """The players' names as they are stored (see ``check_name``). Raises IllegalPlayError for
     a wrong number of players, a refused name, two names that are one name once compared as

@@ -47,7 +47,7 @@ MAX_DIGITS = 7
 TOP_FIELDS = ("format", "version", "players", "dealer", "rules", "created", "actions")
 
 
-class Record(NamedTuple):
+class CheckedRecord(NamedTuple):
     """A record that passed every check: its players, rules, dealer seat, canonical actions, their
     times, the match they replay to, the fingerprint of its content, and when the match was
     created (None when the record does not say)."""
@@ -276,7 +276,7 @@ def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dic
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:32]
 
 
-def read_record(text: str) -> Record:
+def read_record(text: str) -> CheckedRecord:
     """Parse, check and replay a record. Raises NotationError for a malformed document,
     IllegalPlayError for one that breaks a rule."""
     doc = load_json(text)
@@ -322,5 +322,5 @@ def read_record(text: str) -> Record:
         again.apply(action)
     if again.results != match.results or again.totals != match.totals:
         raise IllegalPlayError("the record replays differently from its own canonical form; it was not imported.")
-    return Record(players, rules, dealer, actions, times, match, fingerprint(players, dealer, rules, actions),
+    return CheckedRecord(players, rules, dealer, actions, times, match, fingerprint(players, dealer, rules, actions),
                   created)

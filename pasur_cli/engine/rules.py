@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
 
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.reading import N_
@@ -168,6 +170,11 @@ def parse_override(text: str) -> tuple[str, object]:
     if not sep:
         raise NotationError("{text!r} is not a rule override: write NAME=VALUE, e.g. sur_points=10.", text=text)
     if name not in OPTION_NAMES:
+        import difflib
+        close = difflib.get_close_matches(name, OPTION_NAMES, n=1, cutoff=0.6)
+        if close:
+            raise NotationError("{name!r} is not a rule option; did you mean {option}? The options are: {options}.",
+                                name=name, option=close[0], options=", ".join(OPTION_NAMES))
         raise NotationError("{name!r} is not a rule option; the options are: {options}.",
                             name=name, options=", ".join(OPTION_NAMES))
     return name, _parse_value(name, value)
@@ -182,3 +189,39 @@ def parse_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Rule
     changes = dict(parse_override(o) for o in overrides)
     return PRESETS[key].replace(**changes)
 
+
+
+def rules_lines(rules: Rules) -> str:
+    """The rules as the store keeps them: every option as ``NAME=VALUE``, one a line."""
+    return "\n".join(f"{name}={option_text(value)}" for name, value in rules.as_dict().items())
+
+
+@lru_cache(maxsize=64)  # every match of a record book has one of a few rule sets
+def stored_rules(text: str) -> Rules:
+    """The rules ``rules_lines`` wrote, read once and checked once (by ``Rules``); an option left
+    out has the standard value. Raises NotationError (as ``parse_rules`` says it) for text that
+    is not what ``rules_lines`` writes: read back through the typed-rule parser, which names the
+    option and its value.
+
+    >>> stored_rules(rules_lines(PRESETS["pagat"])) == PRESETS["pagat"]
+    True
+    """
+    values: dict[str, Any] = {}
+    for line in text.split("\n"):
+        name, _, value = line.partition("=")
+        if name not in OPTION_NAMES or name in values:
+            return parse_rules("standard", text.split("\n"))
+        if value in ("true", "false") and name in BOOLS:
+            values[name] = value == "true"
+        elif value == "none" and name in OPTIONAL_INTS:
+            values[name] = None
+        elif value.isascii() and value.isdecimal() and name not in BOOLS and name not in CHOICES:
+            values[name] = int(value)
+        elif name in CHOICES and value in CHOICES[name]:
+            values[name] = value
+        else:
+            return parse_rules("standard", text.split("\n"))
+    try:
+        return Rules(**values)
+    except ValueError:
+        return parse_rules("standard", text.split("\n"))  # its refusal names the option

@@ -34,7 +34,7 @@ class BestDeal(Value):
     deal: int
 
 
-class Record(Value):
+class PlayerRecord(Value):
     """One player's or one partnership's figures. ``players`` holds one name or two."""
 
     name: str
@@ -85,8 +85,8 @@ class RecordBook(Value):
 
     matches: int
     unfinished: int
-    players: tuple[Record, ...]
-    partnerships: tuple[Record, ...]
+    players: tuple[PlayerRecord, ...]
+    partnerships: tuple[PlayerRecord, ...]
     head_to_head: Mapping[str, Mapping[str, int]]
     damaged: tuple[int, ...] = ()  # the matches left out because they cannot be replayed
 
@@ -138,8 +138,8 @@ class _Tally:
             if self.best is None or score.total > self.best.points:
                 self.best = BestDeal(score.total, match_id, result.number)
 
-    def record(self, name: str, players: tuple[str, ...]) -> Record:
-        return Record(name, players, best=self.best, **self.counts)
+    def record(self, name: str, players: tuple[str, ...]) -> PlayerRecord:
+        return PlayerRecord(name, players, best=self.best, **self.counts)
 
 
 def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = ()) -> RecordBook:
@@ -179,6 +179,9 @@ def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = (
     return RecordBook(finished, unfinished, tuple(player_rows), tuple(team_rows), h2h, tuple(sorted(damaged)))
 
 
-def _ranked(rows: list[Record]) -> list[Record]:
+def _ranked(rows: list[PlayerRecord]) -> list[PlayerRecord]:
     """Most matches won first, then the best win rate, then most matches, then by name."""
     return sorted(rows, key=lambda r: (-r.won, -(r.win_rate or 0), -r.matches, -r.deals, r.name.casefold()))
+
+
+Record = PlayerRecord  # its name before there was one type per kind of record; use PlayerRecord

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pasur_cli.engine.cards import DECK, RANK_CODES, Card, parse_card, split_tokens
+from pasur_cli.engine.cards import DECK, RANK_CODES, Card, parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import NotationError
 
 SUIT_WORDS = {
@@ -123,14 +123,4 @@ def read_cards(words: Sequence[str], candidates: Iterable[Card] | None = None,
                later: Iterable[Card] | None = None) -> list[Card]:
     """``words`` as cards, each once; raises NotationError saying what a mistyped word probably is.
     ``candidates`` / ``later``: the cards a suitless rank may stand for (see ``problem``)."""
-    tokens = split_tokens(list(words))
-    cards: list[Card] = []
-    for token in tokens:
-        try:
-            card = parse_card(token)
-        except NotationError:
-            raise problem(tokens, candidates, later) from None
-        if card in cards:
-            raise NotationError("{card} is named twice: each card exists once.", card=card)
-        cards.append(card)
-    return cards
+    return parse_cards(list(words), None, lambda tokens: problem(tokens, candidates, later))

@@ -16,6 +16,13 @@ functions; the results are parsed only when a command reads them (``score``: the
 result; one that does not fit its match makes the whole log be replayed). If the check fails it replays
 the whole log (and the next change rewrites the snapshots). Undo deletes the snapshots it goes behind.
 
+A match is one match forever: ids only grow (the highest given is kept in ``meta`` across deletes),
+each match has a random ``key`` no other match has, and a ``revision`` that moves with every change
+(one an action appended, one an undo) and never goes back. ``--expect`` and the session hold an
+``Expected`` (key and revision) and a change is refused (StaleError) unless the match still is that
+match at that revision. A wait for another program's lock is made of short waits (``Patient``), so
+Ctrl-C ends it; a store notices when its path no longer names the file it opened (GoneError).
+
 A match whose log no longer replays is *damaged*: loading it raises DamagedError naming the
 reason, and the other matches are unaffected; ``delete`` removes it.
 """
@@ -24,25 +31,34 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 import time
-import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from pasur_cli.engine.errors import NotationError, PasurError, Words, shorten
+from pasur_cli.engine.errors import PasurError, Words, shorten
 from pasur_cli.engine.match import DealResult, Match, action_text, parse_action
-from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.reading import N_
-from pasur_cli.engine.rules import Rules, option_text, parse_rules
+from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.values import Value
+from pasur_cli.store.errors import AlreadyImported as AlreadyImported
+from pasur_cli.store.errors import BusyError as BusyError
+from pasur_cli.store.errors import DamagedError as DamagedError
+from pasur_cli.store.errors import GoneError as GoneError
+from pasur_cli.store.errors import NoMatchError as NoMatchError
+from pasur_cli.store.errors import PathError as PathError
+from pasur_cli.store.errors import StaleError as StaleError
+from pasur_cli.store.errors import StoreError as StoreError
+from pasur_cli.store.errors import check_rows
+from pasur_cli.store.paths import APP, sqlite_uri
+from pasur_cli.store.paths import check_file as check_file
+from pasur_cli.store.paths import check_path as check_path
+from pasur_cli.store.paths import default_path as default_path
+from pasur_cli.store.paths import user_data_dir as user_data_dir
+from pasur_cli.store.snapshots import crc as crc
+from pasur_cli.store.snapshots import newest_snapshot, rebuild_snapshots, write_snapshot
 
-APP = "pasur"
 SCHEMA_VERSION = 3
-# The engine that computed a snapshot: raise it whenever a change of the rules code may change a
-# finished deal's result, so that stored snapshots are recomputed from the log.
-ENGINE_VERSION = 1
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -76,49 +92,6 @@ CREATE TABLE snapshots (
 """
 _SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
 
-# Set once a change has been committed in this process: output that fails afterwards must not
-# turn the command into a failure (see cli.run).
-committed = False
-
-
-class StoreError(PasurError):
-    """The database cannot be used (not ours, damaged, newer, read-only, missing, busy)."""
-
-
-class PathError(StoreError, NotationError):
-    """A database path that does not name one file on disk (exit 2)."""
-
-
-class BusyError(StoreError):
-    """Another program holds the database; nothing was changed."""
-
-
-class DamagedError(StoreError):
-    """One match cannot be read or replayed: ``match_id`` says which, ``reason`` why (``Words``, the
-    engine's error, or a system's text: a fact each language writes; ``str`` gives the English)."""
-
-    def __init__(self, match_id: int, reason: Words | PasurError | str) -> None:
-        super().__init__(N_("match {match} is damaged: {reason}"), match=match_id, reason=reason)
-        self.match_id, self.reason = match_id, reason
-
-
-class StaleError(PasurError):
-    """The match changed after it was shown, or is not the match that was shown; the change was not
-    recorded. Facts: ``match``, ``revision`` and ``length`` now, ``expect`` (the revision expected),
-    ``shown`` (the log length that was shown, when the caller knows it)."""
-
-
-class GoneError(StoreError):
-    """The match or the file a long-lived view (the session) was showing is gone: the match was
-    deleted, or the database file was replaced or deleted. Nothing was recorded."""
-
-
-class NoMatchError(StoreError):
-    """There is no match of that id (never made, or deleted)."""
-
-
-class AlreadyImported(StoreError):
-    """The record was imported before (``match`` says as which match); nothing was changed."""
 
 
 class Expected(Value):
@@ -166,59 +139,6 @@ def busy_timeout() -> float:
         return 10.0
 
 
-def default_path() -> str:
-    """``PASUR_DB`` if set, else pasur/pasur.db in the user data folder."""
-    if "PASUR_DB" in os.environ:
-        return os.environ["PASUR_DB"]
-    return os.path.join(user_data_dir(), "pasur.db")
-
-
-def check_path(path: str) -> str:
-    """``path`` when it names one file on disk; raises PathError (exit 2) for an empty path,
-    ``:memory:``, a ``file:`` URI or text the file system cannot hold."""
-    if not path.strip():
-        raise PathError("the database path is empty: name a file, e.g. --db pasur.db.")
-    if path == ":memory:" or path.lower().startswith("file:"):
-        raise PathError("{path}: pasur keeps its matches in a file; name the file itself"
-                        " (not :memory: or a file: URI).", path=path)
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PathError("the database path {path} is not valid text; rename the file or choose another.",
-                        path=ascii(path)) from None
-    if "\x00" in path:
-        raise PathError("the database path holds a NUL character.")
-    return path
-
-
-def check_file(path: str) -> str:
-    """``path`` when a file may have that name (a record to import or write); raises PathError
-    (exit 2) for a NUL character, which no file name holds (the system would refuse it with a
-    ValueError rather than an OSError)."""
-    if "\x00" in path:
-        raise PathError("{file}: a file name cannot hold a NUL character.", file=path)
-    return path
-
-
-def user_data_dir(platform: str = sys.platform) -> str:
-    """pasur's folder in the user data folder: the folder platformdirs' ``user_data_dir("pasur",
-    appauthor=False)`` names (tests hold the two equal), without importing platformdirs at the
-    start of every command."""
-    if platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
-    elif platform == "darwin":
-        base = os.path.expanduser("~/Library/Application Support")
-    else:
-        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
-    return os.path.join(base, APP)
-
-
-def _uri(path: str) -> str:
-    """A file: URI for SQLite (percent-escaping the characters a URI path cannot hold)."""
-    escaped = os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-    return "file:" + escaped
-
-
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
 
@@ -249,11 +169,13 @@ class Patient(sqlite3.Connection):
     """A connection that waits for another program's lock in slices of ``SLICE`` seconds, up to
     ``patience`` seconds in all, returning to Python between them: SQLite's own wait is one C
     call that a Ctrl-C cannot end, so a session waiting on a busy file would not leave until the
-    wait was over. ``waiting`` (if set) is called once when a statement first finds the file busy.
-    A statement is tried again only where SQLite allows it: outside a transaction, or COMMIT."""
+    wait was over. ``waiting`` (if set) is called when a statement finds the file busy, once until
+    a statement succeeds again. A statement is tried again only where SQLite allows it: outside a
+    transaction, or COMMIT."""
 
     patience = 10.0
     waiting: Any = None
+    told = False  # whether ``waiting`` was called since the last statement that succeeded
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         return self._patiently(super().execute, sql, parameters)
@@ -265,14 +187,17 @@ class Patient(sqlite3.Connection):
         deadline = None
         while True:
             try:
-                return run(sql, parameters)  # type: ignore[no-any-return]
+                cursor = run(sql, parameters)
+                self.told = False
+                return cursor  # type: ignore[no-any-return]
             except sqlite3.OperationalError as err:
                 if not _is_busy(err) or (self.in_transaction and sql != "COMMIT"):
                     raise
                 moment = time.monotonic()
                 if deadline is None:
                     deadline = moment + self.patience - SLICE
-                    if self.waiting is not None:
+                    if self.waiting is not None and not self.told:
+                        self.told = True
                         self.waiting()
                 if moment >= deadline:
                     raise
@@ -300,108 +225,6 @@ def _read_header(path: str) -> bytes:
     """The first 16 bytes of the file (a seam the tests use to simulate a file nobody may read)."""
     with open(path, "rb") as f:
         return f.read(16)
-
-
-def result_text(r: DealResult) -> str:
-    """A deal result as JSON, every field by name."""
-    import json
-    return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
-
-
-def parse_result(text: str) -> DealResult:
-    """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
-    import json
-    return DealResult.from_dict(json.loads(text))
-
-
-class Untrusted(Exception):
-    """A snapshot item that does not fit its match (wrong type, sides, number or dealer)."""
-
-
-class Lazy(list):  # type: ignore[type-arg]
-    """A list read from the database only when an item is wanted: loading a long match costs the
-    same as a short one, because ``show`` and ``play`` need only how many deals were played
-    (``score`` reads them all). Items read from the snapshots are checked one by one when first
-    wanted (``check`` returns the item to use, parsed, or raises Untrusted); the first that does
-    not fit its match replaces the whole list by ``fallback()``, the same list replayed from the
-    whole log (which raises DamagedError when the log does not replay). Items appended later are
-    the engine's own."""
-
-    def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None) -> None:
-        super().__init__()
-        self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
-        self._check, self._fallback, self._checked = check, fallback, set[int]()
-        self.replayed = False  # whether the snapshots were not trusted and the log was replayed instead
-
-    def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            try:
-                items = self._fill()
-            except sqlite3.Error as err:
-                raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
-                                                        reason=str(err))) from None
-            if len(items) != self._count:
-                raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
-                                                        found=len(items), count=self._count))
-            list.extend(self, items)
-
-    def _at(self, index: int) -> Any:
-        self._load()
-        item = list.__getitem__(self, index)
-        if index < 0:
-            index += list.__len__(self)
-        if self._check is not None and index < self._count and index not in self._checked:
-            try:
-                item = self._check(index, item)
-            except Untrusted:
-                return self._replay()[index]
-            list.__setitem__(self, index, item)
-            self._checked.add(index)
-        return item
-
-    def _replay(self) -> list[Any]:
-        """Every item replaced by the fallback's, the list replayed from the whole log."""
-        assert self._fallback is not None, "a Lazy that checks its items needs a fallback"
-        items = list(self._fallback())
-        if len(items) < list.__len__(self):
-            raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
-                                                    found=list.__len__(self), count=len(items)))
-        list.__setitem__(self, slice(None), items[:list.__len__(self)])
-        self._check, self.replayed = None, True
-        return self
-
-    def __len__(self) -> int:
-        return list.__len__(self) if self._loaded else self._count
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
-        if isinstance(index, slice):
-            return [self._at(i) for i in range(*index.indices(len(self)))]
-        return self._at(index)
-
-    def __iter__(self) -> Iterator[Any]:
-        return (self._at(i) for i in range(len(self)))
-
-    def __reversed__(self) -> Iterator[Any]:
-        return (self._at(i) for i in reversed(range(len(self))))
-
-    def append(self, item: Any) -> None:
-        self._load()
-        list.append(self, item)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, list) and list(self) == list(other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment,unused-ignore]
-
-    def __repr__(self) -> str:
-        return repr(list(self))
 
 
 class MatchRecord(Value):
@@ -486,11 +309,6 @@ def _unreadable(match_id: int, number: int, line: str) -> DamagedError:
                                         number=number, line=shorten(line, 60)))
 
 
-def crc(texts: list[str]) -> int:
-    """The CRC-32 of the texts joined by newlines: a snapshot's checksum."""
-    return zlib.crc32("\n".join(texts).encode())
-
-
 class Store:
     """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
     a missing file (with its folder)."""
@@ -538,7 +356,7 @@ class Store:
                 writable = os.access(where, os.W_OK) and os.access(folder, os.W_OK)
                 mode = "rw" if writable else "ro"
             patience = busy_timeout()
-            db = sqlite3.connect(f"{_uri(where)}?mode={mode}", uri=True, timeout=min(patience, SLICE),
+            db = sqlite3.connect(f"{sqlite_uri(where)}?mode={mode}", uri=True, timeout=min(patience, SLICE),
                                  isolation_level=None, factory=Patient)
             db.patience = patience
             db.text_factory = _text
@@ -632,6 +450,10 @@ class Store:
                 db.execute("ROLLBACK")
             raise _failure(err, self.path, N_("cannot write to {path}: {reason}.")) from None
 
+    def reopen(self) -> Store:
+        """The same file opened again, read-only (after this one was closed)."""
+        return Store(self.path)
+
     def close(self) -> None:
         self.db.close()
 
@@ -669,16 +491,16 @@ class Store:
         if not isinstance(created, str):
             raise DamagedError(mid, Words("its date is not text"))
         try:
-            players, rules = players.split("\n"), parse_rules("standard", rules.split("\n"))
+            players, rules = players.split("\n"), stored_rules(rules)
         except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
             raise DamagedError(mid, _reason(err)) from None
         if not isinstance(dealer, int) or not 0 <= dealer < len(players):
             raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
-        snap = None if full or self.legacy else self._newest_snapshot(mid, players, rules, dealer)
+        snap = None if full or self.legacy else newest_snapshot(self, mid, players, rules, dealer)
         if snap is None:
             log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
                                   (mid,)).fetchall()
-            _check_rows(mid, log)
+            check_rows(mid, log)
             if [seq for seq, _, _ in log] != list(range(1, len(log) + 1)):
                 raise DamagedError(mid, Words("its actions are not numbered 1 to {count}", count=len(log)))
             return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
@@ -687,130 +509,6 @@ class Store:
         return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
                            [a for _, _, a in log], [t for _, t, _ in log], totals, completed, key, revision)
 
-    def _newest_snapshot(self, mid: int, players: list[str], rules: Rules,
-                         dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
-        """(start, results, totals, completed_at, actions after start) from the snapshots, or None
-        when there are none, or the newest was computed by another engine, does not match the log
-        or does not fit the match (its totals name other sides than the players and rules make,
-        its deal number is not the count of snapshots, a field has the wrong type)."""
-        snaps = self.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
-                                " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
-        if not snaps:
-            return None
-        newest, engine, crc_stored, result, totals_text = snaps[0]
-        previous = snaps[1][0] if len(snaps) > 1 else 0
-        if (engine != ENGINE_VERSION or type(newest) is not int or type(previous) is not int
-                or not isinstance(result, str) or not isinstance(totals_text, str)):
-            return None
-        log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? AND seq > ? ORDER BY seq",
-                              (mid, previous)).fetchall()
-        try:
-            _check_rows(mid, log)
-        except DamagedError:
-            return None  # replayed from the whole log, which says what is wrong
-        if [seq for seq, _, _ in log] != list(range(previous + 1, previous + len(log) + 1)):
-            return None  # a gap or a seq that is no number: replayed from the whole log, which says so
-        if self.db.execute("SELECT count(*), min(seq) FROM actions WHERE match_id = ?",
-                           (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
-            return None  # an earlier action is missing (or one too many): the whole log says which
-        deal = [a for seq, _, a in log if seq <= newest]
-        if len(deal) != newest - previous or crc([*deal, result, totals_text]) != crc_stored:
-            return None  # the snapshot does not match the log: replay everything
-        sides = sides_of(players, rules.teams)
-        totals = self._totals(totals_text)
-        if totals is None or sorted(totals) != sorted(sides):
-            return None  # totals of other sides (the players or rules were changed): replay everything
-        count = self.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
-        if self._number(result) != count:
-            return None  # a snapshot is missing or one too many: the deals' numbers would be wrong
-        rows: list[Any] = []
-
-        def fetch() -> list[Any]:  # one query for both lists, when either is first read
-            if not rows:
-                query = "SELECT seq, result FROM snapshots WHERE match_id = ? ORDER BY seq"
-                try:
-                    rows.extend(self.db.execute(query, (mid,)).fetchall())
-                except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
-                    again = Store(self.path)
-                    try:
-                        rows.extend(again.db.execute(query, (mid,)).fetchall())
-                    finally:
-                        again.close()
-            return rows
-
-        replayed: list[Match] = []
-
-        def whole() -> Match:  # the match replayed from its whole log, when a snapshot is not trusted
-            if not replayed:
-                try:
-                    replayed.append(self._load(mid, True).replay())
-                except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
-                    again = Store(self.path)
-                    try:
-                        replayed.append(again._load(mid, True).replay())
-                    finally:
-                        again.close()
-                except (sqlite3.Error, UnicodeDecodeError) as err:
-                    raise DamagedError(mid, Words("its finished deals cannot be read ({reason})",
-                                                  reason=str(err))) from None
-            return replayed[0]
-
-        def result_at(index: int, text: object) -> DealResult:
-            if not isinstance(text, str):
-                raise Untrusted
-            try:
-                found = parse_result(text)
-            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-                raise Untrusted from None
-            if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
-                    or sorted(found.scores) != sorted(sides)):
-                raise Untrusted
-            return found.replace(scores={side: found.scores[side] for side in sides})  # seat order, as played
-
-        def seq_at(index: int, seq: object) -> int:
-            if type(seq) is not int or not 0 < seq <= newest:
-                raise Untrusted
-            return seq
-
-        results = Lazy(count, lambda: [r for _, r in fetch()], mid, result_at, lambda: whole().results)
-        completed = Lazy(count, lambda: [s for s, _ in fetch()], mid, seq_at, lambda: whole().completed_at)
-        return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
-
-    def _number(self, text: str) -> object:
-        """A snapshot's deal number (``$.number`` of its result), read by SQLite's JSON functions
-        as ``_totals`` reads, or None."""
-        try:
-            return self.db.execute("SELECT CASE WHEN json_valid(?) THEN CASE WHEN json_type(?, '$.number') = 'integer'"
-                                   " THEN json_extract(?, '$.number') END END", (text, text, text)).fetchone()[0]
-        except sqlite3.OperationalError:
-            import json
-            try:
-                data = json.loads(text)
-            except ValueError:
-                return None
-            number = data.get("number") if isinstance(data, dict) else None
-            return number if type(number) is int else None
-
-    def _totals(self, text: object) -> dict[str, int] | None:
-        """A snapshot's running totals (``{"Ali": 12, "Sara": 30}``), or None when they are not an
-        object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
-        module; the json module reads it only when this
-        SQLite has no JSON functions (they are built in since 3.38) or the text is malformed."""
-        try:
-            if self.db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":
-                return None
-            rows = self.db.execute("SELECT key, value, type FROM json_each(?)", (text,)).fetchall()
-            return {str(k): v for k, v, kind in rows} if all(kind == "integer" for _, _, kind in rows) else None
-        except sqlite3.OperationalError:
-            import json
-            try:
-                totals = json.loads(text)  # type: ignore[arg-type]
-            except (ValueError, TypeError):
-                return None
-            if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
-                return None
-            return {str(k): v for k, v in totals.items()}
-
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
         """The stored match replayed (kept, so a change in the same command need not replay it
         again). Raises DamagedError when it cannot be replayed."""
@@ -818,7 +516,9 @@ class Store:
         if kept and kept[0].id == match_id:  # replayed in this process: still the log, unless another wrote
             try:
                 row = self.db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
-            except (sqlite3.Error, UnicodeDecodeError):
+            except (sqlite3.Error, UnicodeDecodeError) as err:
+                if _is_busy(err):  # waited already: not a second time through load
+                    raise _failure(err, self.path, "") from None
                 row = None
             if row and row[0] == kept[0].touched:
                 return kept
@@ -906,7 +606,6 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: everything inside is committed together or not at all."""
-        global committed
         if not self.write:
             raise StoreError("this store was opened read-only.")
         self.check_file()
@@ -918,7 +617,6 @@ class Store:
             yield self.db
             self.check_file()  # written into a file no longer at its path, it would be lost: roll back
             self.db.execute("COMMIT")
-            committed = True
             self.commits += 1
         except BaseException as err:
             if self.db.in_transaction:
@@ -941,7 +639,6 @@ class Store:
         fingerprint and when it was created (else now); with ``once`` it raises AlreadyImported,
         storing nothing, when a match of that fingerprint is stored (checked in the transaction
         that would store it, so imports running at once store a record once)."""
-        rules_lines = "\n".join(f"{k}={option_text(v)}" for k, v in rules.as_dict().items())
         texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
             if once and fingerprint is not None:
@@ -952,12 +649,12 @@ class Store:
             mid = self._next_id(db)
             db.execute("INSERT INTO matches (id, created, players, rules, dealer, touched, fingerprint, key, revision)"
                        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                       (mid, created or now(), "\n".join(players), rules_lines, dealer, fingerprint, new_key(),
+                       (mid, created or now(), "\n".join(players), rules_lines(rules), dealer, fingerprint, new_key(),
                         len(texts)))
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                            [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
             if match is not None:
-                _rebuild_snapshots(db, mid, match)
+                rebuild_snapshots(db, mid, match)
             self._touch(db, mid)
         return mid
 
@@ -1012,9 +709,9 @@ class Store:
                 if not record.start and match.results and not change.dropped:
                     # replayed from the whole log (no snapshot, or one from another engine or
                     # not matching the log): make every deal's snapshot afresh
-                    _rebuild_snapshots(db, match_id, match)
+                    rebuild_snapshots(db, match_id, match)
                 elif len(match.results) > finished:
-                    _snapshot(db, match_id, match, len(match.results) - 1, match.totals)
+                    write_snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                 self._touch(db, match_id, change.steps)
                 if not change.dropped or change.undone:  # the match stays the log's: the next read needs no replay
                     touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
@@ -1023,13 +720,6 @@ class Store:
                                            texts=(*record.texts[:kept_texts], *change.texts),
                                            times=(*record.times[:kept_times], *change.times)), match
         self._replayed = after  # set once committed
-
-
-def _check_rows(mid: int, log: list[Any]) -> None:
-    """Raise DamagedError for a log row whose time or action is not text."""
-    for seq, at, action in log:
-        if not isinstance(at, str) or not isinstance(action, str):
-            raise DamagedError(mid, Words("action {number} is not text", number=seq))
 
 
 def _check_expect(expect: Expected | None, match_id: int, key: object, revision: object, length: int) -> None:
@@ -1114,27 +804,6 @@ class Change:
             self.match.undo(count)
             self.undone = count
         return dropped
-
-
-def _snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: Mapping[str, int]) -> None:
-    """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
-    with the match ``totals`` after it."""
-    seq = match.completed_at[number]
-    previous = match.completed_at[number - 1] if number else 0
-    deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
-                                   " ORDER BY seq", (match_id, previous, seq))]
-    import json
-    result = result_text(match.results[number])
-    totals_text = json.dumps(totals, ensure_ascii=False)
-    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
-               (match_id, seq, ENGINE_VERSION, crc([*deal, result, totals_text]), result, totals_text))
-
-
-def _rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
-    """Snapshots of every finished deal, from a match just replayed from its whole log."""
-    db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
-    for number, totals in enumerate(match.running_totals()):
-        _snapshot(db, match_id, match, number, totals)
 
 
 def _fault(point: str) -> None:

@@ -1,7 +1,9 @@
-"""Everything a person reads: cards with colour, capture lists, rule and score tables, JSON.
+"""Everything a person reads as sentences: cards with colour, capture lists, rule and score
+tables, the position and the race.
 
 Functions take a ``Look`` (ASCII or Unicode suits, colour or not) and return text; printing is
-the CLI's job. tabulate is imported only by the functions that draw tables.
+the CLI's job. How text and tables are laid out is ``layout``'s (tabulate is imported only when a
+table is drawn); the ``--json`` shapes are ``shapes``'s (both re-exported here for callers).
 """
 
 from __future__ import annotations
@@ -18,6 +20,21 @@ from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, optio
 from pasur_cli.engine.values import Value
 from pasur_cli.text import i18n
 from pasur_cli.text.i18n import _
+from pasur_cli.text.layout import Figure as Figure
+from pasur_cli.text.layout import fit_table as fit_table
+from pasur_cli.text.layout import help_text as help_text
+from pasur_cli.text.layout import shrink_columns, table_width
+from pasur_cli.text.layout import table as table
+from pasur_cli.text.layout import text_width as text_width
+from pasur_cli.text.layout import wrap as wrap
+from pasur_cli.text.shapes import check_json as check_json
+from pasur_cli.text.shapes import damaged_row as damaged_row
+from pasur_cli.text.shapes import dumps as dumps
+from pasur_cli.text.shapes import matches_json as matches_json
+from pasur_cli.text.shapes import matches_rows as matches_rows
+from pasur_cli.text.shapes import rules_json as rules_json
+from pasur_cli.text.shapes import score_json as score_json
+from pasur_cli.text.shapes import show_json as show_json
 
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
     from pasur_cli.engine.deal import Deal, Play
@@ -164,128 +181,11 @@ def no_sur_text(record: Play) -> str:
              " the sur limit {limit}.", side=record.side, total=reason.total, limit=reason.limit)
 
 
-def dumps(data: object) -> str:
-    import json
-    return json.dumps(data, ensure_ascii=False, indent=2)
-
-
-class Figure(str):
-    """A table cell that is text but reads as a number (``1 (5)``: one sur, five points): its
-    column aligns right, as a column of numbers does."""
-
-    __slots__ = ()
-
-
-def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | None = None,
-          align: list[str] | None = None, padding: int = 2) -> str:
-    """A plain text table; columns of numbers (ints, ``Figure``s) align right (unless ``align``
-    says how each column aligns), nothing else is reinterpreted. A header is at least ``padding``
-    columns narrower than its column. With ``width``, made to fit that many columns when it can
-    (see ``fit_table``)."""
-    import tabulate
-    align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
-                      for i in range(len(headers))]
-    if width is not None:
-        fitted, fitted_headers, fitted_padding = fit_table(rows, headers, width, padding)
-        if len(headers) > 2 and _table_width(fitted, fitted_headers, fitted_padding) > width:
-            # still too wide (many columns of figures): the columns that fit, then the others in a
-            # table of their own, each row named again by the first column; the names left whole
-            # (breaking them did not make the table fit) unless the first two columns need it
-            rows, headers, padding = fit_table(rows, headers, width, padding, break_cells=False)
-            if _table_width([r[:2] for r in rows], headers[:2], padding) > width:
-                rows, headers, padding = fitted, fitted_headers, fitted_padding
-            keep = 2
-            while _table_width([r[:keep + 1] for r in rows], headers[:keep + 1], padding) <= width:
-                keep += 1
-            return (table([r[:keep] for r in rows], headers[:keep], None, align[:keep], padding) + "\n\n"
-                    + table([[r[0], *r[keep:]] for r in rows], [headers[0], *headers[keep:]], width,
-                            [align[0], *align[keep:]], padding))
-        rows, headers, padding = fitted, fitted_headers, fitted_padding
-    rtl = i18n.is_rtl()
-    if rtl:
-        # every cell an isolate and every line left to right, so that a terminal applying bidi
-        # neither reverses the columns nor runs two Persian cells together
-        rows = [["\n".join(i18n.isolate(line) for line in str(cell).split("\n")) for cell in row] for row in rows]
-        headers = ["\n".join(i18n.isolate(line) for line in h.split("\n")) for h in headers]
-    saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
-    try:
-        text = str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
-                                     colalign=align))
-    finally:
-        tabulate.MIN_PADDING = saved
-    return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
-
-
-def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
-              padding: int = 2, break_cells: bool = True) -> tuple[list[list[object]], list[str], int]:
-    """(rows, headers, padding) of a table made to fit ``width`` columns, each step taken only while
-    it is still wider: the headers broken between words onto more lines (each as narrow as its
-    column's cells, or its longest word); no padding beside the headers; then the text cells of
-    the widest text columns (side and player names) broken between words. Numbers are never
-    broken, so a table of many numbers can stay wider than a very narrow terminal. Without
-    ``break_cells``, no cell is broken."""
-    body = [list(r) for r in rows]
-    if _table_width(body, headers, padding) <= width:
-        return body, headers, padding
-
-    def cells(i: int) -> int:
-        return max((text_width(line) for r in body for line in str(r[i]).split("\n")), default=0)
-    headers = [wrap(h, max(cells(i), *(text_width(word) for word in h.split()))) if h.strip() else h
-               for i, h in enumerate(headers)]
-    if _table_width(body, headers, padding) <= width:
-        return body, headers, padding
-    padding = 0
-    texts = [i for i in range(len(headers))
-             if break_cells and body and not all(isinstance(r[i], int | Figure) for r in body)]
-    while texts and (excess := _table_width(body, headers, padding) - width) > 0:
-        col = max(texts, key=lambda i: _column_width(body, headers, i, padding))
-        room = max(1, _column_width(body, headers, col, padding) - excess)
-        narrower = [[*r[:col], wrap(str(r[col]), room), *r[col + 1:]] for r in body]
-        if _table_width(narrower, headers, padding) >= _table_width(body, headers, padding):
-            texts.remove(col)  # its words are as narrow as they get
-        else:
-            body = narrower
-    return body, headers, padding
-
-
-def help_text(text: str, width: int) -> str:
-    """A help text that fits ``width`` columns: an indented line with two columns (``  7c   play
-    7♣ ...``) and the lines that continue its second column are one item, wrapped with the
-    second column's indent; any other line wraps with a two-column hanging indent."""
-    import re
-    items: list[tuple[str, int]] = []  # (text, the column its continuation lines start at)
-    for line in text.split("\n"):
-        column = re.match(r"( +\S+(?: \S+)*  +)\S", line)
-        if items and line.startswith(" ") and line[:items[-1][1]].isspace() and items[-1][1] > 2:
-            items[-1] = (items[-1][0] + " " + line.strip(), items[-1][1])  # the second column goes on
-        elif column:
-            items.append((line, len(column.group(1))))
-        else:
-            items.append((line, 2))
-    return "\n".join(wrap(line, width, column - (len(line) - len(line.lstrip(" ")))) for line, column in items)
-
-
 # -- pasur check --------------------------------------------------------------------------
 def preset_text(preset: str) -> str:
     """A preset's name as text shows it: standard and pagat as typed, "custom" (rules that are no
     preset) in the reader's language; JSON keeps "custom"."""
     return _("custom") if preset == "custom" else preset
-
-
-def check_json(card: Card, table_cards: list[Card], rules: Rules, found: Captures,
-               legal: bool | None, reason: str | None) -> dict[str, object]:
-    return {
-        "played": card.code,
-        "table": [c.code for c in table_cards],
-        "rules": rules.preset,
-        "captures": [{"take": [c.code for c in take], "sur": is_sur(card, take, table_cards, rules)}
-                     for take in found.options],
-        "count": found.count,
-        "truncated": found.truncated,
-        "trail": found.trail,
-        "legal": legal,
-        "reason": reason,
-    }
 
 
 def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, found: Captures,
@@ -320,10 +220,6 @@ def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, fo
 
 
 # -- pasur rules --------------------------------------------------------------------------
-def rules_json(names: list[str]) -> dict[str, object]:
-    return {"presets": {n: PRESETS[n].as_dict() for n in names}, "meanings": dict(MEANINGS)}
-
-
 def rules_text(names: list[str], width: int = 80) -> str:
     """The options table, its meanings wrapped at word boundaries to fit ``width`` columns."""
     rows = [[o, *(option_text(getattr(PRESETS[n], o)) for n in names), _(MEANINGS[o])] for o in OPTION_NAMES]
@@ -485,10 +381,12 @@ def _standing(match: Match) -> str:
                lead=lead, goal=goal, number=match.deal_number, dealer=match.dealer)
 
 
-def score_text(look: Look, match: Match, only_last: bool = False, width: int = 80) -> str:
-    """Each deal's score table and the match's running totals, every table fitted to ``width``."""
+def score_text(look: Look, match: Match, only_last: bool = False, width: int = 80, brief: str | None = None) -> str:
+    """Each deal's score table and the match's running totals, every table fitted to ``width``.
+    ``brief``: only the last deal's table (and the race of a deal being played), then how to see
+    every deal (the command ``brief`` names) when there are earlier ones."""
     parts = []
-    results = match.results[-1:] if only_last else match.results
+    results = match.results[-1:] if only_last or brief else match.results
     for result in results:
         rows, headers = _score_rows(result.scores, match.rules)
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
@@ -504,37 +402,9 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
     else:
         parts.append(_("No deal has been scored yet."))
     parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
+    if brief and len(match.results) > 1:
+        parts.append(say("Every deal's table: {command}", command=brief))
     return "\n\n".join(parts)
-
-
-def score_json(match_id: int, match: Match) -> dict[str, Any]:
-    from pasur_cli.engine.match import DealResult
-    results = [(r, True) for r in match.results]
-    if match.deal is not None:
-        results.append((DealResult(match.deal_number, match.dealer, match.deal.score()), False))
-    deals = [{"number": r.number, "dealer": r.dealer, "complete": complete, **r.as_dict()} for r, complete in results]
-    return {"match": match_id, "rules": match.rules.preset, "target": match.rules.target,
-            "sides": list(match.sides), "deals": deals, "totals": match.totals,
-            "finished": match.finished, "winner": match.winner}
-
-
-def show_json(match_id: int, match: Match) -> dict[str, Any]:
-    deal = match.deal
-    return {
-        "match": match_id,
-        "deal": match.deal_number,
-        "hand": deal.hand if deal else None,
-        "hands": deal.hands if deal else None,
-        "dealer": match.dealer,
-        "turn": deal.turn if deal else None,
-        "table": [c.code for c in deal.table] if deal else [],
-        "piles": {s: len(p) for s, p in deal.piles.items()} if deal else {s: 0 for s in match.sides},
-        "surs": dict(deal.surs) if deal else {s: 0 for s in match.sides},
-        "last_capturer": deal.last_capturer if deal else None,
-        "unseen": deal.unseen if deal else 52,
-        "finished": match.finished,
-        "winner": match.winner,
-    }
 
 
 def show_text(look: Look, match_id: int, match: Match, session: bool = False, width: int = 80) -> str:
@@ -573,69 +443,6 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False, wi
 
 
 # -- the table's view: where the match stands, the race within the deal --------------------
-def text_width(text: str) -> int:
-    """Columns ``text`` takes at a terminal at most (wide scripts count 2, combining marks and colour
-    codes 0). The isolates and marks around a right-to-left language's facts count 0, as wcwidth
-    counts them and as tmux 3.3 and terminals that apply bidi show them (measured: the cursor
-    does not move)."""
-    if "\x1b" in text:
-        import re
-        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
-    if text.isascii():
-        return len(text)
-    width = 0
-    for ch in text:  # the scripts and marks pasur writes, without loading unicodedata (start-up time)
-        o = ord(ch)
-        if 0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069:
-            continue  # joiners, direction marks and isolates take no column
-        if (0x20 <= o < 0x300 and o != 0xAD) or 0x2010 <= o <= 0x2027 or 0x2030 <= o <= 0x205E or ch in "♣♦♥♠" or (
-                0x0606 <= o <= 0x06D5 and o != 0x061C and not 0x064B <= o <= 0x065F and o != 0x0670):
-            width += 1
-        else:
-            break
-    else:
-        return width
-    from unicodedata import category, combining, east_asian_width
-    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
-               for ch in text)
-
-
-def wrap(text: str, width: int, hang: int = 0) -> str:
-    """``text`` with each line wider than ``width`` columns broken between words, never inside a
-    fact (a Unicode isolate), each line it continues on indented ``hang`` columns more than its
-    own indent; a word wider than the line stays whole. A prompt's trailing space is kept."""
-    return "\n".join(_wrap_line(line, width, hang) for line in text.split("\n"))
-
-
-def _wrap_line(line: str, width: int, hang: int) -> str:
-    if 2 * len(line) <= width or text_width(line) <= width:
-        return line
-    body = line.lstrip(" ")
-    indent = " " * (len(line) - len(body))
-    end = " " if body.endswith(" ") else ""
-    words, depth, word = [], 0, ""
-    for ch in body.rstrip(" "):  # spaces inside an isolate do not break: its fact keeps its direction
-        depth += (ch == i18n.FSI) - (ch == i18n.PDI)
-        if ch == " " and depth <= 0:
-            words.append(word)
-            word = ""
-        else:
-            word += ch
-    words.append(word)
-    lines, current, lead = [], indent, indent
-    for w in words:
-        if not w:  # two spaces in a row: kept inside the line, never at a break
-            current += " "
-        elif current.strip() and text_width(current.rstrip(" ") + " " + w) > width:
-            lines.append(current.rstrip(" "))
-            lead = indent + " " * hang
-            current = lead + w
-        else:
-            current += (" " if current.strip() else "") + w
-    lines.append(current.rstrip(" ") + end)
-    return "\n".join(lines)
-
-
 def _common(a: str, b: str) -> int:
     """How many first characters two names share."""
     n = 0
@@ -795,28 +602,6 @@ def describe_action(look: Look, action: dict[str, Any]) -> str:
     return str(kind)
 
 
-def matches_rows(items: list[tuple[int, str, Match]]) -> list[dict[str, object]]:
-    """(id, created, replayed match) of each match as the rows of `matches --json`."""
-    out = []
-    for mid, created, match in items:
-        out.append({"match": mid, "created": created, "players": list(match.players), "sides": list(match.sides),
-                    "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
-                    "finished": match.finished, "winner": match.winner, "damaged": None})
-    return out
-
-
-def damaged_row(match_id: int, players: list[str], reason: object) -> dict[str, object]:
-    """A `matches` row for a match that cannot be replayed; ``reason`` a fact (``Words``, an error),
-    written in the reader's language by ``matches_text`` and in English by ``matches_json``."""
-    return {"match": match_id, "created": None, "players": players, "sides": [], "rules": "?", "deals": None,
-            "totals": {}, "finished": False, "winner": None, "damaged": reason}
-
-
-def matches_json(rows: list[dict[str, Any]]) -> str:
-    """The rows of `matches --json`: a damaged match's reason as English text."""
-    return dumps([{**r, "damaged": None if r["damaged"] is None else str(r["damaged"])} for r in rows])
-
-
 def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80) -> str:
     """The matches as a table that fits ``width`` columns. When its one-line rows are wider: each
     side's total on a line of its own; then, narrower still, the totals (the sides name every
@@ -834,30 +619,13 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
          say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
          say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]
         for r, sides in zip(rows, totals, strict=True)]
-    if _table_width(body, headers) > width:
+    if table_width(body, headers) > width:
         body = [[*row[:5], "\n".join(sides), row[6]] for row, sides in zip(body, totals, strict=True)]
-    if _table_width(body, headers) > width:
+    if table_width(body, headers) > width:
         body = [[row[0], row[1], "\n".join(sides) or row[2], *row[3:5], row[6]]
                 for row, sides in zip(body, totals, strict=True)]
         headers = [*headers[:5], headers[6]]
-    wrapped = [2, len(headers) - 1]  # the players (or totals) and the status
-    while wrapped and (excess := _table_width(body, headers) - width) > 0:
-        col = max(wrapped, key=lambda i: _column_width(body, headers, i))
-        room = _column_width(body, headers, col) - excess
-        narrower = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
-        if _table_width(narrower, headers) >= _table_width(body, headers):
-            wrapped.remove(col)  # its words are as narrow as it gets
-        else:
-            body = narrower
+    body = shrink_columns(body, headers, width, [2, len(headers) - 1], hang=2)  # the players (or totals), the status
     return table(body, headers, width)
 
 
-def _column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:
-    """Columns tabulate's simple format gives column ``i``: its widest line, or its header's widest
-    line and ``padding`` (tabulate's MIN_PADDING)."""
-    return max(max(text_width(line) for line in headers[i].split("\n")) + padding,
-               *(text_width(line) for r in rows for line in str(r[i]).split("\n")))
-
-
-def _table_width(rows: Sequence[Sequence[object]], headers: list[str], padding: int = 2) -> int:
-    return sum(_column_width(rows, headers, i, padding) for i in range(len(headers))) + 2 * (len(headers) - 1)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pasur_cli.engine.history import Event, Leftover, Played, Scored, TableDealt
-from pasur_cli.engine.stats import Record, RecordBook
+from pasur_cli.engine.stats import PlayerRecord, RecordBook
 from pasur_cli.text.i18n import _
 from pasur_cli.text.render import Look, comma, wrap
 
@@ -93,7 +93,7 @@ def _grid(rows: list[list[object]], headers: list[str], width: int) -> str:
     return table(rows, headers, width, align=["left", *["right"] * (len(headers) - 1)], padding=0)
 
 
-def _record_rows(records: Iterable[Record]) -> list[list[object]]:
+def _record_rows(records: Iterable[PlayerRecord]) -> list[list[object]]:
     rows: list[list[object]] = []
     for r in records:
         rows.append([r.name, f"{r.won}/{r.matches}", _percent(r.won, r.matches), r.unfinished, r.deals,

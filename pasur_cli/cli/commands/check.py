@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, json_option, look, look_options, rule_options
+from pasur_cli.cli.app import PasurCommand, echo, json_option, look, look_options, rule_options
 from pasur_cli.engine.captures import capture_problem, legal_captures
 from pasur_cli.engine.cards import parse_card, parse_cards
 from pasur_cli.engine.errors import NotationError, Words
@@ -50,6 +50,6 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
                 reason = render.message(problem, render.Look(ascii=True))
         click.echo(render.dumps(render.check_json(played, table_cards, rules, found, legal, reason)))
     else:  # the problem is a fact, drawn by check_text's look (its colours kept)
-        click.echo(render.check_text(look(ctx), played, table_cards, rules, found, take, problem))
+        echo(render.check_text(look(ctx), played, table_cards, rules, found, take, problem))
     if legal is False:
         ctx.exit(1)

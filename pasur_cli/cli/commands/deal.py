@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, current, expect_option, look, look_options, open_store, store_options
+from pasur_cli.cli.app import PasurCommand, current, echo, expect_option, look, look_options, open_store, store_options
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.text import render
@@ -26,4 +26,4 @@ def deal(ctx: click.Context, cards: tuple[str, ...], expect: Expected | None) ->
     table_cards = read_cards(cards)
     store = open_store(ctx, write=True)
     match = actions.enter_table(store, current(ctx, store)[0], table_cards, expect)
-    click.echo(render.deal_text(look(ctx), match))
+    echo(render.deal_text(look(ctx), match))

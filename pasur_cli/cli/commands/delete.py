@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, confirm, expect_option, look, open_store, store_options
+from pasur_cli.cli.app import PasurCommand, confirm, echo, expect_option, look, open_store, store_options
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.store.database import DamagedError, StoreError
 
@@ -16,8 +15,9 @@ if TYPE_CHECKING:
 
 
 def at_terminal() -> bool:
-    """Whether a person can be asked (standard input is a terminal; None when it was closed)."""
-    return sys.stdin is not None and sys.stdin.isatty()
+    """Whether a person can be asked (pasur_cli.cli.terminal says; loaded only when asked)."""
+    from pasur_cli.cli import terminal
+    return terminal.at_terminal()
 
 
 @click.command(cls=PasurCommand)
@@ -54,4 +54,4 @@ def delete(ctx: click.Context, yes: bool, expect: Expected | None) -> None:
         if not confirm(question):
             raise StoreError("match {match} was not deleted; nothing was changed.", match=mid)
     store.delete(mid, expect)
-    click.echo(look(ctx).say("Deleted match {match} ({players}).", match=mid, players=", ".join(players)))
+    echo(look(ctx).say("Deleted match {match} ({players}).", match=mid, players=", ".join(players)))

@@ -9,7 +9,7 @@ from contextlib import suppress
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, current, look, open_store, store_options
+from pasur_cli.cli.app import PasurCommand, current, echo, look, open_store, store_options
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import write_record
 from pasur_cli.store.database import StoreError, check_file
@@ -104,4 +104,4 @@ def export(ctx: click.Context, output: str, force: bool) -> None:
         click.echo(text, nl=False)
     else:
         write_atomically(output, text, force)
-        click.echo(look(ctx).say("Wrote match {match} to {file}.", match=mid, file=output))
+        echo(look(ctx).say("Wrote match {match} to {file}.", match=mid, file=output))

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, confirm, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.app import PasurCommand, confirm, echo, look, look_options, open_store, store_options, terminal_width
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import MAX_BYTES, read_record
 from pasur_cli.store.database import StoreError, check_file, check_path, default_path
@@ -14,8 +14,9 @@ from pasur_cli.text import render
 
 
 def at_terminal() -> bool:
-    """Whether a person can be asked (standard input is a terminal; None when it was closed)."""
-    return sys.stdin is not None and sys.stdin.isatty()
+    """Whether a person can be asked (pasur_cli.cli.terminal says; loaded only when asked)."""
+    from pasur_cli.cli import terminal
+    return terminal.at_terminal()
 
 
 def read_text(path: str) -> str:
@@ -65,7 +66,7 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
                        record.fingerprint, record.created, once=not again)
     count = len(record.actions)
-    click.echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
+    echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
                                    "Imported as match {match}: {count} actions replayed.", count,
                                    match=mid, count=count))
-    click.echo(render.show_text(look(ctx), mid, record.match, width=terminal_width()))
+    echo(render.show_text(look(ctx), mid, record.match, width=terminal_width()))

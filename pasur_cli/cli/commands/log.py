@@ -40,4 +40,5 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     if as_json:
         click.echo(render.dumps([event_dict(e) for e in events]))
     else:
-        click.echo(render_stats.log_text(look(ctx), mid, events, terminal_width()))
+        from pasur_cli.cli.terminal import page
+        page(render_stats.log_text(look(ctx), mid, events, terminal_width()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, look_options, open_store, rule_options, store_options
+from pasur_cli.cli.app import PasurCommand, echo, look_options, open_store, rule_options, store_options
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import check_players
@@ -34,4 +34,4 @@ def new(ctx: click.Context, players: tuple[str, ...], preset: str, overrides: tu
         seat = names.index(match.player_named(dealer))
     store = open_store(ctx, create=True)
     mid = store.create(names, rules, seat)
-    click.echo(render.new_text(mid, Match(names, rules, seat)))
+    echo(render.new_text(mid, Match(names, rules, seat)))

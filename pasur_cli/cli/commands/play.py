@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -11,6 +11,7 @@ from pasur_cli.cli.app import (
     Refused,
     current,
     expect_option,
+    fit,
     look,
     look_options,
     open_store,
@@ -20,8 +21,9 @@ from pasur_cli.cli.app import (
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import AmbiguousPlayError, NotationError, Words
 from pasur_cli.store import actions
-from pasur_cli.store.database import Store
+from pasur_cli.store.database import StaleError, Store
 from pasur_cli.text import render
+from pasur_cli.text.i18n import _
 
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
@@ -64,38 +66,92 @@ def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str
 @click.option("--take", "take_text", default=None, metavar="CARDS", shell_complete=complete_cards,
               help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
 @click.option("--by", metavar="NAME", shell_complete=complete_players, help="Refuse unless it is NAME's turn.")
+@click.option("--no-input", is_flag=True, help="Never ask which capture: refuse, listing the --take options"
+              " (as when not at a terminal).")
 @expect_option
 @store_options
 @look_options
 @click.pass_context
-def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None,
+def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: str | None, no_input: bool,
          expect: Expected | None) -> None:
-    """Record CARD played by whoever's turn it is, with the capture it makes."""
-    played = _one_card(card)
+    """Record CARD played by whoever's turn it is, with the capture it makes: `pasur play 7C 4D`
+    (or `--take 4D`) names the cards it takes. At a terminal, when it can capture in several ways,
+    asks which one (Ctrl-C cancels, recording nothing)."""
+    played, named = _cards(card)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
+    if named:  # `7H 2C 2D` is the session's "7h 2c 2d"; `7H --take 2C 2D` takes both
+        take = [*(take or []), *(c for c in named if c not in (take or []))]
     store = open_store(ctx, write=True)
+    mid, match = current(ctx, store)
+    asked = take is None and not no_input and _at_terminal()
+    if asked:
+        if expect is None:  # what the question was drawn from: a play recorded meanwhile refuses this one
+            expect = store.expected(mid)
+        take = _ask(ctx, match, played, by)
     try:
-        record, match = actions.enter_play(store, current(ctx, store)[0], played, take, by, expect)
+        record, match = actions.enter_play(store, mid, played, take, by, expect)
     except AmbiguousPlayError as err:
         raise Refused(render.options_text(look(ctx), played, err.options, err.count)) from None
-    click.echo(render.play_text(look(ctx), record, match, width=terminal_width()))
+    except StaleError as err:
+        if not asked:
+            raise
+        raise Refused(render.stale_text(look(ctx), err)) from None  # someone played while the question was open
+    click.echo(fit(render.play_text(look(ctx), record, match, width=terminal_width()), _width()))
 
 
-def _one_card(words: tuple[str, ...]) -> Card:
-    """The played card from the words typed after `pasur play`: one card; several words are
-    refused saying what they probably mean (``1O D`` is 10♦, ``7C 4D`` wants --take)."""
+def _cards(words: tuple[str, ...]) -> tuple[Card, list[Card]]:
+    """The played card and the cards it takes from the words typed after `pasur play`; a word
+    that is not a card is refused saying what it probably is (``1O D`` is 10♦)."""
     tokens = split_tokens(list(words))
     if not tokens:
-        return parse_card(" ".join(words))
-    if len(tokens) == 1:
-        try:
-            return parse_card(tokens[0])
-        except NotationError:
-            pass
-    from pasur_cli.engine.typos import problem, repair  # only for a mistyped card
-    fixed = repair(tokens)
-    if fixed is not None and len(fixed) > 1 and len(tokens) > 1:
-        raise NotationError(
-            "play takes one card; to name what it captures use --take: pasur play {card} --take \"{take}\"",
-            card=fixed[0], take=" ".join(fixed[1:]))
-    raise problem(tokens)
+        return parse_card(" ".join(words)), []
+    try:
+        played, *take = parse_cards(tokens)
+    except NotationError:
+        from pasur_cli.engine.typos import read_cards  # only for a mistyped card: says what it probably is
+        played, *take = read_cards(tokens)
+    return played, take
+
+
+class Said(click.ClickException):
+    """Exit 1 with a sentence that is not an error (a question cancelled)."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
+
+
+def _at_terminal() -> bool:
+    import sys
+    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+
+
+def _width() -> int | None:
+    """The width prose is broken at: the terminal's, when output goes to one."""
+    return terminal_width() if _at_terminal() else None
+
+
+def _ask(ctx: click.Context, match: Match, played: Card, by: str | None) -> list[Card] | None:
+    """The capture chosen at the terminal (None: the engine's own answer). The question is the
+    session's (pasur_cli.cli.questions); Ctrl-C or Ctrl-D there cancels, recording nothing."""
+    from pasur_cli.cli.questions import ask_capture
+    from pasur_cli.cli.terminal import lines
+    deal = match.deal
+    if deal is None or deal.capture_choice(played, by and match.player_named(by)) is None:
+        return None  # no question: the engine decides, or refuses as it would without one
+    width = _width()
+
+    def show(text: str) -> None:
+        click.echo(fit(text, width))
+
+    def refuse(err: Exception) -> None:
+        show(_("Error: {message}").format(message=render.error_text(look(ctx), err)))
+    try:
+        with lines() as (read, _terminal):
+            try:
+                take = ask_capture(played, deal, read, look(ctx), show, refuse)
+            except (KeyboardInterrupt, EOFError):
+                show("")  # the question's line ends first
+                raise Said(_("Cancelled: nothing was recorded.")) from None
+    except KeyboardInterrupt:  # a Ctrl-C as the terminal was being given back
+        raise Said(_("Cancelled: nothing was recorded.")) from None
+    return take

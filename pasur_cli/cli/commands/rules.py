@@ -23,4 +23,6 @@ def rules(preset: str | None, as_json: bool) -> None:
         click.echo(render.dumps(render.rules_json(names)))
     else:
         import shutil  # the terminal's width (COLUMNS when set; 80 when not a terminal)
-        click.echo(render.rules_text(names, shutil.get_terminal_size().columns))
+
+        from pasur_cli.cli.terminal import page
+        page(render.rules_text(names, shutil.get_terminal_size().columns))

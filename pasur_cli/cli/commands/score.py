@@ -7,7 +7,9 @@ import click
 from pasur_cli.cli.app import (
     PasurCommand,
     current,
+    echo,
     echo_csv,
+    fit,
     json_option,
     look,
     look_options,
@@ -26,11 +28,14 @@ from pasur_cli.text.i18n import _
               " running total.")
 @click.option("--chart", is_flag=True, help="Draw the running totals after each deal as a chart, sized to the"
               " terminal, with the target as a line.")
+@click.option("--all", "whole", is_flag=True, help="Every deal's table even when they do not fit the terminal"
+              " (through the pager there).")
 @store_options
 @look_options
 @click.pass_context
-def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool) -> None:
-    """One score table per deal and the match table with running totals."""
+def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: bool) -> None:
+    """One score table per deal and the match table with running totals. At a terminal too short
+    for every deal's table: the last deal's and the match's (--all for all of them)."""
     if as_json + as_csv + chart > 1:
         raise click.UsageError(_("choose one of --json, --csv and --chart."))
     store = open_store(ctx)
@@ -48,4 +53,13 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool) -> None:
         height = max(12, min(size.lines - 2, 30))
         click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # COLUMNS=100000: 3 MB
     else:
-        click.echo(render.score_text(look(ctx), match, width=terminal_width()))
+        import sys
+
+        from pasur_cli.cli.terminal import page, rows
+        text = render.score_text(look(ctx), match, width=terminal_width())
+        if not sys.stdout.isatty() or text.count("\n") + 2 <= rows():
+            echo(text)
+        elif whole:
+            page(fit(text, terminal_width()))
+        else:
+            echo(render.score_text(look(ctx), match, width=terminal_width(), brief="pasur score --all"))

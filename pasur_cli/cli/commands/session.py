@@ -12,13 +12,14 @@ is asked before anything is recorded, from the engine's list of legal captures.
 Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
 are read by pasur_cli.cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
 prompt is being drawn is never held until the next Enter (as it is with ``input()``); a wait on a
-busy file is made of short waits (store.database.Patient), so Ctrl-C ends that too, and the goodbye then
-says that the line being recorded was not. Prompts
-are written only at a terminal; piped input is read line by line.
+busy file is made of short waits (store.database.Patient), so Ctrl-C ends that too, and the
+goodbye then says that the line being recorded was not. Prompts are written only at a terminal;
+piped input is read line by line.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING
 
 import click
@@ -27,7 +28,8 @@ from pasur_cli.cli.app import PasurCommand, current, fit, look, look_options, op
 from pasur_cli.cli.questions import ask_capture, ask_tally
 from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
-from pasur_cli.engine.errors import NotationError, PasurError
+from pasur_cli.cli.typed import Line, read_line
+from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.store.database import BusyError, GoneError, NoMatchError, StaleError, StoreError
@@ -51,6 +53,9 @@ The prompt shows whose turn it is, the cards each player still holds this hand, 
 Commands: {show}, {score}, {undo} [N], {tally} (score a deal from its piles), {matches}, {help}, {quit},
 {review} (the deal just finished: what each play cost), {hint} CARDS (the options of the hand to play).
 Ctrl-D and Ctrl-C leave at once; every play is saved the moment it is accepted.""")
+HELP_MORE = N_("""Name who played to have a card out of turn refused: sara 7c, 7c sara (or a beginning of the name).
+{score} --all shows every deal's table; {new} starts another match of the same players, {new} NAMES... of others.
+The arrow keys edit the line and bring back earlier ones.""")
 TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d 3h ks" and more)
 
 # The session's commands: the English words, which always work, and each command's word in the
@@ -59,13 +64,14 @@ TYPING = 20  # columns the prompt leaves free for what is typed after it ("5c 9d
 # translated word reads as a card or a mistyped one, nor as another command.
 COMMANDS: dict[str, tuple[str, ...]] = {
     "show": ("show",), "score": ("score",), "undo": ("undo",), "tally": ("tally",), "matches": ("matches",),
-    "deal": ("deal",), "help": ("help", "?", "h"), "review": ("review",), "hint": ("hint",),
+    "deal": ("deal",), "new": ("new",), "help": ("help", "?", "h"), "review": ("review",), "hint": ("hint",),
     "quit": ("quit", "exit"),  # not "q": a queen typed without its suit must not end the evening
 }
 COMMAND_WORDS: dict[str, str] = {
     "show": N_("session command word: show"), "score": N_("session command word: score"),
     "undo": N_("session command word: undo"), "tally": N_("session command word: tally"),
     "matches": N_("session command word: matches"), "deal": N_("session command word: deal"),
+    "new": N_("session command word: new"),
     "help": N_("session command word: help"), "quit": N_("session command word: quit"),
     "review": N_("session command word: review"), "hint": N_("session command word: hint"),
 }
@@ -106,6 +112,7 @@ class Session:
         self.commands = command_words()
         self.key: str | None = None  # the match's key, read when the session starts
         self.pending: tuple[str, int] | None = None  # a line being recorded, and the store's commits before it
+        self.busy = False  # the last line could not read the latest state (and said so)
 
     def handled(self) -> None:
         """Tell the reader a Ctrl-C was acted on (it cancelled a question, not the session)."""
@@ -163,6 +170,7 @@ class Session:
         try:
             return self.state()[0]
         except BusyError:
+            self.busy = True
             raise StoreError("could not read the latest state of match {match}: {path} is busy (another program is"
                              " using it). Try again in a moment.", match=self.mid, path=self.store.path) from None
 
@@ -186,13 +194,18 @@ class Session:
         self.store.waiting(self.waiting)
         match, seen = self.state()
         self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
+        if match.finished:
+            self.echo(self.next_match(match))
         if self.at_terminal:
             self.echo(self.look.say('Type "{help}" for how to enter plays; Ctrl-C or Ctrl-D leaves.',
                                     help=shown_word("help")))
         while True:
             latest, self.pending = True, None  # a Ctrl-C from here on interrupts no recording
             try:
-                match, seen = self.state()
+                if self.busy:  # just said, after waiting: the prompt comes at once, showing no position
+                    self.busy, latest = False, False
+                else:
+                    match, seen = self.state()
             except BusyError:  # another program holds the database for now: what was read last stands
                 latest = False
                 self.echo(_("Error: {message}").format(message=self.look.say(
@@ -212,11 +225,9 @@ class Session:
                 if self.at_terminal:
                     click.echo("\x1b[H\x1b[2J", nl=False)
                 line = line.replace("\x0c", "")
-            words = line.replace(",", " ").split()
-            if not words:
-                continue
             try:
-                if not self.do(words, match, seen):
+                typed = read_line(line, self.commands, match.players)
+                if typed is not None and not self.do(typed, match, seen):
                     return
             except GoneError as err:  # the file was replaced or deleted: nothing more to enter
                 self.refuse(err)
@@ -229,40 +240,98 @@ class Session:
             except Cancelled:
                 self.echo(_("Cancelled: nothing was recorded."))
 
-    def do(self, words: list[str], match: Match, seen: Expected) -> bool:
+    def do(self, line: Line, match: Match, seen: Expected) -> bool:
         """Carry out one typed line; False to leave."""
-        from pasur_cli.engine.names import name_key
-        command = self.commands.get(name_key(words[0]))
+        command, words = line.command, line.words
+        allowed = {"play": ("by",), "deal": ("by",), "new": ("rules", "rule", "dealer", "solo"), "score": ("all",)}
+        for option in line.options:
+            if option not in allowed.get(command, ()):
+                raise NotationError("the session's {command} takes no --{option}; type {help} for what it takes.",
+                                    command=command, option=option, help=shown_word("help"))
+        if command == "elsewhere":
+            raise NotationError("`pasur {command}` is not run in the session: leave with {quit}, or type it in"
+                                " another terminal. Here: {commands}.", command=words[0], quit=shown_word("quit"),
+                                commands=", ".join(shown_word(c) for c in COMMANDS if c != "deal"))
+        if command == "session":
+            self.echo(_("This is the session already: type a card, or a command without \"pasur\"."))
+            return True
+        if command == "new":
+            self.new(words, line.options, match)
+            return True
         if command == "quit":
             return False
         if command == "help":
-            self.echo(render.help_text(self.look.say(HELP, **{c: shown_word(c) for c in COMMANDS}),
+            shown = {c: shown_word(c) for c in COMMANDS}
+            self.echo(render.help_text(self.look.say(HELP, **shown) + "\n" + self.look.say(HELP_MORE, **shown),
                                        self.width() or 80))
         elif command == "show":
             self.echo(render.show_text(self.look, self.mid, self.current(), session=True,
                                        width=self.width() or 80))
         elif command == "score":
-            self.echo(render.score_text(self.look, self.current(), width=self.width() or 80))
+            self.score(self.current(), "all" in line.options)
         elif command == "matches":
             from pasur_cli.cli.listing import listing
             self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
         elif command == "undo":
-            self.undo(words[1:], seen)
+            self.undo(words, seen)
         elif command == "deal":
-            self.table(words[1:], seen)
+            self.table(words, seen, match, line.by)
         elif command == "tally":
             self.tally(match, seen)
         elif command in ("review", "hint"):  # the analysis engine, loaded only when asked
             from pasur_cli.cli.advice import session_advice
-            self.echo(session_advice(self.look, self.store, self.mid, command, words[1:]))
+            self.echo(session_advice(self.look, self.store, self.mid, command, words))
         elif match.finished:
-            self.echo(self.look.say("The match is over: {winner} won. Type {quit} to leave.", winner=match.winner,
-                                    quit=shown_word("quit")))
+            over = self.look.say("The match is over: {winner} won.", winner=match.winner)
+            self.echo(over + " " + self.next_match(match))
         elif match.deal is None:
-            self.table(words, seen)
+            self.table(words, seen, match, line.by)
         else:
-            self.play(words, match, seen)
+            self.play(words, match, seen, line.by)
         return True
+
+    def score(self, match: Match, whole: bool) -> None:
+        """The score tables: every deal's when asked (``score --all``, through the pager at a
+        terminal) or when they fit the terminal's rows, else the last deal's and the match's."""
+        from pasur_cli.cli.terminal import page, rows
+        width = self.width() or 80
+        text = render.score_text(self.look, match, width=width)
+        if whole and self.at_terminal:
+            page(fit(text, width))
+        elif whole or not self.at_terminal or text.count("\n") + 2 <= rows():
+            self.echo(text)
+        else:
+            self.echo(render.score_text(self.look, match, width=width, brief=shown_word("score") + " --all"))
+
+    def next_match(self, match: Match) -> str:
+        """The offer of the next match, once this one is over."""
+        return self.look.say("Type {new} for another match of {players}, {new} NAMES... for other players, or {quit}"
+                             " to leave.", new=shown_word("new"), players=", ".join(match.players),
+                             quit=shown_word("quit"))
+
+    def new(self, words: list[str], options: dict[str, list[str]], match: Match) -> None:
+        """Start a match and go on with it: the same players (and rules) as this one, or ``words``;
+        ``options`` as `pasur new` takes them (--rules, --rule, --dealer, --solo)."""
+        from pasur_cli.engine.match import Match as Fresh
+        from pasur_cli.engine.match import check_players
+        from pasur_cli.engine.rules import parse_rules
+        names = check_players(words) if words else list(match.players)
+        rules = match.rules
+        if {"rules", "rule", "solo"} & options.keys():
+            preset = options.get("rules") or ["standard"]
+            if len(preset) != 1:
+                raise NotationError("--rules takes one preset, e.g. --rules pagat.")
+            rules = parse_rules(preset[0], [*options.get("rule", []), *(["teams=false"] if "solo" in options else [])])
+        seat = 0
+        if options.get("dealer"):
+            seat = names.index(Fresh(names, rules).player_named(" ".join(options["dealer"])))
+        elif names == list(match.players):  # the same table: the deal goes round as it would have
+            seat = names.index(match.dealer)
+        mid = self.store.create(names, rules, seat)
+        fresh = Fresh(names, rules, seat)
+        self.mid, self.key = mid, None  # the new match's key is read at the next prompt
+        self.echo(render.new_text(mid, fresh).split("\n")[0])
+        self.echo(render.awaiting_text(fresh, session=True) or "")
 
     def undo(self, args: list[str], seen: Expected) -> None:
         count = whole_number(args[0], 6) if len(args) == 1 else 1 if not args else None
@@ -292,8 +361,13 @@ class Session:
         awaited = render.awaiting_text(match, session=True)
         if awaited:
             self.echo(awaited)
+        if match.finished:
+            self.echo(self.next_match(match))
 
-    def table(self, words: list[str], seen: Expected) -> None:
+    def table(self, words: list[str], seen: Expected, match: Match, by: str | None = None) -> None:
+        if by is not None and match.player_named(by) != match.dealer:  # a name on a table line: its dealer
+            raise IllegalPlayError("{dealer} deals deal {number}, not {by}.", dealer=match.dealer,
+                                   number=match.deal_number, by=match.player_named(by))
         cards = read_cards(words)
         if len(cards) != 4:
             if len(cards) == 1:
@@ -303,15 +377,22 @@ class Session:
         match = actions.enter_table(self.store, self.mid, cards, expect=seen)
         self.echo(render.deal_text(self.look, match))
 
-    def play(self, words: list[str], match: Match, seen: Expected) -> None:
+    def play(self, words: list[str], match: Match, seen: Expected, by: str | None = None) -> None:
         deal = match.deal
         assert deal is not None
+        if not words:
+            example = " ".join(filter(None, [by and by.lower(), "7c"]))
+            raise NotationError("which card? Type it, e.g. {example}.", example=example)
         # a rank typed alone ("K") is offered the unseen cards of that rank (the table's, in a take)
         card, *rest = read_cards(words, deal.unseen_cards, deal.table)
+        with suppress(AmbiguousPlayError):  # out of turn: refused before any question, as `play --by` is
+            match.verify_play(card, rest or None, by)
         take = rest or self.choose(card, deal)
         self.recording(" ".join([*words[:1], *(c.code for c in take or [])]) if take else " ".join(words))
-        record, match = actions.enter_play(self.store, self.mid, card, take, expect=seen)
+        record, match = actions.enter_play(self.store, self.mid, card, take, by, expect=seen)
         self.echo(render.play_text(self.look, record, match, session=True, width=self.width() or 80))
+        if match.finished:
+            self.echo(self.next_match(match))
 
     def choose(self, card: Card, deal: Deal) -> list[Card] | None:
         """The capture to record: None when the engine has the answer, else the typist's choice
@@ -362,10 +443,13 @@ def session(ctx: click.Context) -> None:
       7c 4d          play 7♣ taking 4♦
       5c 9d 3h ks    the four table cards of a deal
       show           the deal: table, piles, the race, whose turn
-      score          the score tables, and the race during a deal
+      sara 7c        Sara plays 7♣ (refused when it is not her turn); also 7c sara
+      score          the score tables (the last deal's when all do not fit), the race
+      score --all    every deal's table (through the pager at a terminal)
       undo [N]       take back the last action (or N), then show the position
       tally          score the next deal from its piles, asked side by side
       matches        every match
+      new [NAMES]    another match: of the same players, or of NAMES
       help, quit     (Ctrl-D and Ctrl-C also leave; everything is saved)
     """
     store = open_store(ctx, write=True)

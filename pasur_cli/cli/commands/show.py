@@ -7,6 +7,7 @@ import click
 from pasur_cli.cli.app import (
     PasurCommand,
     current,
+    echo,
     json_option,
     look,
     look_options,
@@ -32,4 +33,4 @@ def show(ctx: click.Context, as_json: bool) -> None:
         data["revision"] = store.expected(mid).token  # the match and its revision: what --expect takes
         click.echo(render.dumps(data))
     else:
-        click.echo(render.show_text(look(ctx), mid, match, width=terminal_width()))
+        echo(render.show_text(look(ctx), mid, match, width=terminal_width()))

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from pasur_cli.cli.app import (
     PasurCommand,
+    Refused,
     current,
+    echo,
     expect_option,
     json_option,
     look,
@@ -19,9 +20,10 @@ from pasur_cli.cli.app import (
     terminal_width,
 )
 from pasur_cli.cli.questions import ask_tally
-from pasur_cli.cli.terminal import Terminal
+from pasur_cli.cli.terminal import Terminal, at_terminal
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.store import actions
+from pasur_cli.store.database import StaleError
 from pasur_cli.text import render
 from pasur_cli.text.tally_input import build_action
 
@@ -55,17 +57,22 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
     mid, match = current(ctx, store)
     given = list(piles), list(counts), list(surs)
     if not (piles or counts or surs):
-        if sys.stdin is None or not sys.stdin.isatty():  # piped, or closed
+        if not at_terminal():  # piped, or closed
             raise NotationError("give --pile or --count for every side (and --surs), or run at a terminal to be asked.")
         match.check_tally_allowed()  # before the terminal is taken and the first question is asked
         if expect is None:  # recorded only if the match has not moved while the questions were answered
             expect = store.expected(mid)
         with Terminal() as terminal:
             given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
-    result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
+    try:
+        result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
+    except StaleError as err:
+        if piles or counts or surs:
+            raise
+        raise Refused(render.stale_text(look(ctx), err)) from None  # said to the person who answered
     if as_json:
         data = render.score_json(mid, match)
         click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
                                  "finished": data["finished"], "winner": data["winner"]}))
     else:
-        click.echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))
+        echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))

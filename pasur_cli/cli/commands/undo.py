@@ -10,6 +10,7 @@ from pasur_cli.cli.app import (
     Count,
     PasurCommand,
     current,
+    echo,
     expect_option,
     json_option,
     look,
@@ -43,5 +44,5 @@ def undo(ctx: click.Context, count: int, expect: Expected | None, as_json: bool)
         click.echo(render.dumps({"match": mid, "undone": dropped}))
     else:
         for line in words:
-            click.echo(line)
-        click.echo(render.position_text(look(ctx), match))
+            echo(line)
+        echo(render.position_text(look(ctx), match))

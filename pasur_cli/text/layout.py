@@ -1,0 +1,190 @@
+"""How text is laid out at a terminal: the columns text takes (``text_width``), lines broken
+between words (``wrap``, ``help_text``), and tables drawn by tabulate and made to fit a width
+(``table``, ``fit_table``, ``shrink_columns``). Knows no sentence and no match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pasur_cli.text import i18n
+
+
+class Figure(str):
+    """A table cell that is text but reads as a number (``1 (5)``: one sur, five points): its
+    column aligns right, as a column of numbers does."""
+
+    __slots__ = ()
+
+
+def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | None = None,
+          align: list[str] | None = None, padding: int = 2) -> str:
+    """A plain text table; columns of numbers (ints, ``Figure``s) align right (unless ``align``
+    says how each column aligns), nothing else is reinterpreted. A header is at least ``padding``
+    columns narrower than its column. With ``width``, made to fit that many columns when it can
+    (see ``fit_table``)."""
+    import tabulate
+    align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
+                      for i in range(len(headers))]
+    if width is not None:
+        fitted, fitted_headers, fitted_padding = fit_table(rows, headers, width, padding)
+        if len(headers) > 2 and table_width(fitted, fitted_headers, fitted_padding) > width:
+            # still too wide (many columns of figures): the columns that fit, then the others in a
+            # table of their own, each row named again by the first column; the names left whole
+            # (breaking them did not make the table fit) unless the first two columns need it
+            rows, headers, padding = fit_table(rows, headers, width, padding, break_cells=False)
+            if table_width([r[:2] for r in rows], headers[:2], padding) > width:
+                rows, headers, padding = fitted, fitted_headers, fitted_padding
+            keep = 2
+            while table_width([r[:keep + 1] for r in rows], headers[:keep + 1], padding) <= width:
+                keep += 1
+            return (table([r[:keep] for r in rows], headers[:keep], None, align[:keep], padding) + "\n\n"
+                    + table([[r[0], *r[keep:]] for r in rows], [headers[0], *headers[keep:]], width,
+                            [align[0], *align[keep:]], padding))
+        rows, headers, padding = fitted, fitted_headers, fitted_padding
+    rtl = i18n.is_rtl()
+    if rtl:
+        # every cell an isolate and every line left to right, so that a terminal applying bidi
+        # neither reverses the columns nor runs two Persian cells together
+        rows = [["\n".join(i18n.isolate(line) for line in str(cell).split("\n")) for cell in row] for row in rows]
+        headers = ["\n".join(i18n.isolate(line) for line in h.split("\n")) for h in headers]
+    saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
+    try:
+        text = str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
+                                     colalign=align))
+    finally:
+        tabulate.MIN_PADDING = saved
+    return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
+
+
+def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
+              padding: int = 2, break_cells: bool = True) -> tuple[list[list[object]], list[str], int]:
+    """(rows, headers, padding) of a table made to fit ``width`` columns, each step taken only while
+    it is still wider: the headers broken between words onto more lines (each as narrow as its
+    column's cells, or its longest word); no padding beside the headers; then the text cells of
+    the widest text columns (side and player names) broken between words. Numbers are never
+    broken, so a table of many numbers can stay wider than a very narrow terminal. Without
+    ``break_cells``, no cell is broken."""
+    body = [list(r) for r in rows]
+    if table_width(body, headers, padding) <= width:
+        return body, headers, padding
+
+    def cells(i: int) -> int:
+        return max((text_width(line) for r in body for line in str(r[i]).split("\n")), default=0)
+    headers = [wrap(h, max(cells(i), *(text_width(word) for word in h.split()))) if h.strip() else h
+               for i, h in enumerate(headers)]
+    if table_width(body, headers, padding) <= width:
+        return body, headers, padding
+    padding = 0
+    texts = [i for i in range(len(headers))
+             if break_cells and body and not all(isinstance(r[i], int | Figure) for r in body)]
+    return shrink_columns(body, headers, width, texts, padding), headers, padding
+
+
+def shrink_columns(body: list[list[object]], headers: list[str], width: int, columns: Sequence[int],
+                   padding: int = 2, hang: int = 0) -> list[list[object]]:
+    """The rows with their text broken between words, the widest of ``columns`` first, while the
+    table is wider than ``width`` and breaking still makes it narrower (the one place a table is
+    shrunk to fit: score, stats and matches tables all come here); a continued line is indented
+    ``hang`` columns."""
+    texts = list(columns)
+    while texts and (excess := table_width(body, headers, padding) - width) > 0:
+        col = max(texts, key=lambda i: column_width(body, headers, i, padding))
+        room = max(1, column_width(body, headers, col, padding) - excess)
+        narrower = [[*r[:col], wrap(str(r[col]), room, hang), *r[col + 1:]] for r in body]
+        if table_width(narrower, headers, padding) >= table_width(body, headers, padding):
+            texts.remove(col)  # its words are as narrow as they get
+        else:
+            body = narrower
+    return body
+
+
+def help_text(text: str, width: int) -> str:
+    """A help text that fits ``width`` columns: an indented line with two columns (``  7c   play
+    7♣ ...``) and the lines that continue its second column are one item, wrapped with the
+    second column's indent; any other line wraps with a two-column hanging indent."""
+    import re
+    items: list[tuple[str, int]] = []  # (text, the column its continuation lines start at)
+    for line in text.split("\n"):
+        column = re.match(r"( +\S+(?: \S+)*  +)\S", line)
+        if items and line.startswith(" ") and line[:items[-1][1]].isspace() and items[-1][1] > 2:
+            items[-1] = (items[-1][0] + " " + line.strip(), items[-1][1])  # the second column goes on
+        elif column:
+            items.append((line, len(column.group(1))))
+        else:
+            items.append((line, 2))
+    return "\n".join(wrap(line, width, column - (len(line) - len(line.lstrip(" ")))) for line, column in items)
+
+
+def text_width(text: str) -> int:
+    """Columns ``text`` takes at a terminal at most (wide scripts count 2, combining marks and colour
+    codes 0). The isolates and marks around a right-to-left language's facts count 0, as wcwidth
+    counts them and as tmux 3.3 and terminals that apply bidi show them (measured: the cursor
+    does not move)."""
+    if "\x1b" in text:
+        import re
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    if text.isascii():
+        return len(text)
+    width = 0
+    for ch in text:  # the scripts and marks pasur writes, without loading unicodedata (start-up time)
+        o = ord(ch)
+        if 0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069:
+            continue  # joiners, direction marks and isolates take no column
+        if (0x20 <= o < 0x300 and o != 0xAD) or 0x2010 <= o <= 0x2027 or 0x2030 <= o <= 0x205E or ch in "♣♦♥♠" or (
+                0x0606 <= o <= 0x06D5 and o != 0x061C and not 0x064B <= o <= 0x065F and o != 0x0670):
+            width += 1
+        else:
+            break
+    else:
+        return width
+    from unicodedata import category, combining, east_asian_width
+    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def wrap(text: str, width: int, hang: int = 0) -> str:
+    """``text`` with each line wider than ``width`` columns broken between words, never inside a
+    fact (a Unicode isolate), each line it continues on indented ``hang`` columns more than its
+    own indent; a word wider than the line stays whole. A prompt's trailing space is kept."""
+    return "\n".join(_wrap_line(line, width, hang) for line in text.split("\n"))
+
+
+def _wrap_line(line: str, width: int, hang: int) -> str:
+    if 2 * len(line) <= width or text_width(line) <= width:
+        return line
+    body = line.lstrip(" ")
+    indent = " " * (len(line) - len(body))
+    end = " " if body.endswith(" ") else ""
+    words, depth, word = [], 0, ""
+    for ch in body.rstrip(" "):  # spaces inside an isolate do not break: its fact keeps its direction
+        depth += (ch == i18n.FSI) - (ch == i18n.PDI)
+        if ch == " " and depth <= 0:
+            words.append(word)
+            word = ""
+        else:
+            word += ch
+    words.append(word)
+    lines, current, lead = [], indent, indent
+    for w in words:
+        if not w:  # two spaces in a row: kept inside the line, never at a break
+            current += " "
+        elif current.strip() and text_width(current.rstrip(" ") + " " + w) > width:
+            lines.append(current.rstrip(" "))
+            lead = indent + " " * hang
+            current = lead + w
+        else:
+            current += (" " if current.strip() else "") + w
+    lines.append(current.rstrip(" ") + end)
+    return "\n".join(lines)
+
+
+def column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:
+    """Columns tabulate's simple format gives column ``i``: its widest line, or its header's widest
+    line and ``padding`` (tabulate's MIN_PADDING)."""
+    return max(max(text_width(line) for line in headers[i].split("\n")) + padding,
+               *(text_width(line) for r in rows for line in str(r[i]).split("\n")))
+
+
+def table_width(rows: Sequence[Sequence[object]], headers: list[str], padding: int = 2) -> int:
+    return sum(column_width(rows, headers, i, padding) for i in range(len(headers))) + 2 * (len(headers) - 1)
