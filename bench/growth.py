@@ -3,9 +3,16 @@ and on one with 20, in a database that also holds 1,000 other matches.
 
     python bench/growth.py [--rounds 15]
     python bench/growth.py --load     # in-process load of a match with 1, 20 and 500 deals
+    python bench/growth.py --bounds   # the bounded costs: each command on the largest inputs
 
 Prints the median wall time of each (whole processes, alternating) and the ratio 20 deals / 1 deal;
 the target is 1.3x or less.
+
+``--bounds`` makes its inputs itself and runs each command as a whole process, printing its CPU
+time (user + system), wall time and peak memory; the target is at most 1 s of each:
+a record of about 13,000 tallied deals (4 MB) imported, then `score` and `log --deal 5` on it;
+`stats` and `matches` over 5,000 matches; `score --chart` of a match with sur_points=1000000 and
+20 tallied deals, and of one with 1,000.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
 
-PASUR = str(Path(sys.executable).with_name("pasur"))
+PASUR = os.environ.get("PASUR_BIN") or str(Path(sys.executable).with_name("pasur"))  # PASUR_BIN: another pasur
 PLAYERS = ["Ali", "Sara"]
 
 
@@ -75,13 +82,130 @@ def load_times(repeats: int = 200) -> None:
         store.close()
 
 
+def tallied_actions(deals: int, seed: int, surs: int = 2) -> list[dict]:
+    """``deals`` deals tallied by counts (every count random but adding up), each side holding
+    up to ``surs`` surs."""
+    rng, actions = random.Random(seed), []
+    for _ in range(deals):
+        clubs, aces, jacks, two, ten = rng.randint(1, 12), rng.randint(0, 4), rng.randint(0, 4), rng.random() < .5, \
+            rng.random() < .5
+        counts = {PLAYERS[0]: {"clubs": clubs, "aces": aces, "jacks": jacks, "two_clubs": two, "ten_diamonds": ten},
+                  PLAYERS[1]: {"clubs": 13 - clubs, "aces": 4 - aces, "jacks": 4 - jacks, "two_clubs": not two,
+                               "ten_diamonds": not ten}}
+        actions.append({"type": "tally", "piles": {}, "counts": counts, "partial": False,
+                        "surs": {PLAYERS[0]: rng.randint(0, surs), PLAYERS[1]: rng.randint(0, surs)}})
+    return actions
+
+
+def record_text(deals: int) -> str:
+    """A match record of ``deals`` tallied deals, as `pasur export` writes one (compact)."""
+    import json
+    rules = parse_rules("standard", [f"fixed_deals={deals + 1}"])
+    return json.dumps({"format": "pasur-match", "version": 1, "players": PLAYERS, "dealer": PLAYERS[0],
+                       "rules": rules.as_dict(), "created": "2026-01-01T00:00:00+00:00",
+                       "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a}
+                                   for a in tallied_actions(deals, 7, surs=0)]}, separators=(",", ":"))
+
+
+def many_matches(path: str, count: int) -> None:
+    """``count`` matches: 40 made by the engine (2, 3 and 4 players from a pool of eight names,
+    a few tallied deals, one deal played card by card, some finished and some not), each
+    copied as a whole (its log and snapshots) until there are ``count``."""
+    import sqlite3
+    pool = ["Ali", "Sara", "Reza", "Mina", "Omid", "Nika", "Babak", "Leila"]
+    store = Store(path, create=True)
+    for number in range(40):
+        rng = random.Random(number)
+        players = rng.sample(pool, rng.choice([2, 3, 4]))
+        rules = parse_rules(rng.choice(["standard", "pagat"]), [])
+        match, actions = Match(players, rules), []
+        for action in random_match(rng, match):  # one deal card by card
+            match.apply(action)
+            actions.append(action)
+            if match.results:
+                break
+        while not match.finished and len(match.results) < rng.randint(3, 9):
+            sides = list(match.sides)
+            counts = {side: {"clubs": 0} for side in sides}
+            counts[sides[0]] = {"clubs": 13, "aces": 4, "jacks": rng.randint(0, 4), "two_clubs": True,
+                                "ten_diamonds": True}
+            counts[sides[1]]["jacks"] = 4 - counts[sides[0]]["jacks"]
+            rng.shuffle(sides)
+            match.tally(counts=counts, surs={} if rules.sur_limit is not None else {sides[0]: rng.randint(0, 3)})
+            actions.append(match.log[-1])
+        store.create(players, rules, 0, actions, match=Match.replay(players, rules, 0, actions))
+    store.close()
+    db = sqlite3.connect(path)
+    with db:
+        for _ in range(count // 40 - 1):
+            for source in range(1, 41):
+                mid = db.execute("INSERT INTO matches (created, players, rules, dealer, touched) SELECT created,"
+                                 " players, rules, dealer, touched FROM matches WHERE id = ?", (source,)).lastrowid
+                db.execute("INSERT INTO actions SELECT ?, seq, at, action FROM actions WHERE match_id = ?",
+                           (mid, source))
+                db.execute("INSERT INTO snapshots SELECT ?, seq, engine, crc, result, totals FROM snapshots"
+                           " WHERE match_id = ?", (mid, source))
+    db.close()
+
+
+def measured(argv: list[str], env: dict) -> tuple[float, float, float]:
+    """(CPU seconds, wall seconds, peak MiB) of one whole process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise RuntimeError(f"{argv} exited {process.returncode}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+
+
+def bounds() -> None:
+    """Each command of the issue's bounded costs on its largest input, once (best of 3 for the
+    short ones)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NO_COLOR="1", COLUMNS="80", LINES="24")
+        print(f"{'command':55} {'CPU s':>6} {'wall s':>7} {'peak MiB':>9}")
+
+        def run_on(db: str, label: str, *args: str, times: int = 3) -> None:
+            runs = [measured([PASUR, "--db", db, *args], env)]
+            while len(runs) < times and runs[0][0] < 2:  # the best of ``times``, unless far over the target
+                runs.append(measured([PASUR, "--db", db, *args], env))
+            cpu, wall, peak = min(runs)
+            print(f"{label:55} {cpu:6.2f} {wall:7.2f} {peak:9.1f}{'' if cpu <= 1 else '   over 1 s'}", flush=True)
+
+        record = Path(tmp) / "record.json"
+        record.write_text(record_text(13_351))
+        big = str(Path(tmp) / "big.db")
+        run_on(big, f"import ({record.stat().st_size / 2**20:.1f} MB, 13,351 tallied deals)", "import",
+               str(record), times=1)
+        run_on(big, "score (13,351 deals)", "score")
+        run_on(big, "log --deal 5 (13,351 deals)", "log", "--deal", "5")
+        many = str(Path(tmp) / "many.db")
+        many_matches(many, 5000)
+        run_on(many, "stats (5,000 matches)", "stats")
+        run_on(many, "matches (5,000 matches)", "matches")
+        for deals in (20, 1000):
+            charts = str(Path(tmp) / f"chart{deals}.db")
+            rules = parse_rules("standard", ["sur_points=1000000", f"fixed_deals={deals + 1}"])
+            actions = tallied_actions(deals, deals)
+            store = Store(charts, create=True)
+            store.create(PLAYERS, rules, 0, actions, match=Match.replay(PLAYERS, rules, 0, actions))
+            store.close()
+            run_on(charts, f"score --chart (sur_points=1000000, {deals:,} deals)", "score", "--chart")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--load", action="store_true", help="Only the in-process load of 1, 20 and 500 deals.")
+    parser.add_argument("--bounds", action="store_true", help="Only the bounded costs on the largest inputs.")
     options = parser.parse_args()
     if options.load:
         load_times()
+        return
+    if options.bounds:
+        bounds()
         return
     rounds = options.rounds
     with tempfile.TemporaryDirectory() as tmp:

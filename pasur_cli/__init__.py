@@ -82,7 +82,7 @@ _WHERE = {
     "PlayerReview": "advice",
     "DealResult": "match",
     "check_players": "names",
-    "check_action": "match",
+    "check_action": "action",
     "Deal": "deal",
     "Play": "deal",
     "NoSur": "deal",
@@ -177,6 +177,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the names as type checkers see them
+    from pasur_cli.engine.action import check_action as check_action
     from pasur_cli.engine.advice import Advice as Advice
     from pasur_cli.engine.advice import DealReview as DealReview
     from pasur_cli.engine.advice import PlayerReview as PlayerReview
@@ -203,7 +204,6 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.history import match_events as match_events
     from pasur_cli.engine.match import DealResult as DealResult
     from pasur_cli.engine.match import Match as Match
-    from pasur_cli.engine.match import check_action as check_action
     from pasur_cli.engine.names import check_players as check_players
     from pasur_cli.engine.record import read_record as read_record
     from pasur_cli.engine.record import write_record as write_record

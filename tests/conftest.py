@@ -1,4 +1,5 @@
 import os
+import sys
 import tempfile
 
 import pytest
@@ -12,13 +13,19 @@ from hypothesis import settings
 if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     tempfile.tempdir = "/dev/shm"
 
+# The processes a test starts run pasur as a user's Python does, with its bytecode cache: where the
+# environment turns the cache off (PYTHONDONTWRITEBYTECODE), every pasur process and every test
+# worker would compile every module again. The workers start after this file is read.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 # Property tests: the README's quick command runs the "quick" profile, each test its smoke sample
 # (tier.sized) drawn the same way every run (derandomized: no luck); .ci/run runs every property
 # test again with `--hypothesis-profile=thorough`, ten times the examples, drawn afresh.
 # Not named "ci": hypothesis loads its own "ci" profile by itself whenever CI=true, and under that
 # name this one made the README's quick command in CI run ten times the examples.
-settings.register_profile("quick", max_examples=100, derandomize=True)
-settings.register_profile("thorough", max_examples=1000)
+settings.register_profile("quick", max_examples=50, derandomize=True)  # tier.QUICK
+settings.register_profile("thorough", max_examples=500)
 settings.load_profile("quick")  # --hypothesis-profile, read after this file, overrides it
 
 

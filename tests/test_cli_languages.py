@@ -105,7 +105,7 @@ def test_importing_again_takes_the_languages_yes_and_no(pasur, db, tmp_path, mon
     pasur("new", "Ali", "Sara")
     record = tmp_path / "match.json"
     record.write_text(pasur("export").output)
-    assert pasur("import", record).exit_code == 0
+    assert pasur("import", record, "--again").exit_code == 0  # into the file it came from
     before = db.read_bytes()
     assert pasur("--lang", "de", "import", record, input="nein\n").exit_code == 1
     assert pasur("--lang", "fa", "import", record, input="نه\n").exit_code == 1

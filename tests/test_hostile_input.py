@@ -508,9 +508,9 @@ def test_every_command_on_a_randomly_damaged_match(tmp_path_factory, healthy_boo
         assert path.read_bytes() == before, (edit, command)
     other = data.draw(st.sampled_from(HEALTHY))
     assert run(path, data.draw(st.sampled_from(["show", "score", "log", "export"])), "--match", other).exit_code == 0
-    listing = {row["match"]: row for row in json.loads(run(path, "matches", "--json").output)}
+    listing = {row["match"]: row for row in json.loads(run(path, "matches", "--json").stdout)}
     assert all(listing[m]["damaged"] is None for m in HEALTHY), (edit, listing)
-    stats = json.loads(run(path, "stats", "--json").output)
+    stats = json.loads(run(path, "stats", "--json").stdout)
     assert not set(HEALTHY) & set(stats["damaged"]), edit
     assert stats["matches"] + stats["unfinished"] in (len(HEALTHY), len(HEALTHY) + 1), edit
     assert path.read_bytes() == before
@@ -525,7 +525,7 @@ def test_every_command_on_a_randomly_damaged_match(tmp_path_factory, healthy_boo
     if VICTIM in listing:
         assert run(path, "delete", "--match", VICTIM).exit_code  # no terminal, no --yes: refused
         assert run(path, "delete", "--match", VICTIM, "--yes").exit_code == 0
-        assert sorted(row["match"] for row in json.loads(run(path, "matches", "--json").output)) == HEALTHY
+        assert sorted(row["match"] for row in json.loads(run(path, "matches", "--json").stdout)) == HEALTHY
 
 
 def test_new_commands_on_an_empty_and_a_missing_database(tmp_path):

@@ -409,9 +409,9 @@ def test_a_session_beside_another_shell_records_only_what_it_showed(tmp_path, se
     def read(prompt: str) -> str:
         if "pile or counts" in prompt:  # a tally's questions (two sides: Ali's, then Sara's)
             return COUNTS[prompt.startswith("Sara")]
-        if "surs held" in prompt and prompt.startswith("Ali"):
+        if "Surs held by" in prompt and "by Ali" in prompt:
             return ""
-        if "surs held" in prompt:  # the last answer: the other shell may act while it is typed
+        if "Surs held by" in prompt:  # the last answer: the other shell may act while it is typed
             return meanwhile(state.pop("before"), "")
         if "expect" in state:  # what the last line must have done
             assert revision() == state["expect"], (seed, state)

@@ -71,12 +71,12 @@ def test_arabic_yeh_and_kaf_spell_the_persian_name(name, data):
     assert name_key(arabic) == name_key(name)
     match = Match([name, "Bob"], PRESETS["standard"])
     assert match.player_named(arabic) == name
-    with pytest.raises(IllegalPlayError, match="named twice"):  # one name, so two players cannot have it
+    with pytest.raises(IllegalPlayError, match=r"named twice|are the same name"):  # one name, so two players cannot have it
         check_players([name, arabic])
 
 
 def test_names_that_differ_only_by_a_joiner_are_one_name():
-    with pytest.raises(IllegalPlayError, match="named twice"):
+    with pytest.raises(IllegalPlayError, match="are the same name"):
         check_players(["Ali", "A" + ZWNJ + "li"])
 
 
@@ -125,6 +125,6 @@ def test_a_record_names_its_dealer_with_the_arabic_yeh(pasur, db, tmp_path):
     record["dealer"] = ALI_ARABIC
     path = tmp_path / "m.json"
     path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-    imported = pasur("import", path)
+    imported = pasur("import", path, "--again")  # into the file it came from
     assert imported.exit_code == 0, imported.output
     assert json.loads(pasur("export", "--match", "2").output)["dealer"] == ALI

@@ -37,7 +37,7 @@ REFUSALS = [
     (["play", "7C", "--expect", "1"], 1, "changed since it was shown"),
     (["new", "Ali"], 1, "2, 3 or 4 players"),
     (["new", "A", "B", "C", "D", "E"], 1, "2, 3 or 4 players"),
-    (["new", "Ali", "ali"], 1, "named twice"),
+    (["new", "Ali", "ali"], 1, "are the same name"),
     (["new", "Ali", " "], 1, "cannot be empty"),
     (["new", "Ali", "Sara", "--dealer", "Reza"], 1, "'Reza' is not playing"),
     (["new", "Ali", "Sara", "--rule", "target=lots"], 2, "whole number"),

@@ -272,24 +272,25 @@ def tally_deal(t: Table) -> None:
     t.check_prompt(t.prompt())
     t.send("tally")
     t.expect(f"{a}: pile or counts: ")
-    t.send("clubs=8 aces=2 jacks=1 2c=yes")       # not a count: asked again
-    t.expect("'2c=yes' is not a count")
+    t.send("clubs=8 aces=2 jacks=1 2h=yes")       # not a count: asked again
+    t.expect("'2h=yes' is not a count")
     t.expect(f"{a}: pile or counts: ")
     t.send("clubs=8 aces=2 jacks=1 two_clubs=yes")
-    t.expect(f"{a}: surs held [0]: ")
+    t.expect(f"Surs held by {a} at the end of the deal [0]: ")
     t.send("x")                                   # not a number: asked again
-    t.expect(f"{a}: surs held [0]: ")
+    t.expect(f"Surs held by {a} at the end of the deal [0]: ")
     t.send("0")
     t.expect(f"{b}: pile or counts: ")
     t.send("clubs=4 aces=2 jacks=3 ten_diamonds=yes")  # 12 clubs in all
-    t.expect(f"{b}: surs held [0]: ")
+    t.expect(f"Surs held by {b} at the end of the deal [0]: ")
     t.send("")
     t.expect("clubs add up to 12")
     t.expect("Which side's answer to correct?")
     t.send(b.split(" & ")[0])
-    t.expect(f"{b}: pile or counts: ")
-    t.send("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
-    t.expect(f"{b}: surs held [0]: ")
+    t.expect(f"{b}: pile or counts")  # the earlier answer offered: on the line (readline) or as [default]
+    t.expect("clubs=4 aces=2 jacks=3 ten_diamonds=yes")
+    t.send("\x15clubs=5")  # Ctrl-U empties the line; the count typed replaces only that count
+    t.expect(f"Surs held by {b} at the end of the deal [0]: ")
     t.send("")
     t.expect(f"Deal {match.deal_number} ({match.dealer} dealt, tallied)")
     from pasur_cli.text.tally_input import build_action
@@ -396,7 +397,7 @@ def test_ctrl_c_cancels_a_tally_and_ctrl_l_clears_the_screen_keeping_the_line(pa
         child.sendline("tally")
         child.expect_exact("Ali: pile or counts: ")
         child.sendline("clubs=8")
-        child.expect_exact("Ali: surs held [0]: ")
+        child.expect_exact("Surs held by Ali at the end of the deal [0]: ")
         child.sendintr()
         child.expect_exact("Cancelled: nothing was recorded.")
         child.expect_exact("Deal 1 table (Ali deals) · Ali 0 – Sara 0 › ")
@@ -524,3 +525,31 @@ def test_ctrl_d_at_the_prompt_says_goodbye_on_a_line_of_its_own(pasur, db, lang)
         assert child.before.endswith("\n"), repr(child.before[-80:])  # the prompt's line was ended first
     finally:
         child.close(force=True)
+
+
+def test_a_typed_play_replays_nothing_and_an_undo_replays_only_the_log_after_the_snapshot(tmp_path, monkeypatch):
+    """The store keeps the match a change leaves: the next prompt reads it as it is (one typed
+    play used to replay the stored log several times), and an undo takes back through Match.undo."""
+    from pasur_cli.cli.commands.session import run
+    from pasur_cli.engine.rules import PRESETS
+    from pasur_cli.store.database import Store
+    from pasur_cli.text.render import Look
+    store = Store(str(tmp_path / "pasur.db"), write=True, create=True)
+    mid = store.create(["Ali", "Sara"], PRESETS["pagat"], 0)
+    applied: list[int] = []
+    real = Match.apply
+    monkeypatch.setattr(Match, "apply", lambda self, action: applied.append(1) or real(self, action))
+    lines = iter(["5c 9d 3h ks", "2s", "7c", "show", "undo", "score"])
+    before: list[int] = []
+
+    def read(prompt: str) -> str:
+        before.append(len(applied))
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    run(store, mid, Look.detect(ascii=True, no_color=True), read=read)
+    store.close()
+    # nothing is replayed while plays are typed and shown; the undo replays the two actions it keeps
+    assert before == [0, 0, 0, 0, 0, 2, 2]

@@ -185,11 +185,11 @@ def test_ctrl_c_while_waiting_on_a_busy_file_leaves_at_once_and_says_what_was_no
             child.sendline("tally")
             child.expect_exact("Ali: pile or counts: ")
             child.sendline("clubs=8 aces=2 jacks=1 two_clubs=yes")
-            child.expect_exact("surs held [0]: ")
+            child.expect_exact("at the end of the deal [0]: ")
             child.sendline("")
             child.expect_exact("Sara: pile or counts: ")
             child.sendline("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
-            child.expect_exact("surs held [0]: ")
+            child.expect_exact("at the end of the deal [0]: ")
             child.sendline("")
         else:
             child.sendline(LINES[what] or "5c 9d 3h ks")
@@ -230,13 +230,13 @@ def test_interactive_tally_is_refused_when_another_shell_tallied_the_deal_meanwh
     child = spawn(path, "tally")
     child.expect_exact("Ali: pile or counts: ")
     child.sendline("clubs=8 aces=2 jacks=1 two_clubs=yes")
-    child.expect_exact("surs held [0]: ")
+    child.expect_exact("at the end of the deal [0]: ")
     child.sendline("")
     child.expect_exact("Sara: pile or counts: ")
     assert run(path, "tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes",
                "--count", "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes").exit_code == 0
     child.sendline("clubs=5 aces=2 jacks=3 ten_diamonds=yes")
-    child.expect_exact("surs held [0]: ")
+    child.expect_exact("at the end of the deal [0]: ")
     child.sendline("")
     child.expect_exact("someone recorded 1 more action since this was shown; nothing was recorded.")
     child.expect(pexpect.EOF)
@@ -269,3 +269,27 @@ def test_delete_at_a_terminal_is_refused_when_the_match_moved_while_it_asked(tmp
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1 and length(path) == 2
+
+
+ONE_SHOT = [["play", "2S"], ["undo"], ["delete", "--match", "1", "--yes"], ["new", "Reza", "Mina"],
+            ["tally", "--count", "Ali: clubs=7"], ["deal", "2C", "3C", "4C", "5C"]]
+
+
+@pytest.mark.parametrize("command", ONE_SHOT, ids=[c[0] for c in ONE_SHOT])
+def test_ctrl_c_while_a_command_waits_on_a_busy_file_leaves_at_once(tmp_path, command):
+    """Every command waiting for a file another program holds (for up to 600 s here) says at a
+    terminal that it waits, and Ctrl-C ends the wait at once, changing nothing."""
+    path = started(tmp_path / "p.db")
+    before = path.read_bytes()
+    con = hold(path, "IMMEDIATE")
+    try:
+        child = spawn(path, *command)
+        child.expect_exact("is busy (another program is using it): waiting for it; Ctrl-C leaves.")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 1 and "Aborted!" in child.before and "Traceback" not in child.before
+    finally:
+        con.execute("ROLLBACK")
+        con.close()
+    assert path.read_bytes() == before

@@ -1,6 +1,7 @@
 """Snapshots per finished deal: replaying from one equals replaying the whole log, and a snapshot
 that does not match its log is ignored."""
 
+import json
 import random
 import sqlite3
 
@@ -66,13 +67,15 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
         engine.apply(action)
         if len(engine.results) == 2:
             break
-    before = pasur("score", "--json").output
+    before = pasur("score", "--json").stdout
     con = sqlite3.connect(db)
     # forge the newest result: its CRC no longer matches, so the whole log is replayed instead
     con.execute("UPDATE snapshots SET result = replace(result, '\"tallied\": false', '\"tallied\": true')"
                 " WHERE seq = (SELECT max(seq) FROM snapshots)")
     con.commit()
-    assert pasur("score", "--json").output == before
+    forged_result = pasur("score", "--json")
+    assert forged_result.stdout == before
+    assert "Match 1: the stored figures of deal 2 do not match its log" in forged_result.stderr
     store = Store(db)
     assert store.load(1).start == 0
     store.close()
@@ -86,7 +89,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
     con.execute("DELETE FROM snapshots")
     con.commit()
     con.close()
-    assert pasur("score", "--json").output == before
+    assert pasur("score", "--json").stdout == before
 
 
 def stored(db, deals: int, seed: int, extra_plays: int = 0, players=("Ali", "Sara")) -> Match:
@@ -145,7 +148,7 @@ def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
     stored(db, 40, 16, extra_plays=1)
     parsed = []
     real = module.parse_result
-    monkeypatch.setattr(module, "parse_result", lambda text: parsed.append(text) or real(text))
+    monkeypatch.setattr(module, "parse_result", lambda text, sides=None: parsed.append(text) or real(text, sides))
     assert pasur("show").exit_code == 0
     assert parsed == []
     assert pasur("score").exit_code == 0
@@ -156,7 +159,7 @@ def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
                                     '{"Ali": 3, "Sara": ', "", "null"])
 def test_totals_that_are_not_whole_numbers_by_name_are_not_trusted(pasur, db, totals):
     engine = stored(db, 2, 17, extra_plays=1)
-    score = pasur("score", "--json").output
+    score = pasur("score", "--json").stdout
     con = sqlite3.connect(db)
     con.execute("UPDATE snapshots SET totals = ? WHERE seq = (SELECT max(seq) FROM snapshots)", (totals,))
     con.commit()
@@ -164,7 +167,7 @@ def test_totals_that_are_not_whole_numbers_by_name_are_not_trusted(pasur, db, to
     store = Store(db)
     assert store.load(1).start == 0  # replayed from the whole log
     store.close()
-    assert pasur("score", "--json").output == score
+    assert pasur("score", "--json").stdout == score
     assert engine.results
 
 
@@ -273,7 +276,7 @@ def test_a_snapshot_that_does_not_fit_its_match_is_not_trusted(pasur, db, teams_
     assert state(record.replay()) == state(store.load(1, full=True).replay())
     store.close()
     for args in readers_for(number, every):
-        assert pasur(*args).output == before[tuple(args)], (sql, args)
+        assert pasur(*args).stdout == before[tuple(args)], (sql, args)
     assert "not 1" in pasur(*READERS[-1]).output
 
 
@@ -291,7 +294,7 @@ def test_players_or_rules_changed_under_the_snapshots(pasur, db, sql):
             assert result.exit_code == 0 or (match == 1 and "match 1 is damaged:" in result.output) or \
                 (args[0] == "undo" and "not 1" in result.output), (args, match, result.output)
             assert db.read_bytes() == file
-    stats = json.loads(pasur("stats", "--json").output)
+    stats = json.loads(pasur("stats", "--json").stdout)
     assert stats["unfinished"] + len(stats["damaged"]) == 2  # the other match is counted whatever this one is
 
 
@@ -321,11 +324,76 @@ def test_edited_figures_in_a_snapshot_are_not_believed(pasur, db, edit):
     """The CRC covers the totals as well as the result; an older result's figures must be whole
     numbers. Either way the whole log says what the figures are (no traceback, nothing changed)."""
     stored(db, 3, 19, extra_plays=1)
-    before = {cmd: pasur(cmd, "--json").output for cmd in ("show", "score")}
-    stats = pasur("stats", "--json").output
+    before = {cmd: pasur(cmd, "--json").stdout for cmd in ("show", "score")}
+    stats = pasur("stats", "--json").stdout
     con = sqlite3.connect(db)
     con.execute(edit)
     con.commit()
     con.close()
-    assert {cmd: pasur(cmd, "--json").output for cmd in ("show", "score")} == before
-    assert pasur("stats", "--json").output == stats
+    assert {cmd: pasur(cmd, "--json").stdout for cmd in ("show", "score")} == before
+    assert pasur("stats", "--json").stdout == stats
+
+
+SHOWN = [["score"], ["score", "--json"], ["score", "--csv"], ["stats"], ["stats", "--json"], ["matches"],
+         ["matches", "--json"]]
+
+
+def test_one_changed_digit_in_an_older_deals_total_is_never_shown(pasur, db):
+    """The issue's example: one digit changed in an older deal's stored total was printed as fact by
+    `score`, `score --json`, `score --csv` and `stats`, and `matches` called the match healthy.
+    Every command shows the log's figures and says the snapshot did not match; the next change
+    that finishes a deal stores them again."""
+    engine = stored(db, 3, 31, extra_plays=0)
+    truth = {tuple(args): pasur(*args).stdout for args in SHOWN}
+    total = engine.results[0].scores["Ali"].total
+    forged(db, f"UPDATE snapshots SET result = replace(result, '\"total\": {total}', '\"total\": {total + 10}')"
+               " WHERE seq = (SELECT min(seq) FROM snapshots)")
+    for args in SHOWN:
+        result = pasur(*args)
+        assert result.exit_code == 0 and result.stdout == truth[tuple(args)], args
+        assert "Match 1: the stored figures of deal 1 do not match its log" in result.stderr, args
+    assert pasur("log", "--deal", 2).stderr  # log --deal 2 starts from deal 1's snapshot: checked too
+    twin = Match(engine.players, engine.rules)
+    for action in random_match(random.Random(31), twin):  # as stored() made them, then deal 4 to its end
+        twin.apply(action)
+        if twin.length > engine.length:
+            engine.apply(action)
+            assert enter(pasur, action).exit_code == 0
+        if len(engine.results) == 4:
+            break
+    for args in SHOWN:
+        assert not pasur(*args).stderr, args  # repaired
+    assert json.loads(pasur("score", "--json").stdout)["totals"] == engine.totals
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_any_changed_figure_of_any_finished_deal_is_caught(pasur, db, seed):
+    """Generated: one stored figure (a score field, a total, a running total, the tallied flag)
+    of a random finished deal changed; every command that shows figures shows the log's and
+    reports the deal."""
+    rng = random.Random(seed)
+    engine = stored(db, rng.randint(2, 5), 40 + seed, extra_plays=rng.choice([0, 2]))
+    truth = {tuple(args): pasur(*args).stdout for args in SHOWN}
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT seq, result, totals FROM snapshots ORDER BY seq").fetchall()
+    number = rng.randrange(len(rows))
+    seq, result, totals = rows[number]
+    if rng.random() < 0.3:
+        data = json.loads(totals)
+        side = rng.choice(sorted(data))
+        data[side] += rng.choice([-3, -1, 1, 7])
+        con.execute("UPDATE snapshots SET totals = ? WHERE seq = ?", (json.dumps(data, ensure_ascii=False), seq))
+    else:
+        data = json.loads(result)
+        score = data["scores"][rng.choice(sorted(data["scores"]))]
+        field = rng.choice(sorted(score))
+        score[field] += rng.choice([1, 2]) if score[field] < 3 else -1
+        con.execute("UPDATE snapshots SET result = ? WHERE seq = ?",
+                    (json.dumps(data, ensure_ascii=False, sort_keys=True), seq))
+    con.commit()
+    con.close()
+    for args in SHOWN:
+        shown = pasur(*args)
+        assert shown.stdout == truth[tuple(args)], (args, number)
+        assert f"the stored figures of deal {number + 1} do not match its log" in shown.stderr, (args, number)
+    assert engine.results and pasur("show").exit_code == 0

@@ -50,8 +50,8 @@ for case in sys.argv[1:]:
 LANGUAGE_VARIABLES = ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 COMMANDS = "pasur_cli.cli.commands."
 # what no command loads but the one that needs it
-COSTLY = {"plotext", "pasur_cli.web", "pasur_cli.engine.advice", "platformdirs", "babel", "importlib.metadata",
-          "struct", "locale"}
+COSTLY = {"plotext", "pasur_cli.web", "pasur_cli.engine.advice", "pasur_cli.engine.playout", "platformdirs", "babel", "importlib.metadata",
+          "struct", "locale", "starlette", "uvicorn", "segno", "anyio", "asyncio"}
 NO_TABLE = {"tabulate", "wcwidth"}
 NO_STORE = {"sqlite3", "pasur_cli.store"}
 CHECK = ["check", "5S", "--table", "AC 2D 4H 5C"]
@@ -149,3 +149,10 @@ def test_another_language_loads_only_the_catalog_reader_more(probed, number):
 def test_only_the_chart_imports_plotext(probed):
     assert "plotext" in probed[-1]
     assert not [m for modules in probed[:-1] for m in modules if under(m, {"plotext"})]
+
+
+def test_serve_loads_the_web_server_only_to_serve(books):
+    """`pasur serve --help` (like every other command) loads none of the serve extra."""
+    (modules,) = loaded([(books["none"], {}, ["serve", "--help"])])
+    assert "pasur_cli.cli.commands.serve" in modules
+    assert not {m for m in modules if under(m, {"pasur_cli.web", "starlette", "uvicorn", "segno", "anyio", "asyncio"})}

@@ -156,7 +156,7 @@ def test_impossible_surs_are_asked_again_with_the_options_sentence(pasur, capsys
     out = capsys.readouterr().out
     sentence = "a tally's surs of Ali are a whole number from 0 to 48."
     assert f"Error: {sentence}\n" in out
-    assert script.asked[1:3] == ["Ali: surs held [0]: "] * 2
+    assert script.asked[1:3] == ["Surs held by Ali at the end of the deal [0]: "] * 2
     assert given[2] == ["Ali=1", "Sara=0"]
     pasur("new", "Ali", "Sara", "--rules", "pagat")
     refused = pasur("tally", "--count", GOOD_A, "--count", GOOD_S, "--surs", "Ali=49")

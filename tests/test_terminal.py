@@ -240,7 +240,7 @@ def test_the_log_isolates_every_fact_in_persian(pasur):
 
 def test_the_tally_questions_and_errors_break_between_words(capsys):
     from pasur_cli.cli.commands.tally import ask_tally
-    answers = iter(["clubs=8 aces=2 jacks=1 2c=yes", "clubs=8", "", "clubs=5", ""])
+    answers = iter(["clubs=8 aces=2 jacks=1 2h=yes", "clubs=8", "", "clubs=5", ""])
     asked = []
 
     def read(prompt):
@@ -253,7 +253,7 @@ def test_the_tally_questions_and_errors_break_between_words(capsys):
     out = capsys.readouterr().out
     assert max(widths(out + "\n" + "\n".join(asked))) <= 40, out
     error = out[out.index("Error:"):].split("\n\n")[0].splitlines()
-    assert len(error) >= 2 and " ".join(error).startswith("Error: '2c=yes' is not a count"), error
+    assert len(error) >= 2 and " ".join(error).startswith("Error: '2h=yes' is not a count"), error
 
 
 def test_the_surs_column_aligns_right_either_way(pasur):

@@ -8,16 +8,22 @@ play 1.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from pasur_cli.cli import process
+from pasur_cli.cli.screen import echo as echo  # the commands find these here too
+from pasur_cli.cli.screen import echo_csv as echo_csv
+from pasur_cli.cli.screen import fit as fit
+from pasur_cli.cli.screen import terminal_width as terminal_width
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.text import i18n
 from pasur_cli.text.i18n import ANSWERS as ANSWERS  # where the tests and commands have found them
-from pasur_cli.text.i18n import N_, _, answer
+from pasur_cli.text.i18n import N_, _
+from pasur_cli.text.i18n import answer as answer  # where the tests have found it
 
 if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
     from click.shell_completion import CompletionItem
@@ -139,7 +145,7 @@ COMMANDS = {
     "check": "check", "rules": "rules", "new": "new", "deal": "deal", "play": "play", "undo": "undo",
     "show": "show", "score": "score", "matches": "matches", "session": "session", "tally": "tally",
     "export": "export", "import": "import_", "delete": "delete", "log": "log",
-    "stats": "stats", "review": "review", "hint": "hint",
+    "stats": "stats", "review": "review", "hint": "hint", "serve": "serve",
 }
 
 BIGGEST = 2**63 - 1  # the largest id or count SQLite holds
@@ -180,36 +186,6 @@ class Count(_IntType):
                                most=BIGGEST), param, ctx)
         self.fail(look.say("{value!r} is not a whole number of {least} or more.", value=shown, least=self.least),
                   param, ctx)
-
-
-def confirm(question: str) -> bool:
-    """Ask ``question`` (a sentence in the chosen language) at the terminal until the answer is yes or
-    no in that language or in English; an empty answer, Ctrl-C and the end of input are no."""
-    suffix = _("[y/N]")
-    while True:
-        try:
-            typed = click.prompt(question + " " + suffix, default="", show_default=False, prompt_suffix=": ")
-        except click.Abort:  # Ctrl-C or the end of input
-            click.echo()
-            return False
-        said = answer(typed, i18n.language())
-        if said is not None:
-            return said
-        click.echo(_("Please answer y (yes) or n (no)."))
-
-
-class OutputFailed(Exception):
-    """Writing the output failed (a closed pipe, a full disk): carried past click, which would
-    otherwise end the process quietly on a closed pipe, to run()."""
-
-    def __init__(self, error: OSError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
-def _output_error(err: OSError) -> bool:
-    import errno
-    return err.errno in (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
 
 
 class PasurGroup(Translated, click.Group):
@@ -263,8 +239,8 @@ class PasurGroup(Translated, click.Group):
         except PasurError as err:
             raise refuse(err, ctx) from None
         except OSError as err:
-            if _output_error(err):
-                raise OutputFailed(err) from None
+            if process.output_error(err):
+                raise process.OutputFailed(err) from None
             raise
         except Exception as err:
             import sqlite3  # already loaded whenever a database was touched
@@ -303,6 +279,51 @@ def store_options(f: F) -> F:
 def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     from pasur_cli.engine.rules import PRESETS
     return [p for p in PRESETS if p.startswith(incomplete.lower())]
+
+
+def _players(ctx: click.Context, every: bool) -> list[str]:
+    """The players of the match --match names, else of the current one, or (``every``) of every
+    match in the database, most recently played first; none when there is nothing to read."""
+    from pasur_cli.store.database import Store
+    try:
+        store = Store(ctx.find_root().meta.get("pasur.db", ctx.meta.get("pasur.db")))
+    except Exception:  # completion must never fail loudly: no database means nothing to offer
+        return []
+    try:
+        if every:
+            return list(dict.fromkeys(p for mid in store.match_ids() for p in store.summary(mid)[0]))
+        return list(current(ctx, store)[1].players)
+    except Exception:  # as above: a damaged or busy database offers nothing
+        return []
+    finally:
+        store.close()
+
+
+def _starting(names: list[str], incomplete: str, suffix: str = "") -> list[str]:
+    """The ``names`` that ``incomplete`` begins, compared as names are (``ali`` finds Ali), each
+    followed by ``suffix``."""
+    from pasur_cli.engine.names import name_key
+    return [name + suffix for name in names if name_key(name).startswith(name_key(incomplete))]
+
+
+def complete_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The current match's players (for --by)."""
+    return _starting(_players(ctx, every=False), incomplete)
+
+
+def complete_known_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Every player the database knows, and those already named on this command line (`new`'s)."""
+    named = [p for p in (ctx.params.get("players") or ctx.args) if isinstance(p, str)]  # args: click's completion
+    return _starting(list(dict.fromkeys([*named, *_players(ctx, every=True)])), incomplete)
+
+
+def complete_side(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """A side named by one of its players, then what follows it: ``Ali=`` for --pile and --surs,
+    ``Ali:`` for --count (a player's name stands for the side, and has no spaces as a team's has)."""
+    suffix = ":" if param.name == "counts" else "="
+    if suffix in incomplete:
+        return []
+    return _starting(_players(ctx, every=False), incomplete, suffix)
 
 
 def complete_rule(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -363,22 +384,6 @@ def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")(f)
 
 
-def echo_csv(headers: list[str], rows: list[list[object]]) -> None:
-    """CSV (a header row, then ``rows``) on standard output, in UTF-8 whatever the locale's encoding."""
-    import sys
-
-    from pasur_cli.text.render_stats import csv_text
-    text = csv_text(headers, rows).encode("utf-8")
-    out = sys.stdout
-    if out is None:  # started with standard output closed: said as any failed write is (cli.run)
-        import errno
-        import os
-        raise OutputFailed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
-    out.flush()
-    out.buffer.write(text)
-    out.buffer.flush()
-
-
 def rule_options(f: F) -> F:
     f = click.option("--rule", "overrides", multiple=True, metavar="NAME=VALUE", shell_complete=complete_rule,
                      help="Override one rule option (repeatable); see `pasur rules`.")(f)
@@ -393,140 +398,11 @@ def look(ctx: click.Context) -> Look:
     return Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=ctx.meta.get("pasur.no_color", False))
 
 
-def terminal_width() -> int:
-    """The width text is fitted to: the terminal's columns (COLUMNS when set), 80 when output
-    is not a terminal (piped into a file or a pager), never under 40.
-
-    As shutil.get_terminal_size, written out: importing shutil (it loads zlib, bz2 and lzma)
-    measured more than the 2 ms of start-up a standard part may cost here, in every command that
-    prints (python -X importtime -c "import click, shutil"; README, Performance)."""
-    import os
-    import sys
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return max(columns or 80, 40)
-
-
-def echo(text: str) -> None:
-    """Write ``text`` on standard output; at a terminal every line wider than it is broken between
-    words (the tables are fitted to it already and keep their layout)."""
-    import sys
-    click.echo(fit(text, terminal_width() if sys.stdout is not None and sys.stdout.isatty() else None))
-
-
-def fit(text: str, width: int | None) -> str:
-    """``text`` with every line wider than ``width`` broken between words (render.wrap); as it is
-    when ``width`` is None."""
-    if width is None:
-        return text
-    from pasur_cli.text.render import wrap
-    return wrap(text, width)
-
-
 def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
         from pasur_cli import __version__
         click.echo(f"pasur {__version__}")
         ctx.exit()
-
-
-def _show(err: click.ClickException) -> None:
-    """Write an error as click does; at a terminal its lines broken between words at its width."""
-    import sys
-    if sys.stderr is None or not sys.stderr.isatty():
-        err.show()
-        return
-    import io
-    said = io.StringIO()
-    err.show(file=said)
-    sys.stderr.write(fit(said.getvalue().rstrip("\n"), terminal_width()) + "\n")
-
-
-def _output_failed(err: OSError, code: int) -> int:
-    """Say once, on standard error, that the output could not be written; the exit code stays 0
-    when a change was already committed (the change happened: saying "error" would make the
-    table enter it again), else 1."""
-    import os
-
-    from pasur_cli.text.i18n import _
-    done = any(store.commits for store in _OPENED)
-    reason = err.strerror or type(err).__name__
-    line = _("pasur: the output could not be written ({reason}); the change was recorded.") if done else \
-        _("pasur: the output could not be written ({reason}).")
-    with suppress(OSError):
-        os.write(2, (line.format(reason=reason) + "\n").encode("utf-8", "replace"))
-    return 0 if done else (code or 1)
-
-
-def _watched() -> bool:
-    """Whether a tracer, a profiler or coverage is running: they report (or save) at exit."""
-    import sys
-    if sys.gettrace() is not None or sys.getprofile() is not None or "coverage" in sys.modules:
-        return True
-    monitoring = getattr(sys, "monitoring", None)  # Python 3.12+: tools such as 3.12's cProfile
-    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))
-
-
-def run() -> None:
-    """The `pasur` process (the console script and `python -m pasur_cli`): main(), then exit.
-
-    Output a terminal cannot encode is written with replacement characters, and output that
-    cannot be written at all (a closed pipe, a full disk) gets one line on standard error, never
-    a traceback; after a committed change the exit code stays 0.
-
-    Once a command has finished, every change is committed and its database closed, so the
-    process leaves with os._exit after flushing its output instead of tearing the interpreter
-    down (freeing the objects of every module click imports is a good share of a short command's
-    run). A bug's traceback still takes Python's normal way out, and so does every run
-    under a tracer, profiler or coverage (`python -m cProfile -m pasur_cli ...`), which report at
-    exit.
-    """
-    import os
-    import sys
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(AttributeError, ValueError, OSError):  # None (closed) or not a text file
-            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
-    try:
-        try:
-            code = main.main(prog_name="pasur", standalone_mode=False) or 0
-            code = code if isinstance(code, int) else 0
-        except click.exceptions.Exit as stop:
-            code = stop.exit_code
-        except click.ClickException as err:
-            _show(err)
-            code = err.exit_code
-        except click.Abort:
-            from pasur_cli.text.i18n import _
-            click.echo(_("Aborted!"), err=True)
-            code = 1
-    except (OSError, OutputFailed) as failure:  # writing the output failed (EPIPE, ENOSPC, EIO)
-        failed = failure.error if isinstance(failure, OutputFailed) else failure
-        code, said = _output_failed(failed, 1), True
-    else:
-        said = False
-    for stream in (sys.stdout, sys.stderr):
-        if stream is None:  # started with that descriptor closed
-            continue
-        try:
-            stream.flush()
-        except OSError as err:  # the reader went away or the disk is full
-            if not said:
-                code, said = _output_failed(err, code), True
-            # a stream that cannot be written goes nowhere from now on, so that Python's own exit
-            # (under a tracer) does not flush it again and complain
-            with suppress(AttributeError, ValueError, OSError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-                stream.flush()
-    if not _watched():
-        os._exit(code)
-    sys.exit(code)
 
 
 @click.group(cls=PasurGroup)
@@ -538,20 +414,40 @@ def main() -> None:
     """Referee and scorekeeper for Pasur, the Iranian fishing card game."""
 
 
+def run() -> None:
+    """The `pasur` process (the console script, `python -m pasur_cli`): see ``process.run``."""
+    process.run(main)
+
+
 # -- the match ----------------------------------------------------------------------------
 def open_store(ctx: click.Context, write: bool = False, create: bool = False) -> Store:
     """The database named by --db / PASUR_DB / the data folder, closed when the command ends.
     Only ``create`` (new, import) makes the file when it does not exist."""
+    import sys
+
     from pasur_cli.store.database import Store
-    store = Store(ctx.meta.get("pasur.db"), write=write, create=create)
-    ctx.call_on_close(store.close)
-    _OPENED.append(store)
+    path = ctx.meta.get("pasur.db")
+    waiting = None
+    if sys.stderr is not None and sys.stderr.isatty():  # a person waits: say why nothing happens yet
+        def waiting() -> None:
+            from pasur_cli.store.database import default_path
+            from pasur_cli.text.render import Look
+            look = Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=True, stream=sys.stderr)
+            click.echo(look.say("{path} is busy (another program is using it): waiting for it; Ctrl-C leaves.",
+                                path=path if path is not None else default_path()), err=True)
+    store = Store(path, write=write, create=create, waiting=waiting)
+
+    def close() -> None:
+        try:
+            for mid, deal in sorted(store.mismatched.items()):  # figures recomputed: say so, as for damage
+                click.echo(look(ctx).say("Match {match}: the stored figures of deal {deal} do not match its log;"
+                                         " what is shown was recomputed from the log.", match=mid, deal=deal),
+                           err=True)
+        finally:
+            store.close()
+    ctx.call_on_close(close)
+    process.opened(store)
     return store
-
-
-# The stores this process opened: once one has committed a change, output that fails afterwards
-# must not turn the command into a failure (the exit code is the command line's, not the store's).
-_OPENED: list[Store] = []
 
 
 def current(ctx: click.Context, store: Store) -> tuple[int, Match]:

@@ -11,18 +11,18 @@ def listing(store: Store, player: str | None = None, unfinished: bool = False) -
     """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
     damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
     rows: list[dict[str, object]] = []
-    name = None if player is None else name_key(player)
-    for mid in store.match_ids():
-        try:
-            record, match = store.match(mid)
-        except DamagedError as err:
-            players = store.summary(mid)[0]
-            if name is None or any(name_key(p) == name for p in players):
-                rows.append(render.damaged_row(mid, players, err.reason))
+    for mid, read in store.all_checked():  # every snapshot checked, as score checks them
+        if isinstance(read, DamagedError):
+            rows.append(render.damaged_row(mid, store.summary(mid)[0], read.reason))
             continue
-        if name is not None and not any(name_key(p) == name for p in match.players):
-            continue
-        if unfinished and match.finished:
-            continue
+        record, match = read
         rows += render.matches_rows([(mid, record.created, match)])
-    return rows
+    return filtered(rows, player, unfinished)
+
+
+def filtered(rows: list[dict[str, object]], player: str | None, unfinished: bool) -> list[dict[str, object]]:
+    """The ``rows`` with ``player`` (compared as names are), not finished when ``unfinished``."""
+    name = None if player is None else name_key(player)
+    return [r for r in rows
+            if (name is None or any(name_key(p) == name for p in r["players"]))  # type: ignore[attr-defined]
+            and not (unfinished and r["finished"])]

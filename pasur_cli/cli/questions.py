@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from pasur_cli.cli.app import fit
+from pasur_cli.cli.screen import fit
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.engine.names import find_name
 from pasur_cli.engine.typos import read_cards
-from pasur_cli.text import render
-from pasur_cli.text.i18n import _, whole_number
+from pasur_cli.text import i18n, render
+from pasur_cli.text.i18n import _, answer, whole_number
 
 if TYPE_CHECKING:
     from pasur_cli.cli.terminal import Reader
@@ -29,6 +29,22 @@ if TYPE_CHECKING:
     from pasur_cli.text.render import Look
 
 T = TypeVar("T")
+
+
+def confirm(question: str) -> bool:
+    """Ask ``question`` (a sentence in the chosen language) at the terminal until the answer is yes or
+    no in that language or in English; an empty answer, Ctrl-C and the end of input are no."""
+    suffix = _("[y/N]")
+    while True:
+        try:
+            typed = click.prompt(question + " " + suffix, default="", show_default=False, prompt_suffix=": ")
+        except click.Abort:  # Ctrl-C or the end of input
+            click.echo()
+            return False
+        said = answer(typed, i18n.language())
+        if said is not None:
+            return said
+        click.echo(_("Please answer y (yes) or n (no)."))
 
 
 def ask_capture(card: Card, deal: Deal, read: Reader, look: Look, echo: Callable[[str], None],
@@ -82,11 +98,14 @@ def _refuse(look: Look, err: PasurError, width: int | None) -> None:
     click.echo(fit(_("Error: {message}").format(message=render.error_text(look, err)), width))
 
 
-def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
-    """Read one side's answer as `--pile` or `--count` reads it, refusing what they would refuse."""
+def _pile_or_counts(side: str, earlier: str | None = None) -> Callable[[str], tuple[str, str]]:
+    """Read one side's answer as `--pile` or `--count` reads it, refusing what they would refuse;
+    counts typed to correct ``earlier`` counts replace only the counts typed."""
     def parse(text: str) -> tuple[str, str]:
         if "=" in text:
-            from pasur_cli.text.tally_input import parse_counts  # loaded only when a tally is asked
+            from pasur_cli.text.tally_input import merge_counts, parse_counts  # loaded only when a tally is asked
+            if earlier and "=" in earlier:
+                text = merge_counts(earlier, text)
             parse_counts(text, side)
             return "counts", f"{side}: {text}"
         if not text:
@@ -99,12 +118,24 @@ def _pile_or_counts(side: str) -> Callable[[str], tuple[str, str]]:
 def _surs(side: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         number = whole_number(text)
+        if number is None and ("=" in text or _cards(text)):  # the pile or counts, typed a question late
+            raise NotationError("{text!r} is a pile or counts; this question asks only how many surs {side} holds"
+                                " (0, 1, 2 ...). To change the pile or counts, answer this, then name {side} when"
+                                " asked which side to correct.", text=text, side=side)
         if number is None:
             raise NotationError("{text!r} is not a number of surs: type 0, 1, 2 ...", text=text)
         from pasur_cli.engine.action import check_surs
         check_surs(side, number)
         return number
     return parse
+
+
+def _cards(text: str) -> bool:
+    """Whether ``text`` is a list of cards."""
+    try:
+        return bool(read_cards(text.replace(",", " ").split()))
+    except PasurError:
+        return False
 
 
 def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
@@ -118,12 +149,22 @@ def ask_tally(match: Match, read: Reader, look: Look, partial: bool = False,
     match.check_tally_allowed()
     click.echo(fit(look.say("Tally of deal {number} ({dealer} dealt). For each side, type its pile's cards",
                             number=match.deal_number, dealer=match.dealer), width))
-    click.echo(fit(_("or its counts, like: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no"), width))
+    from pasur_cli.text.tally_input import counts_example
+    click.echo(fit(look.say("or its counts, like: {example}", example=counts_example()), width))
     answers: dict[str, tuple[tuple[str, str], int]] = {}
 
     def ask(side: str) -> None:
-        given = _ask(read, look, look.say("{side}: pile or counts", side=side), _pile_or_counts(side), width=width)
-        held = _ask(read, look, look.say("{side}: surs held", side=side), _surs(side), default="0", width=width)
+        """Ask for ``side``'s answer; when correcting, its earlier answer is offered (Enter keeps
+        it; counts typed replace only those counts)."""
+        earlier = answers.get(side)
+        before = None if earlier is None else earlier[0][1].partition(":" if earlier[0][0] == "counts" else "=")[2]
+        before = before and before.strip()
+        offer = getattr(read, "offer", None)
+        offered = bool(before and offer is not None and offer(before))  # on the line, to edit (readline)
+        given = _ask(read, look, look.say("{side}: pile or counts", side=side), _pile_or_counts(side, before),
+                     default=None if offered else before, width=width)
+        held = _ask(read, look, look.say("Surs held by {side} at the end of the deal", side=side), _surs(side),
+                    default=str(earlier[1]) if earlier else "0", width=width)
         answers[side] = (given, held)
 
     for side in match.sides:

@@ -97,6 +97,13 @@ class Editor:
     def feed(self) -> None:
         self.lib.rl_callback_read_char()
 
+    def insert(self, text: str) -> None:
+        """Put ``text`` on the line being edited, as if typed (an earlier answer offered again)."""
+        import ctypes
+        self.lib.rl_insert_text.argtypes = [ctypes.c_char_p]
+        self.lib.rl_insert_text(text.encode("utf-8", "replace"))
+        self.lib.rl_redisplay()
+
     def abandon(self) -> None:
         """Drop the line being typed and give the terminal back its line mode."""
         if self.installed:
@@ -124,6 +131,7 @@ class Terminal:
             with suppress(OSError, AttributeError, ValueError):
                 self.editor = Editor()
         self.wake: int | None = None
+        self._offered = ""  # text the next line starts with (see offer)
         self.pending = False  # a Ctrl-C not yet handled by the caller
         self._pipe: tuple[int, int] | None = None
         self._old = -1
@@ -163,6 +171,14 @@ class Terminal:
         except BlockingIOError:
             pass
 
+    def offer(self, text: str) -> bool:
+        """Start the next line with ``text``, to be edited rather than typed again; False (and
+        nothing offered) where lines are not edited with readline."""
+        if self.editor is None:
+            return False
+        self._offered = text
+        return True
+
     def __call__(self, prompt: str) -> str:
         """Write ``prompt`` and return the line typed; KeyboardInterrupt at Ctrl-C (at once),
         EOFError at Ctrl-D (a half-typed line is dropped then)."""
@@ -199,6 +215,9 @@ class Terminal:
         waits = [self.fd] if self.wake is None else [self.fd, self.wake]
         try:
             editor.start(last)
+            if self._offered:
+                editor.insert(self._offered)
+                self._offered = ""
             while not editor.done:
                 ready = select.select(waits, [], [])[0]
                 if self.wake in ready:
@@ -230,7 +249,8 @@ def read_pipe(prompt: str) -> str:
 def at_terminal() -> bool:
     """Whether a person can be asked (standard input is a terminal; None when it was closed): the
     one place the command line tells a person from a pipe."""
-    return sys.stdin is not None and sys.stdin.isatty()
+    from pasur_cli.cli.screen import is_terminal
+    return is_terminal(sys.stdin)
 
 
 @contextmanager
@@ -258,7 +278,8 @@ def page(text: str) -> None:
     runs (Python ignores it then, as git does). Without a pager the text is written as it is."""
     import click
     out = sys.stdout
-    if out is None or not out.isatty() or text.count("\n") + 2 <= rows():
+    from pasur_cli.cli.screen import is_terminal
+    if not is_terminal(out) or text.count("\n") + 2 <= rows():
         click.echo(text)
         return
     import shlex

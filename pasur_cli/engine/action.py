@@ -12,6 +12,10 @@ An action is a dict that JSON can hold (see pasur_cli.engine.match):
 below bound every field: ``check_action`` (the engine's strict check before it applies an action),
 ``pasur_cli.engine.record`` (an imported record, each refusal naming where) and the tally's readers
 all read them here, so a record the reader accepts is one the engine accepts.
+
+``action_text`` / ``parse_action`` turn an action into its one-line form and back (what the
+database keeps and what tells two records' actions apart): ``deal<TAB>5C 9D 3H KS``,
+``play<TAB>Sara<TAB>2S<TAB>9D``, ``tally<TAB>{json}``.
 """
 
 from __future__ import annotations
@@ -132,3 +136,31 @@ def check_tally(action: dict[str, Any]) -> None:
         check_surs(side, held)
     if action.get("partial", False).__class__ is not bool:
         raise NotationError("a tally's \"partial\" is true or false.")
+
+
+def action_text(action: dict[str, Any]) -> str:
+    """One action as a short line (fields separated by tabs; names hold no control characters)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind == "deal":
+        return "deal\t" + " ".join(action["table"])
+    if kind == "play":
+        return "\t".join(["play", action.get("by") or "", action["card"], " ".join(action.get("take") or [])])
+    import json
+    if kind == "tally":
+        return "tally\t" + json.dumps({k: v for k, v in action.items() if k != "type"}, ensure_ascii=False)
+    return json.dumps(action, ensure_ascii=False)
+
+
+def parse_action(text: str) -> dict[str, Any]:
+    """The action a line from ``action_text`` stands for."""
+    kind, _, rest = text.partition("\t")
+    if kind == "deal":
+        return {"type": "deal", "table": rest.split()}
+    if kind == "play":
+        by, card, take = rest.split("\t")
+        return {"type": "play", "card": card, "take": take.split(), "by": by or None}
+    import json
+    if kind == "tally":
+        return {"type": "tally", **json.loads(rest)}
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded

@@ -295,11 +295,16 @@ def capture_problem(card: Card, table: Sequence[Card], take: Iterable[Card], rul
     t = capture_sum(card, rules)
     assert t is not None  # every other card was answered above
     total = sum(c.value for c in take) + (11 - t)
+    counts = _counts(take)
     if not rules.multi_capture:
+        sets, left = divmod(total - (11 - t), t)
+        if total != 11 and sets > 1 and not left and _splits(t, counts):  # two sets, where one is the limit
+            return IllegalPlayError("{card} takes one set only under these rules (multi_capture=false): {take} is"
+                                    " {sets} sets that each make 11 with it; take one of them.",
+                                    card=card, take=take, sets=sets)
         if total != 11:
             return IllegalPlayError("{cards} = {total}, not 11.", cards=Sum((card, *take)), total=total)
         return None
-    counts = _counts(take)
     if total - (11 - t) < 2 * t and total != 11:
         return IllegalPlayError("{cards} = {total}, not 11.", cards=Sum((card, *take)), total=total)
     if (total - (11 - t)) % t or not _splits(t, counts):

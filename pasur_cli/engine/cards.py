@@ -36,6 +36,9 @@ _SUIT_INPUT = {**{s: s for s in SUITS}, **{v: k for k, v in SYMBOLS.items()},
                "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
 _RANK_INPUT = {code: rank for rank, code in enumerate(RANK_CODES) if code}
 _RANK_INPUT.update({"1": Rank.ACE, "T": Rank.TEN})
+# the letters of the German texts (Bube, Dame, König, As): BC is J♣, DH is Q♥; no card's code
+# changes meaning (the D of a suit comes last: DD is Q♦), tests/test_typos.py holds that
+_RANK_INPUT.update({"B": Rank.JACK, "D": Rank.QUEEN, "AS": Rank.ACE})
 
 
 
@@ -155,7 +158,8 @@ _BY_CODE = {c.code: c for c in DECK}
 
 
 def parse_card(text: str) -> Card:
-    """Parse one card such as ``10d``, ``TD``, ``10♦``, ``qh`` or ``1s``.
+    """Parse one card such as ``10d``, ``TD``, ``10♦``, ``qh`` or ``1s`` (``dh`` and ``bc``, the German
+    letters for Q and J, are Q♥ and J♣).
 
     Raises NotationError quoting the token when it is not a card.
     """

@@ -186,6 +186,19 @@ class Deal:
     def __init__(self, players: list[str], sides: list[str], dealer: int, rules: Rules,
                  table: list[Card], totals: dict[str, int] | None = None) -> None:
         check_table(table, rules)
+        self._begin(players, sides, dealer, rules, table, totals)
+
+    @classmethod
+    def _after_check(cls, players: list[str], sides: list[str], dealer: int, rules: Rules,
+                table: list[Card], totals: dict[str, int] | None = None) -> Deal:
+        """The deal, for a caller that has just checked the table (``Match.verify_start_deal``):
+        the check is made once."""
+        deal = cls.__new__(cls)
+        deal._begin(players, sides, dealer, rules, table, totals)
+        return deal
+
+    def _begin(self, players: list[str], sides: list[str], dealer: int, rules: Rules,
+               table: list[Card], totals: dict[str, int] | None) -> None:
         self.players, self.seat_sides, self.dealer, self.rules = list(players), list(sides), dealer, rules
         self.totals_at_start = dict(totals or {})
         self.table: list[Card] = list(table)
@@ -456,3 +469,10 @@ class Deal:
     def score(self) -> dict[str, SideScore]:
         """Each side's score for this deal (meaningful once the deal is over)."""
         return score_deal({s: PileCount.of(p) for s, p in self.piles.items()}, self.surs, self.rules)
+
+    def score_if_ended(self) -> dict[str, SideScore]:
+        """Each side's score if the deal ended now: the cards on the table go to the side of
+        ``table_taker`` (the race `show` and the scoreboard show)."""
+        piles = {s: list(p) for s, p in self.piles.items()}
+        piles[self.side_of(self.table_taker)] += self.table
+        return score_deal({s: PileCount.of(p) for s, p in piles.items()}, self.surs, self.rules)

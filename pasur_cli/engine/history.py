@@ -8,7 +8,7 @@ actions are not in the log, so they are not here either. No I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pasur_cli.engine.cards import Card
 from pasur_cli.engine.deal import Deal, Play
@@ -57,12 +57,15 @@ class Scored(Value):
 Event = TableDealt | Played | Leftover | Scored
 
 
-def match_events(players: list[str], rules: Rules, dealer: int, actions: list[dict[str, object]]) -> list[Event]:
-    """Every event of a match, replaying its whole log (``actions`` from the first one).
+def match_events(players: list[str], rules: Rules, dealer: int, actions: list[dict[str, object]],
+                 results: Sequence[DealResult] = (), start: int = 0) -> list[Event]:
+    """Every event of a match, replaying its whole log (``actions`` from the first one), or the
+    events of the ``actions`` after the first ``start``, whose deals ended with ``results`` (a
+    snapshot: `log --deal 5` replays deal 5 alone).
 
     Raises PasurError when an action cannot be replayed (as ``Match.replay`` does).
     """
-    match = Match(players, rules, dealer)
+    match = Match.replay(players, rules, dealer, [], results, start)
     events: list[Event] = []
     for action in actions:
         number, before = match.deal_number, len(match.results)
@@ -88,11 +91,16 @@ def of_deal(events: list[Event], number: int) -> list[Event]:
     """The events of deal ``number``. Raises NotationError when the match has no such deal yet."""
     numbers = deals_in(events)
     if number not in numbers:
-        if not numbers:
-            raise NotationError("there is no deal {deal}: no deal has begun in this match yet.", deal=number)
-        raise NotationError("there is no deal {deal}: this match has deals {first} to {last}.",
-                            deal=number, first=numbers[0], last=numbers[-1])
+        raise no_such_deal(number, numbers[-1] if numbers else 0)
     return [e for e in events if e.deal == number]
+
+
+def no_such_deal(number: int, last: int) -> NotationError:
+    """The error for a deal ``number`` of a match whose deals are 1 to ``last`` (0: none begun)."""
+    if not last:
+        return NotationError("there is no deal {deal}: no deal has begun in this match yet.", deal=number)
+    return NotationError("there is no deal {deal}: this match has deals {first} to {last}.",
+                         deal=number, first=1, last=last)
 
 
 def cards_codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:

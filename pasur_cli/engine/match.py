@@ -8,8 +8,7 @@ the actions, and every change a player makes is one action (a dict that JSON can
 - ``{"type": "tally", "piles": {side: [codes]} | "counts": {side: {...}}, "surs": {side: n}}``:
   a deal scored from its piles without play-by-play entry.
 
-``action_text`` / ``parse_action`` turn an action into a short line and back (the form the
-database keeps): ``deal<TAB>5C 9D 3H KS``, ``play<TAB>Sara<TAB>2S<TAB>9D``, ``tally<TAB>{json}``.
+An action's schema, its limits and its one-line form live in pasur_cli.engine.action.
 """
 
 from __future__ import annotations
@@ -17,12 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pasur_cli.engine.action import check_action as check_action  # its home is action; found here too
+from pasur_cli.engine.action import action_text, check_action
 from pasur_cli.engine.cards import Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
-from pasur_cli.engine.names import check_players as check_players  # their home is names; found here too
-from pasur_cli.engine.names import name_key as name_key
 from pasur_cli.engine.names import names_starting, side_names, sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
@@ -217,8 +214,8 @@ class Match:
         """Begin the next deal with its initial table (Cards or card codes). Raises what
         ``verify_start_deal`` raises; nothing changes then."""
         cards = list(self.verify_start_deal(table))
-        self.deal = Deal(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
-                         cards, self.totals)
+        self.deal = Deal._after_check(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
+                                     cards, self.totals)
         self.log.append({"type": "deal", "table": [c.code for c in cards]})
         return self.deal
 
@@ -235,7 +232,7 @@ class Match:
         took = None if take is None else _cards(take, Words("capture"))
         self._ready()
         if self.deal is None:
-            raise IllegalPlayError("enter the table of deal {number} first (pasur deal C C C C).",
+            raise IllegalPlayError("enter the table of deal {number} first (pasur deal CARD CARD CARD CARD).",
                                    number=self.deal_number)
         return self.deal, played, took, None if by is None else self.player_named(by)
 
@@ -394,31 +391,3 @@ def _describe(action: object) -> str:
     except (KeyError, TypeError, ValueError, AttributeError):
         text = repr(action)
     return shorten(text, 80)
-
-
-def action_text(action: dict[str, Any]) -> str:
-    """One action as a short line (fields separated by tabs; names hold no control characters)."""
-    kind = action.get("type") if isinstance(action, dict) else None
-    if kind == "deal":
-        return "deal\t" + " ".join(action["table"])
-    if kind == "play":
-        return "\t".join(["play", action.get("by") or "", action["card"], " ".join(action.get("take") or [])])
-    import json
-    if kind == "tally":
-        return "tally\t" + json.dumps({k: v for k, v in action.items() if k != "type"}, ensure_ascii=False)
-    return json.dumps(action, ensure_ascii=False)
-
-
-def parse_action(text: str) -> dict[str, Any]:
-    """The action a line from ``action_text`` stands for."""
-    kind, _, rest = text.partition("\t")
-    if kind == "deal":
-        return {"type": "deal", "table": rest.split()}
-    if kind == "play":
-        by, card, take = rest.split("\t")
-        return {"type": "play", "card": card, "take": take.split(), "by": by or None}
-    import json
-    if kind == "tally":
-        return {"type": "tally", **json.loads(rest)}
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded

@@ -155,10 +155,13 @@ def check_players(players: list[str], dealer: str | None = None) -> list[str]:
         raise IllegalPlayError("Pasur is played by 2, 3 or 4 players, not {count}.", count=count)
     names = [check_name(name, seat) for seat, name in enumerate(players, 1)]
     keys = [name_key(n) for n in names]
-    dupes = sorted({n for n, k in zip(names, keys, strict=True) if keys.count(k) > 1})
-    if dupes:
-        raise IllegalPlayError("every player needs a different name; {names} is named twice.",
-                               names=", ".join(dupes))
+    for name, key in zip(names, keys, strict=True):
+        other = next((n for n, k in zip(names, keys, strict=True) if k == key and n != name), None)
+        if other is not None:  # two spellings of one name: a table could not tell them apart
+            raise IllegalPlayError("every player needs a different name; {name} and {other} are the same name.",
+                                   name=name, other=other)
+        if names.count(name) > 1:
+            raise IllegalPlayError("every player needs a different name; {name} is named twice.", name=name)
     if dealer is not None and (not isinstance(dealer, str) or find_name(names, dealer) is None):
         raise IllegalPlayError("the dealer {dealer!r} is not one of the players ({players}).", dealer=dealer,
                                players=", ".join(names))

@@ -28,12 +28,14 @@ from pasur_cli.engine.action import (
     REQUIRED,
     SURS_MOST,
     TAKE_MOST,
+    action_text,
+    parse_action,
 )
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
-from pasur_cli.engine.match import Match, action_text, parse_action
+from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import check_players, find_name
-from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules, option_text, parse_rules
+from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules
 
 FORMAT, VERSION = "pasur-match", 1
 MAX_BYTES = 4 * 1024 * 1024  # a 500-deal match exports to about 2 MB
@@ -209,7 +211,6 @@ def _cards(value: object, where: object, most: int = PILE_MOST) -> list[str]:
 
 def _rules(value: object) -> Rules:
     doc = _object(value, Words('the record\'s "rules"'), OPTION_NAMES)
-    lines = []
     for name, v in doc.items():
         where = Words("the rule {name}", name=name)
         if name in BOOLS:
@@ -219,8 +220,7 @@ def _rules(value: object) -> Rules:
                 raise _bad(where, Words("one of {choices}", choices=", ".join(CHOICES[name])), v)
         elif not (v is None and name in OPTIONAL_INTS):
             _whole(v, where, 0, MAX_NUMBER)
-        lines.append(f"{name}={option_text(v)}")
-    return parse_rules("standard", lines)
+    return Rules(**doc)  # each value checked once more by Rules, as every rule set is (its bounds)
 
 
 def _sides(value: object, where: object, sides: list[str]) -> dict[str, Any]:

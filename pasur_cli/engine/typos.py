@@ -7,6 +7,8 @@ by typing the card.
 
 >>> repair(["1O", "C"]), repair(["10", "clubs"]), repair(["l0h"]), repair(["10♣♣"]), repair(["7c", "4d"])
 (['10C'], ['10C'], ['10H'], ['10C'], ['7C', '4D'])
+>>> repair(["c10"]), repair(["cq"]), repair(["♦7"])
+(['10C'], ['QC'], ['7D'])
 >>> repair(["K"]) is None
 True
 """
@@ -24,8 +26,13 @@ SUIT_WORDS = {
     "HEART": "H", "HEARTS": "H", "♥": "H", "♡": "H",
     "SPADE": "S", "SPADES": "S", "♠": "S", "♤": "S",
     "C": "C", "D": "D", "H": "H", "S": "S",
+    "KREUZ": "C", "KARO": "D", "HERZ": "H", "PIK": "S",
+    "TRÉBOL": "C", "TRÉBOLES": "C", "TREBOL": "C", "TREBOLES": "C", "DIAMANTE": "D", "DIAMANTES": "D",
+    "CORAZÓN": "H", "CORAZON": "H", "CORAZONES": "H", "PICA": "S", "PICAS": "S",
 }
 RANK_WORDS = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "TEN": "10", "1": "A", "T": "10",
+              "B": "J", "D": "Q", "AS": "A", "ASS": "A", "BUBE": "J", "DAME": "Q", "KÖNIG": "K", "KOENIG": "K",
+              "JOTA": "J", "REINA": "Q", "REY": "K",  # the words of the German and Spanish texts
               **{code: code for code in RANK_CODES if code}}
 _CODES = [c.code for c in DECK]
 
@@ -46,6 +53,9 @@ def _fix(token: str) -> str | None:
     while len(text) > 2 and text[-1] in SUIT_WORDS and SUIT_WORDS[text[-1]] == SUIT_WORDS.get(text[-2]):
         text = text[:-1]  # a doubled suit: 10♣♣
     rank, letter = _rank(text[:-1]), SUIT_WORDS.get(text[-1:])
+    if rank and letter:
+        return rank + letter
+    rank, letter = _rank(text[1:]), SUIT_WORDS.get(text[:1])  # the suit first: c10, cq, ♣10
     if rank and letter:
         return rank + letter
     return None
@@ -72,6 +82,11 @@ def repair(words: Sequence[str]) -> list[str] | None:
     return [parse_card(t).code for t in out]
 
 
+def is_card(token: str) -> bool:
+    """Whether ``token`` is a card as the parser reads it."""
+    return _is_card(token)
+
+
 def _is_card(token: str) -> bool:
     try:
         parse_card(token)
@@ -82,10 +97,12 @@ def _is_card(token: str) -> bool:
 
 def _suitless(tokens: list[str]) -> tuple[int, str] | None:
     """The first token that is a rank without a suit (``K``) and its place, or None."""
+    joined = False  # the token before was a rank, this one its suit ("7 D": D is a suit here, not a Q)
     for i, token in enumerate(tokens):
         nxt = tokens[i + 1].upper() if i + 1 < len(tokens) else ""
-        if _rank(token) and not _is_card(token) and nxt not in SUIT_WORDS:
+        if _rank(token) and not _is_card(token) and nxt not in SUIT_WORDS and not joined:
             return i, token
+        joined = not joined and bool(_rank(token)) and not _is_card(token) and nxt in SUIT_WORDS
     return None
 
 
@@ -106,17 +123,38 @@ def problem(words: Sequence[str], candidates: Iterable[Card] | None = None,
         return NotationError("{token!r} needs a suit: which one? {cards}", token=bare, cards=choices)
     fixed = repair(tokens)
     if fixed is not None:
-        return NotationError("{text!r} is not how cards are written; did you mean {cards}?",
-                             text=text, cards=[parse_card(c) for c in fixed])
-    bad = next(t for t in tokens if not _is_card(t))
-    import difflib
-    close = difflib.get_close_matches(bad.upper().replace("♣", "C").replace("♦", "D").replace("♥", "H")
-                                      .replace("♠", "S"), _CODES, n=3, cutoff=0.6)
+        meant = [parse_card(c) for c in fixed]
+        if _playable(meant, candidates, later):
+            return NotationError("{text!r} is not how cards are written; did you mean {cards}?",
+                                 text=text, cards=meant)
+    import difflib  # only for a mistyped card
+    place, bad = next((i, t) for i, t in enumerate(tokens) if not _is_card(t))
+    pool = candidates if place == 0 or later is None else later
+    codes = _CODES if pool is None else [c.code for c in pool]
+    close = difflib.get_close_matches(_letters(bad), codes, n=3, cutoff=0.6)
     if close:
         return NotationError("{token!r} is not a card; did you mean {cards}?", token=bad,
                              cards=[parse_card(c) for c in close])
     return NotationError("{token!r} is not a card: write a rank (A or 1, 2-10 or T, J, Q, K) followed by a suit"
                          " (C D H S or ♣ ♦ ♥ ♠), e.g. 10D, qh, 7♣.", token=bad)
+
+
+def _letters(token: str) -> str:
+    """``token`` in capitals with suit symbols as letters, the suit put last (``c10`` as ``10C``),
+    for comparing with the cards' codes."""
+    text = token.upper().replace("♣", "C").replace("♦", "D").replace("♥", "H").replace("♠", "S")
+    if len(text) > 1 and text[0] in "CDHS" and text[1] not in "CDHS":
+        text = text[1:] + text[0]
+    return text
+
+
+def _playable(cards: Sequence[Card], candidates: Iterable[Card] | None, later: Iterable[Card] | None) -> bool:
+    """Whether ``cards`` can be what was meant: the first among ``candidates``, the others among
+    ``later`` (or ``candidates`` when there is no ``later``); any card when nothing is known."""
+    first = None if candidates is None else set(candidates)
+    rest = first if later is None else set(later)
+    return all((pool is None or card in pool) for card, pool in
+               zip(cards, [first, *[rest] * (len(cards) - 1)], strict=True))
 
 
 def read_cards(words: Sequence[str], candidates: Iterable[Card] | None = None,

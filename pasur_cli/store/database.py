@@ -36,8 +36,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from pasur_cli.engine.action import action_text, parse_action
 from pasur_cli.engine.errors import PasurError, Words, shorten
-from pasur_cli.engine.match import DealResult, Match, action_text, parse_action
+from pasur_cli.engine.match import DealResult, Match
+from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.values import Value
@@ -55,8 +57,20 @@ from pasur_cli.store.paths import check_file as check_file
 from pasur_cli.store.paths import check_path as check_path
 from pasur_cli.store.paths import default_path as default_path
 from pasur_cli.store.paths import user_data_dir as user_data_dir
+from pasur_cli.store.snapshots import (
+    ENGINE_VERSION,
+    EVERY_TAIL,
+    EVERY_VERIFIED,
+    Lazy,
+    Untrusted,
+    crc32,
+    json_totals,
+    newest_snapshot,
+    parse_result,
+    rebuild_snapshots,
+    write_snapshot,
+)
 from pasur_cli.store.snapshots import crc as crc
-from pasur_cli.store.snapshots import newest_snapshot, rebuild_snapshots, write_snapshot
 
 SCHEMA_VERSION = 3
 SCHEMA = """
@@ -76,7 +90,7 @@ CREATE TABLE actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
     at TEXT NOT NULL,               -- UTC time it was recorded
-    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.match.action_text
+    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.action.action_text
     PRIMARY KEY (match_id, seq)
 );
 """ + """
@@ -163,6 +177,7 @@ def _moved(path: str) -> GoneError:
 
 
 SLICE = 0.05  # seconds SQLite itself waits for a lock before Python may act on a Ctrl-C
+_EXECUTE, _EXECUTEMANY = sqlite3.Connection.execute, sqlite3.Connection.executemany
 
 
 class Patient(sqlite3.Connection):
@@ -178,29 +193,36 @@ class Patient(sqlite3.Connection):
     told = False  # whether ``waiting`` was called since the last statement that succeeded
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        return self._patiently(super().execute, sql, parameters)
+        try:
+            cursor = _EXECUTE(self, sql, parameters)
+        except sqlite3.OperationalError as err:
+            return self._patiently(err, _EXECUTE, sql, parameters)
+        if self.told:
+            self.told = False
+        return cursor
 
     def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        return self._patiently(super().executemany, sql, parameters)
+        try:
+            return _EXECUTEMANY(self, sql, parameters)
+        except sqlite3.OperationalError as err:
+            return self._patiently(err, _EXECUTEMANY, sql, parameters)
 
-    def _patiently(self, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
-        deadline = None
+    def _patiently(self, err: sqlite3.OperationalError, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
+        """Try the statement again after ``err`` while the file is busy, up to ``patience`` seconds."""
+        deadline = time.monotonic() + self.patience - SLICE
         while True:
+            if not _is_busy(err) or (self.in_transaction and sql != "COMMIT") or time.monotonic() >= deadline:
+                raise err
+            if self.waiting is not None and not self.told:
+                self.told = True
+                self.waiting()
             try:
-                cursor = run(sql, parameters)
-                self.told = False
-                return cursor  # type: ignore[no-any-return]
-            except sqlite3.OperationalError as err:
-                if not _is_busy(err) or (self.in_transaction and sql != "COMMIT"):
-                    raise
-                moment = time.monotonic()
-                if deadline is None:
-                    deadline = moment + self.patience - SLICE
-                    if self.waiting is not None and not self.told:
-                        self.told = True
-                        self.waiting()
-                if moment >= deadline:
-                    raise
+                cursor = run(self, sql, parameters)
+            except sqlite3.OperationalError as again:
+                err = again
+                continue
+            self.told = False
+            return cursor  # type: ignore[no-any-return]
 
 
 def _text(data: bytes) -> str | bytes:
@@ -313,15 +335,20 @@ class Store:
     """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
     a missing file (with its folder)."""
 
-    def __init__(self, path: str | None = None, write: bool = False, create: bool = False) -> None:
+    def __init__(self, path: str | None = None, write: bool = False, create: bool = False,
+                 waiting: Any = None) -> None:
         self.path = check_path(str(path) if path is not None else default_path())
         self.write, self.may_create = write or create, create
         self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
         self.schema = SCHEMA_VERSION  # of the file, read as it is when it is older and only read
+        self._waiting = waiting  # called when the file is first found busy (see Patient)
         self.db = self._open()
         self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
         self._replayed: tuple[MatchRecord, Match] | None = None
+        # match id -> the first deal whose stored figures did not match its log (they were
+        # recomputed from the log instead): the commands that show figures say so
+        self.mismatched: dict[int, int] = {}
 
     # -- opening ---------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -359,6 +386,7 @@ class Store:
             db = sqlite3.connect(f"{sqlite_uri(where)}?mode={mode}", uri=True, timeout=min(patience, SLICE),
                                  isolation_level=None, factory=Patient)
             db.patience = patience
+            db.waiting = self._waiting
             db.text_factory = _text
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
@@ -522,10 +550,47 @@ class Store:
                 row = None
             if row and row[0] == kept[0].touched:
                 return kept
-        record = self.load(match_id)
-        match = record.replay()
+        try:
+            record = self.load(match_id)
+            match = record.replay()
+        except DamagedError:
+            self.mismatched.pop(match_id, None)  # damaged, said as such: not merely figures recomputed
+            raise
         self._replayed = (record, match)
         return record, match
+
+    def deal_actions(self, record: MatchRecord, number: int) -> tuple[list[DealResult], int, list[dict[str, Any]]]:
+        """What `log --deal N` replays: the results of the deals before deal ``number`` (from the
+        snapshots, checked against their deals' actions), how many actions came before it, and
+        its own actions (none for a deal not begun). Reads that deal's actions alone. Raises
+        DamagedError."""
+        count = len(record.results) if record.start else 0
+        if not record.start or not 0 < number <= count + 1:
+            return [], 0, record.actions if not record.start else []  # no snapshot to start from
+        completed = record.completed_at or []
+        first = completed[number - 2] if number > 1 else 0
+        last = completed[number - 1] if number <= count else record.length
+        rows = self.db.execute("SELECT seq, action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
+                               " ORDER BY seq", (record.id, first, last)).fetchall()
+        if [seq for seq, _ in rows] != list(range(first + 1, last + 1)):
+            raise DamagedError(record.id, Words("its actions are not numbered 1 to {count}", count=record.length))
+        actions = []
+        for seq, text in rows:
+            try:
+                actions.append(parse_action(text))
+            except (ValueError, TypeError, KeyError):
+                raise _unreadable(record.id, seq, text) from None
+        return record.results[:number - 1], first, actions
+
+    def checked(self, match_id: int) -> tuple[MatchRecord, Match]:
+        """``match``, with every finished deal's snapshot checked against its deal's actions (as
+        ``score`` reads them): one that does not match is recomputed from the log and noted in
+        ``mismatched``. Raises DamagedError."""
+        record, match = self.match(match_id)
+        for _ in match.results:
+            pass
+        return record, match
+
 
     def expected(self, match_id: int) -> Expected:
         """The match and revision a caller that shows the match now expects when it records (as
@@ -563,12 +628,98 @@ class Store:
         """Every match replayed (from its snapshots), most recently changed first (each record holds
         the match's ``created`` date), and the ids of the damaged ones, which cannot be replayed."""
         found, damaged = [], []
-        for mid in self.match_ids():
-            try:
-                found.append(self.match(mid))
-            except DamagedError:
+        for mid, read in self.all_checked():
+            if isinstance(read, DamagedError):
                 damaged.append(mid)
+            else:
+                found.append(read)
         return found, damaged
+
+    def all_checked(self) -> list[tuple[int, tuple[MatchRecord, Match] | DamagedError]]:
+        """Every match as ``checked`` gives it (every snapshot checked against its deal's actions, the
+        deal in progress replayed), most recently changed first, or the DamagedError that says why
+        it cannot be replayed. Read with four queries for the whole file rather than a dozen a match
+        (`matches` and `stats` over 5,000 matches); a match whose rows do not all check out is read
+        again alone, by ``checked``, which says what is wrong."""
+        try:
+            identity = "key, revision" if self.schema >= 3 else "NULL, -1"
+            heads = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
+                                    " ORDER BY touched DESC, id DESC").fetchall()
+            snaps: dict[int, list[Any]] = {}
+            for row in self.db.execute(EVERY_VERIFIED):
+                snaps.setdefault(row[0], []).append(row[1:])
+            tails: dict[int, list[Any]] = {}
+            for row in self.db.execute(EVERY_TAIL):
+                tails.setdefault(row[0], []).append(row[1:])
+            counts = {mid: (n, low, high) for mid, n, low, high in
+                      self.db.execute("SELECT match_id, count(*), min(seq), max(seq) FROM actions GROUP BY match_id")}
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+        rules_read: dict[object, Rules] = {}
+        out: list[tuple[int, tuple[MatchRecord, Match] | DamagedError]] = []
+        for head in heads:
+            mid = head[0]
+            try:
+                quick = self._from_rows(head, snaps.get(mid, []), tails.get(mid, []), counts.get(mid), rules_read)
+            except Exception:  # anything that does not check out: read alone, the careful way
+                quick = None
+            read: tuple[MatchRecord, Match] | DamagedError
+            try:
+                read = quick or self.checked(mid)
+            except DamagedError as err:
+                self.mismatched.pop(mid, None)  # damaged, said as such
+                read = err
+            out.append((mid, read))
+        return out
+
+    def _from_rows(self, head: Any, snaps: list[Any], tail: list[Any], count: Any,
+                   rules_read: dict[object, Rules]) -> tuple[MatchRecord, Match] | None:
+        """One match from the rows ``all_checked`` read, or None when any of them does not check out
+        (or the match has no snapshot: its whole log is replayed the careful way)."""
+        mid, created, players, rules_text, dealer, touched, key, revision = head
+        if (not snaps or self.legacy or not isinstance(players, str) or not isinstance(created, str)
+                or type(dealer) is not int or type(revision) is not int or revision < (0 if self.schema >= 3 else -1)
+                or (key is not None and not isinstance(key, str))):
+            return None
+        if rules_text not in rules_read:
+            rules_read[rules_text] = stored_rules(rules_text)
+        names, rules = players.split("\n"), rules_read[rules_text]
+        sides = sides_of(names, rules.teams)
+        newest = snaps[-1][0]
+        if count is None or count[0] != count[2] or count[1] != 1 or count[0] != newest + len(tail) or (
+                [seq for seq, _, _ in tail] != list(range(newest + 1, newest + len(tail) + 1))):
+            return None
+        import json
+        texts, completed, before = [], [], dict.fromkeys(sides, 0)
+        for index, (seq, engine, stored, result, totals_text, actions) in enumerate(snaps):
+            if (engine != ENGINE_VERSION or not all(isinstance(t, str) for t in (result, totals_text, actions))
+                    or crc32("\n".join((actions, result, totals_text))) != stored):
+                return None
+            found, after = json.loads(result), json_totals(totals_text)  # Values only when a deal is read
+            scores = found["scores"]
+            if (found["number"] != index + 1 or found["dealer"] != names[(dealer + index) % len(names)]
+                    or after is None or sorted(after) != sorted(sides) or sorted(scores) != sorted(sides)
+                    or any(type(scores[side]["total"]) is not int or after[side] != before[side] + scores[side]["total"]
+                           for side in sides)):
+                return None
+            texts.append(result)
+            completed.append(seq)
+            before = after
+
+        def result_at(index: int, text: object) -> DealResult:  # each result made when read (stats, not matches)
+            try:
+                return parse_result(str(text), sides)
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                self.mismatched.setdefault(mid, index + 1)
+                raise Untrusted from None
+        results = Lazy(len(texts), lambda: texts, mid, result_at, lambda: self._load(mid, True).replay().results)
+        if not 0 <= dealer < len(names):
+            return None
+        record = MatchRecord(mid, created, names, rules, dealer, touched, newest, results,
+                             [a for _, _, a in tail], [t for _, t, _ in tail], before, completed, key, revision)
+        match = record.replay()
+        self._replayed = (record, match)
+        return record, match
 
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
@@ -601,6 +752,14 @@ class Store:
         row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
                               (fingerprint,)).fetchone()
         return None if row is None else int(row[0])
+
+    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]]) -> int | None:
+        """The first stored match with these players, rules, first dealer and log (a record
+        exported from this file, say: the same match by its content), or None."""
+        try:
+            return _same_content(self.db, players, rules, dealer, actions)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
@@ -646,6 +805,11 @@ class Store:
                 if earlier is not None:
                     raise AlreadyImported("this record was already imported as match {match}; nothing was changed"
                                           " (give --again to import it once more).", match=earlier)
+                same = _same_content(db, players, rules, dealer, actions)  # a match of this file, by its content
+                if same is not None:
+                    raise AlreadyImported("this record is match {match} of this database already (the same players,"
+                                          " rules and plays); nothing was changed (give --again to import it as a"
+                                          " new match).", match=same)
             mid = self._next_id(db)
             db.execute("INSERT INTO matches (id, created, players, rules, dealer, touched, fingerprint, key, revision)"
                        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
@@ -712,6 +876,9 @@ class Store:
                     rebuild_snapshots(db, match_id, match)
                 elif len(match.results) > finished:
                     write_snapshot(db, match_id, match, len(match.results) - 1, match.totals)
+                    self._repair(db, match_id, match)
+                elif not change.dropped and match_id in self.mismatched:
+                    self._repair(db, match_id, match)
                 self._touch(db, match_id, change.steps)
                 if not change.dropped or change.undone:  # the match stays the log's: the next read needs no replay
                     touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
@@ -720,6 +887,18 @@ class Store:
                                            texts=(*record.texts[:kept_texts], *change.texts),
                                            times=(*record.times[:kept_times], *change.times)), match
         self._replayed = after  # set once committed
+
+    def _repair(self, db: sqlite3.Connection, match_id: int, match: Match) -> None:
+        """Every older snapshot of a match checked (as ``score`` checks them) when a change finishes
+        a deal, or after this command found one that does not match its log: the figures are then
+        recomputed from the whole log and every snapshot written again."""
+        if not match.start:
+            return  # replayed from the whole log: its snapshots were just written afresh
+        for _ in match.base:
+            if match_id in self.mismatched:
+                break
+        if match_id in self.mismatched:
+            rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
 
 
 def _check_expect(expect: Expected | None, match_id: int, key: object, revision: object, length: int) -> None:
@@ -743,6 +922,20 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
                          " (now {revision}); nothing was recorded.", **facts)
     raise StaleError("the match changed since it was shown (its revision is {revision}, not {expect}; the"
                      " length of its log is {length}); nothing was recorded. Look again and re-enter.", **facts)
+
+
+def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
+                  actions: Sequence[dict[str, Any]]) -> int | None:
+    """See Store.stored_as: the matches of the same players, rules and dealer are found by the
+    index of their columns, and only their logs are read and compared."""
+    texts = [action_text(a) for a in actions]
+    rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
+                      ("\n".join(players), rules_lines(rules), dealer)).fetchall()
+    for (mid,) in rows:
+        log = [r[0] for r in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (mid,))]
+        if log == texts:
+            return int(mid)
+    return None
 
 
 def checked_text(action: dict[str, Any]) -> str:

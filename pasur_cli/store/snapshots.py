@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from pasur_cli.engine.errors import Words
@@ -24,6 +24,7 @@ class Book(Protocol):
     """What the snapshot reader needs of the store (``pasur_cli.store.database.Store`` is one)."""
 
     db: sqlite3.Connection
+    mismatched: dict[int, int]  # match id -> the first deal whose snapshot did not match its log
 
     def load(self, match_id: int, full: bool = False) -> Any: ...
 
@@ -42,10 +43,16 @@ def result_text(r: DealResult) -> str:
     return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
 
 
-def parse_result(text: str) -> DealResult:
-    """The DealResult a ``result_text`` stands for; raises ValueError (or TypeError) when it does not."""
+def parse_result(text: str, sides: Sequence[str] | None = None) -> DealResult:
+    """The DealResult a ``result_text`` stands for, its scores in the order of ``sides`` when given
+    (they must be those sides); raises ValueError (or TypeError) when it does not."""
     import json
-    return DealResult.from_dict(json.loads(text))
+    found = DealResult.from_dict(json.loads(text))
+    if sides is None or list(found.scores) == list(sides):
+        return found
+    if sorted(found.scores) != sorted(sides):
+        raise ValueError("a snapshot's sides are not the match's")
+    return found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
 
 
 class Untrusted(Exception):
@@ -143,6 +150,41 @@ def crc(texts: list[str]) -> int:
     return zlib.crc32("\n".join(texts).encode())
 
 
+def crc32(text: str) -> int:
+    """``crc([text])``: the checksum of a deal's lines already joined (as SQLite joins them)."""
+    return zlib.crc32(text.encode())
+
+
+# Every snapshot of a match, with its deal's action lines joined as ``crc`` joins them: all of a
+# match's snapshots are checked with one query (SQLite joins the lines, one row a deal).
+VERIFIED = ("SELECT s.seq, s.result, s.engine, s.crc, s.totals, (SELECT group_concat(action, char(10)) FROM"
+            " (SELECT action FROM actions AS a WHERE a.match_id = s.match_id AND a.seq > s.previous"
+            " AND a.seq <= s.seq ORDER BY a.seq)) FROM (SELECT *, coalesce(lag(seq) OVER (ORDER BY seq), 0)"
+            " AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
+# the same for every match of the file at once, and the actions after each match's newest snapshot
+EVERY_VERIFIED = ("SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, (SELECT"
+                  " group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
+                  " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq))"
+                  " FROM (SELECT *, coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous"
+                  " FROM snapshots) AS s ORDER BY s.match_id, s.seq")
+EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (SELECT match_id, max(seq) AS newest"
+              " FROM snapshots GROUP BY match_id) AS n ON n.match_id = a.match_id WHERE a.seq > n.newest"
+              " ORDER BY a.match_id, a.seq")
+
+
+def json_totals(text: object) -> dict[str, int] | None:
+    """Running totals read with the json module (as ``parse_result`` reads a result), or None
+    when they are not an object of whole numbers."""
+    import json
+    try:
+        totals = json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
+        return None
+    return {str(k): v for k, v in totals.items()}
+
+
 def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
                     dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
     """(start, results, totals, completed_at, actions after start) from the snapshots, or None
@@ -170,20 +212,22 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
                        (mid,)).fetchone() != (previous + len(log), 1 if log or previous else None):
         return None  # an earlier action is missing (or one too many): the whole log says which
     deal = [a for seq, _, a in log if seq <= newest]
+    count = store.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
     if len(deal) != newest - previous or crc([*deal, result, totals_text]) != crc_stored:
+        store.mismatched.setdefault(mid, count)
         return None  # the snapshot does not match the log: replay everything
     sides = sides_of(players, rules.teams)
     totals = snapshot_totals(store.db, totals_text)
-    if totals is None or sorted(totals) != sorted(sides):
-        return None  # totals of other sides (the players or rules were changed): replay everything
-    count = store.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
-    if snapshot_number(store.db, result) != count:
-        return None  # a snapshot is missing or one too many: the deals' numbers would be wrong
+    if totals is None or sorted(totals) != sorted(sides) or snapshot_number(store.db, result) != count:
+        # totals of other sides (the players or rules were changed), a snapshot missing or one
+        # too many (the deals' numbers would be wrong): replay everything
+        store.mismatched.setdefault(mid, count)
+        return None
     rows: list[Any] = []
 
     def fetch() -> list[Any]:  # one query for both lists, when either is first read
         if not rows:
-            query = "SELECT seq, result FROM snapshots WHERE match_id = ? ORDER BY seq"
+            query = VERIFIED
             try:
                 rows.extend(store.db.execute(query, (mid,)).fetchall())
             except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
@@ -207,29 +251,58 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
                 finally:
                     again.close()
             except (sqlite3.Error, UnicodeDecodeError) as err:
+                store.mismatched.pop(mid, None)
                 raise DamagedError(mid, Words("its finished deals cannot be read ({reason})",
                                               reason=str(err))) from None
+            except DamagedError:
+                store.mismatched.pop(mid, None)  # damaged, said as such: not merely figures recomputed
+                raise
         return replayed[0]
 
     def result_at(index: int, text: object) -> DealResult:
+        try:
+            return fitting(index, text)
+        except Untrusted:
+            store.mismatched.setdefault(mid, index + 1)
+            raise
+
+    def fitting(index: int, text: object) -> DealResult:
+        """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
+        the newest) and fits the match: its number, dealer and sides, and totals that add up."""
+        if index + 1 < count:  # the newest was checked before anything was read
+            _, _, engine, stored, older_totals, actions = fetch()[index]
+            if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(actions, str)
+                    or not isinstance(text, str) or crc32("\n".join((actions, text, older_totals))) != stored):
+                raise Untrusted
         if not isinstance(text, str):
             raise Untrusted
         try:
-            found = parse_result(text)
+            found = parse_result(text, sides)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             raise Untrusted from None
-        if (found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]
-                or sorted(found.scores) != sorted(sides)):
+        if found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]:
             raise Untrusted
-        return found.replace(scores={side: found.scores[side] for side in sides})  # seat order, as played
+        after = totals if index + 1 == count else totals_at(index)
+        before = totals_at(index - 1) if index else dict.fromkeys(sides, 0)
+        if (after is None or before is None or sorted(before) != sorted(sides)
+                or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
+            raise Untrusted  # the totals do not add up: a figure was changed
+        return found  # in seat order, as played
+
+    parsed: dict[int, dict[str, int] | None] = {}
+
+    def totals_at(index: int) -> dict[str, int] | None:  # each deal's totals parsed once (it is two deals' check)
+        if index not in parsed:
+            parsed[index] = json_totals(fetch()[index][4])
+        return parsed[index]
 
     def seq_at(index: int, seq: object) -> int:
         if type(seq) is not int or not 0 < seq <= newest:
             raise Untrusted
         return seq
 
-    results = Lazy(count, lambda: [r for _, r in fetch()], mid, result_at, lambda: whole().results)
-    completed = Lazy(count, lambda: [s for s, _ in fetch()], mid, seq_at, lambda: whole().completed_at)
+    results = Lazy(count, lambda: [r[1] for r in fetch()], mid, result_at, lambda: whole().results)
+    completed = Lazy(count, lambda: [r[0] for r in fetch()], mid, seq_at, lambda: whole().completed_at)
     return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
 
 def snapshot_number(db: sqlite3.Connection, text: str) -> object:

@@ -32,7 +32,7 @@ TEMPLATE = LOCALE / "pasur.pot"
 ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError", "PathError",
           "BusyError", "DamagedError", "StaleError", "GoneError", "NoMatchError", "AlreadyImported")
 # say, say_count: render.Look's sentences with facts
-KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "Words", *ERRORS)
+KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "say_side:1,2", "Words", *ERRORS)
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:

@@ -19,13 +19,17 @@ from pasur_cli.engine.errors import PasurError, Sum, Words, shorten
 from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 from pasur_cli.engine.values import Value
 from pasur_cli.text import i18n
-from pasur_cli.text.i18n import _
+from pasur_cli.text.i18n import N_, _
+from pasur_cli.text.layout import Drawn as Drawn
 from pasur_cli.text.layout import Figure as Figure
+from pasur_cli.text.layout import Visible as Visible
+from pasur_cli.text.layout import column_width, table_width
 from pasur_cli.text.layout import fit_table as fit_table
 from pasur_cli.text.layout import help_text as help_text
-from pasur_cli.text.layout import shrink_columns, table_width
+from pasur_cli.text.layout import safe as safe
 from pasur_cli.text.layout import table as table
 from pasur_cli.text.layout import text_width as text_width
+from pasur_cli.text.layout import visible as visible
 from pasur_cli.text.layout import wrap as wrap
 from pasur_cli.text.shapes import check_json as check_json
 from pasur_cli.text.shapes import damaged_row as damaged_row
@@ -42,6 +46,28 @@ if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machine
     from pasur_cli.engine.scoring import SideScore
 
 RED = (Suit.DIAMONDS, Suit.HEARTS)
+
+
+class Names:
+    """Names shown together as one fact, each its own isolate where it needs one: ``Names(sides,
+    " against ")`` or, with a number after each name, ``Names([("Ali", 3), ("Sara", 1)])``. A
+    Persian name beside another in an English sentence then keeps its place (one isolate around
+    both would let a bidi terminal swap them; checked with GNU FriBidi). ``sep`` is translated;
+    by default the language's comma."""
+
+    def __init__(self, names: Iterable[str | tuple[str, object]], sep: str | None = None) -> None:
+        self.names = list(names)
+        self.sep = sep
+
+    def text(self, look: Look) -> str:
+        sep = comma() if self.sep is None else _(self.sep)
+        return sep.join(f"{look.fact(n[0])} {look.fact(n[1])}" if isinstance(n, tuple) else look.fact(n)
+                        for n in self.names)
+
+
+class Laid(Drawn):
+    """Drawn text whose facts are isolates already (each name in it): a sentence takes it as it is,
+    with no isolate around it (one around two Persian names would let a bidi terminal swap them)."""
 
 
 class Look(Value):
@@ -76,11 +102,11 @@ class Look(Value):
         return f"{i18n.FSI}{text}{i18n.PDI}" if text and (self.rtl or i18n.has_rtl(text)) else text
 
     def card(self, card: Card) -> str:
-        return self._isolate(self._card(card))
+        return Drawn(self._isolate(self._card(card)))
 
     def cards(self, cards: Iterable[Card], sort: bool = True) -> str:
         seq = sorted(cards) if sort else list(cards)
-        return self._isolate(" ".join(self._card(c) for c in seq)) if seq else _("(empty)")
+        return Drawn(self._isolate(" ".join(self._card(c) for c in seq))) if seq else _("(empty)")
 
     def fact(self, value: object) -> str:
         """One fact as a sentence shows it: a card by its symbol (or code under --ascii), a list or
@@ -89,9 +115,13 @@ class Look(Value):
         and its place in the sentence: this is the one place facts are written."""
         if isinstance(value, PasurError | Words):
             return self.say(value.template, **value.facts)
+        if isinstance(value, Names):
+            return value.text(self)
         return self._isolate(self._plain(value))
 
     def _plain(self, value: object) -> str:
+        if isinstance(value, Drawn):
+            return value
         if isinstance(value, Card):
             return self._card(value)
         if isinstance(value, Sum):
@@ -105,7 +135,7 @@ class Look(Value):
         """``template`` (an English message id) in the chosen language, its fields filled by
         ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
         if not facts:  # as errors.fill: a sentence without facts is not formatted
-            return _(template)
+            return Drawn(_(template))
         text = _(template)
         shown = {}
         for name, value in facts.items():
@@ -115,7 +145,7 @@ class Look(Value):
                 shown[name] = self._isolate(repr(self._plain(value)))
             else:
                 shown[name] = self.fact(value)
-        return text.format_map(shown)
+        return Drawn(text.format_map(shown))
 
     def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
         """``say`` with the singular or plural template for ``n`` (the language's plural rule):
@@ -131,26 +161,6 @@ def comma() -> str:
     return _(", ")
 
 
-def visible(text: str) -> str:
-    """``text`` (a path, a name typed on the command line, a system's reason) with each character
-    a terminal would act on written as its escape (``\\x1b``, ``\\u202e``): controls, bidi and other
-    format characters, lone surrogates. Spaces, line breaks and the joiners of Persian words stay."""
-    shown = Visible("".join(ch if ch.isprintable() or ch in " \n\u00a0\u200c\u200d"
-                            else ch.encode("unicode_escape").decode("ascii") for ch in text))
-    shown.original = text
-    return shown
-
-
-class Visible(str):
-    """Text with its controls escaped; a template's ``{text!r}`` gets the original's repr, which
-    escapes them itself (once)."""
-
-    original: str
-
-    def __repr__(self) -> str:
-        return repr(self.original)
-
-
 def message(err: PasurError, look: Look) -> str:
     """The sentence an error stands for, in the chosen language, its facts drawn by ``look.fact``
     (cards as symbols or letters, colour; a list in the order given; a reason, itself an error,
@@ -162,10 +172,32 @@ def say(template: str, /, **facts: object) -> str:
     """One of render's own sentences in the chosen language, its facts (names, numbers, cards
     already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
     fact that is itself a sentence (``Words``, an error) is written in the language too."""
-    facts = {k: Look(rtl=i18n.is_rtl()).fact(v) if isinstance(v, PasurError | Words) else v for k, v in facts.items()}
-    facts = {k: v if isinstance(v, str) and v.startswith(i18n.FSI) and v.endswith(i18n.PDI)
-             else i18n.isolate(str(v)) for k, v in facts.items()}
-    return _(template).format_map(facts)
+    return _fill(_(template), facts)
+
+
+def say_side(singular: str, plural: str, subject: str, /, **facts: object) -> str:
+    """``say`` for a sentence whose subject is the side ``subject`` (also one of the ``facts``):
+    its verb in the plural for a team of two ("Ali & Reza lead"), as the language has it."""
+    team = 2 if " & " in subject else 1  # '&' joins a team's names and is in no player's name
+    return _fill(i18n.ngettext(singular, plural, team), facts)
+
+
+def _fill(text: str, facts: dict[str, object]) -> str:
+    """``text`` with each fact escaped (``safe``) and isolated, unless it is isolated already
+    (``Laid``, ``Names``, a drawn isolate)."""
+    look = Look(rtl=i18n.is_rtl())
+    shown: dict[str, str] = {}
+    for k, v in facts.items():
+        if isinstance(v, Names):
+            shown[k] = v.text(look)  # each name escaped and isolated already: no isolate around them
+            continue
+        if isinstance(v, Laid):
+            shown[k] = v
+            continue
+        drawn = look.fact(v) if isinstance(v, PasurError | Words) else safe(v)
+        already = isinstance(drawn, Drawn) and drawn.startswith(i18n.FSI) and drawn.endswith(i18n.PDI)
+        shown[k] = drawn if already else i18n.isolate(drawn)
+    return Drawn(text.format_map(shown))
 
 
 def no_sur_text(record: Play) -> str:
@@ -177,8 +209,11 @@ def no_sur_text(record: Play) -> str:
         return _("The table is cleared, but no sur: a J makes no sur under these rules.")
     if reason.rule == NoSurRule.LAST_HAND_SUR:
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
-    return say("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or above"
-             " the sur limit {limit}.", side=record.side, total=reason.total, limit=reason.limit)
+    return say_side("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    " above the sur limit {limit}.",
+                    "The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    " above the sur limit {limit}.", record.side, side=record.side, total=reason.total,
+                    limit=reason.limit)
 
 
 # -- pasur check --------------------------------------------------------------------------
@@ -249,7 +284,7 @@ def new_text(match_id: int, match: Match) -> str:
     """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
     sides = _against(match.sides)
     deals = match.rules.fixed_deals
-    goal = (i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals))) if deals
+    goal = (Drawn(i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals)))) if deals
             else say("first to {target}", target=match.rules.target))
     return (say("Match {id}: {sides}. Rules: {rules} ({goal}).", id=match_id, sides=sides,
                 rules=_rules_line(match.rules), goal=goal)
@@ -257,8 +292,8 @@ def new_text(match_id: int, match: Match) -> str:
                          dealer=match.dealer, leader=match.leader))
 
 
-def _against(sides: Sequence[str]) -> str:
-    return _(" against ").join(sides)
+def _against(sides: Sequence[str]) -> Names:
+    return Names(sides, N_(" against "))
 
 
 def deal_text(look: Look, match: Match) -> str:
@@ -281,7 +316,7 @@ def play_text(look: Look, record: Play, match: Match, session: bool = False, wid
     else:
         lines.append(say("{player} plays {card}: trailed.", player=record.player, card=look.card(record.card)))
     if record.sur:
-        held = comma().join(f"{s} {n}" for s, n in record.surs.items() if n) or _("none")
+        held: object = Names([(s, n) for s, n in record.surs.items() if n]) if any(record.surs.values()) else _("none")
         if record.cancelled:
             sur = say("*** SUR for {side}, cancelling a sur of {other}! *** Surs held: {held}.",
                 side=record.side, other=record.cancelled, held=held)
@@ -366,14 +401,21 @@ def _standing(match: Match) -> str:
     totals = match.totals
     if match.winner:
         others = _(" to ").join(str(t) for s, t in totals.items() if s != match.winner)
-        return say("{winner} won the match, {points} to {others}.",
-                   winner=match.winner, points=totals[match.winner], others=others)
+        return say_side("{winner} won the match, {points} to {others}.",
+                        "{winner} won the match, {points} to {others}.",
+                        match.winner, winner=match.winner, points=totals[match.winner], others=others)
     goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
             if match.rules.fixed_deals else say("target {target}", target=match.rules.target))
     top = max(totals.values())
     leaders = [s for s, t in totals.items() if t == top]
-    lead = (say("{side} leads with {points}", side=leaders[0], points=top) if len(leaders) == 1
+    lead = (say_side("{side} leads with {points}", "{side} lead with {points}", leaders[0], side=leaders[0], points=top)
+            if len(leaders) == 1
             else say("Level at {points}", points=top))
+    if len(leaders) > 1 and match.rules.fixed_deals and len(match.results) >= match.rules.fixed_deals:
+        goal = say("{played} of {total} deals played: another deal decides",
+                   played=len(match.results), total=match.rules.fixed_deals)
+    elif len(leaders) > 1 and not match.rules.fixed_deals and top >= match.rules.target:
+        goal = say("at or above the target ({target}): another deal decides", target=match.rules.target)
     if match.deal is not None:
         return say("{lead}; {goal}. Deal {number} is being played.", lead=lead, goal=goal,
                    number=match.deal_number)
@@ -392,16 +434,17 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
                  if result.tallied
                  else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
-        parts.append(title + "\n" + table(rows, _ascii_headers(headers, look), width))
+        parts.append(wrap(title, width, 2) + "\n" + table(rows, _ascii_headers(headers, look), width))
     if not only_last and match.deal is not None:
         played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
-        parts.append(played + "\n" + race_text(look, match.deal))
+        parts.append(wrap(played + "\n" + race_text(look, match.deal), width, 2))
     if match.results:
         parts.append(_("Match (running totals)") + "\n" + match_table(match, width))
     else:
         parts.append(_("No deal has been scored yet."))
-    parts.append(look.loud(_standing(match)) if match.winner else _standing(match))
+    standing = wrap(_standing(match), width, 2)  # prose: within the width, as the tables are
+    parts.append(look.loud(standing) if match.winner else standing)
     if brief and len(match.results) > 1:
         parts.append(say("Every deal's table: {command}", command=brief))
     return "\n\n".join(parts)
@@ -409,7 +452,12 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
 
 def show_text(look: Look, match_id: int, match: Match, session: bool = False, width: int = 80) -> str:
     """Where the match stands: the deal in progress with its race, or the table awaited
-    (``session``: in the session's words); the status line shortened to fit ``width`` columns."""
+    (``session``: in the session's words); the status line shortened to fit ``width`` columns,
+    every line broken between words within them (the longest names are 40 characters)."""
+    return wrap(_show_lines(look, match_id, match, session, width), width, 2)
+
+
+def _show_lines(look: Look, match_id: int, match: Match, session: bool, width: int) -> str:
     head = say("Match {id}: {sides} ({rules}).", id=match_id, sides=_against(match.sides),
                                                       rules=_rules_line(match.rules))
     if match.winner:
@@ -425,10 +473,10 @@ def show_text(look: Look, match_id: int, match: Match, session: bool = False, wi
     def pile(side: str) -> str:
         surs = deal.surs[side]
         n = len(deal.piles[side])
-        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(side),
+        text = i18n.ngettext("{side} {n} card", "{side} {n} cards", n).format(side=i18n.isolate(safe(side)),
                                                                               n=i18n.isolate(str(n)))
         return text + (i18n.ngettext(", {n} sur", ", {n} surs", surs).format(n=i18n.isolate(str(surs))) if surs else "")
-    piles = (" - " if look.ascii else " · ").join(pile(s) for s in deal.piles)
+    piles = Laid((" - " if look.ascii else " · ").join(pile(s) for s in deal.piles))  # each name isolated
     return "\n".join([
         head,
         say("Deal {number}, hand {hand} of {hands}; {dealer} dealt.",
@@ -463,7 +511,8 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
     totals = match.totals
 
     def score(short: bool) -> str:
-        sides = [look.fact(f"{_initials(s) if short and ' & ' in s else s} {totals[s]}") for s in match.sides]
+        sides = [f"{look.fact(_initials(s) if short and ' & ' in s else s)} {look.fact(totals[s])}"
+                 for s in match.sides]
         return f" {dash} ".join(sides)
 
     def turn(cut: int | None, verb: bool) -> str:
@@ -473,13 +522,13 @@ def status_line(look: Look, match: Match, width: int = 80) -> str:
             keep = max(cut or 0, 1 + max((_common(p, q) for q in match.players if q != p), default=0) + 1)
             return p if cut is None or len(p) <= keep else p[: keep - 1].rstrip(" -\u200c") + "."
         if match.winner:
-            return say("Match over, {winner} won", winner=match.winner)
+            return say_side("Match over, {winner} won", "Match over, {winner} won", match.winner, winner=match.winner)
         if deal is None:
             return say("Deal {number} table ({dealer} deals)", number=match.deal_number,
                                                                    dealer=name(match.dealer))
         left = deal.cards_left()
         first, *others = left
-        rest = comma().join(f"{name(p)} {left[p]}" for p in others)
+        rest = Names([(name(p), left[p]) for p in others])
         if verb:
             return say("{player} to play ({n} left; {others})", player=name(first), n=left[first], others=rest)
         return say("{player} ({n} left; {others})", player=name(first), n=left[first], others=rest)
@@ -498,23 +547,18 @@ def race_text(look: Look, deal: Deal) -> str:
     from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS
     dot = " - " if look.ascii else " · "
     rules = deal.rules
-    clubs = dot.join(f"{s} {sum(c.suit == Suit.CLUBS for c in p)}" for s, p in deal.piles.items())
+    clubs = Names([(s, sum(c.suit == Suit.CLUBS for c in p)) for s, p in deal.piles.items()], dot)
 
     def holder(card: Card) -> str:
         for side, pile in deal.piles.items():
             if card in pile:
-                return side
+                return safe(side)
         if card in deal.table:
             return _("on the table")
         return _("not seen yet")
     specials = [TWO_CLUBS, TEN_DIAMONDS, *([SEVEN_DIAMONDS] if rules.seven_diamonds else [])]
-    held = comma().join(f"{s} {n}" for s, n in deal.surs.items() if n) or _("none")
-    # if the deal ended now, the table would go to the last capturer's side (the dealer's if none)
-    from pasur_cli.engine.scoring import PileCount, score_deal
-    piles = {side: list(pile) for side, pile in deal.piles.items()}
-    piles[deal.side_of(deal.table_taker)] += deal.table
-    ended = score_deal({side: PileCount.of(pile) for side, pile in piles.items()}, deal.surs, rules)
-    now = dot.join(f"{s} {score.total}" for s, score in ended.items())
+    held: object = Names([(s, n) for s, n in deal.surs.items() if n]) if any(deal.surs.values()) else _("none")
+    now = Names([(s, score.total) for s, score in deal.score_if_ended().items()], dot)
     return "\n".join([
         say("Clubs so far: {clubs} ({min} needed for {points} points).",
             clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
@@ -539,7 +583,7 @@ def choice_text(look: Look, card: Card, options: Sequence[Iterable[Card]], count
                 width: int = 80) -> str:
     """A capture choice as a question: ``7♣ can take: 1) A♥ 3♠  2) 4♦. Which one?``"""
     items = [f"{n}) {look.cards(o)}" for n, o in enumerate(options, 1)]
-    one = say("{card} can take: {choices}. Which one? ", card=look.card(card), choices="  ".join(items))
+    one = say("{card} can take: {choices}. Which one? ", card=look.card(card), choices=Drawn("  ".join(items)))
     if not truncated and len(items) <= 6 and text_width(one) <= width:
         return one
     lines = [say("{card} can take:", card=look.card(card)), *(f"  {i}" for i in items)]
@@ -602,30 +646,64 @@ def describe_action(look: Look, action: dict[str, Any]) -> str:
     return str(kind)
 
 
-def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80) -> str:
+def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80,
+                 every: list[dict[str, Any]] | None = None) -> str:
     """The matches as a table that fits ``width`` columns. When its one-line rows are wider: each
     side's total on a line of its own; then, narrower still, the totals (the sides name every
     player, in seat order) stand in the players column; then the players and the status break
-    between words."""
+    between words. The layout is the one ``every`` match gets when given (``rows`` is a filtered
+    part of it: `matches --unfinished` keeps the columns of `matches`)."""
     if not rows:
         if filtered:
             return _("No match fits.")
         return _("No matches yet: start one with pasur new NAME NAME.")
+    stage, wraps = _matches_layout(every or rows, width)
+    body, headers = _matches_body(rows, stage)
+    for col, room in wraps:
+        body = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
+    return table(body, headers, width)
+
+
+def _matches_body(rows: list[dict[str, Any]], stage: int) -> tuple[list[list[object]], list[str]]:
+    """The cells of `matches` at a layout ``stage``: 0 one line a match, 1 each side's total on a
+    line of its own, 2 the totals in the players column."""
     headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
-    totals = [[f"{s} {t}" for s, t in r["totals"].items()] for r in rows]
+    totals = [[f"{safe(s)} {t}" for s, t in r["totals"].items()] for r in rows]
     body: list[list[object]] = [
-        [r["match"], (r["created"] or "?")[:10], ", ".join(r["players"]), preset_text(r["rules"]),
+        [r["match"], safe((r["created"] or "?")[:10]), ", ".join(safe(p) for p in r["players"]),
+         preset_text(r["rules"]),
          "?" if r["deals"] is None else r["deals"], " / ".join(sides),
          say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
          say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]
         for r, sides in zip(rows, totals, strict=True)]
-    if table_width(body, headers) > width:
+    if stage >= 1:
         body = [[*row[:5], "\n".join(sides), row[6]] for row, sides in zip(body, totals, strict=True)]
-    if table_width(body, headers) > width:
+    if stage >= 2:
         body = [[row[0], row[1], "\n".join(sides) or row[2], *row[3:5], row[6]]
                 for row, sides in zip(body, totals, strict=True)]
         headers = [*headers[:5], headers[6]]
-    body = shrink_columns(body, headers, width, [2, len(headers) - 1], hang=2)  # the players (or totals), the status
-    return table(body, headers, width)
+    return body, headers
+
+
+def _matches_layout(rows: list[dict[str, Any]], width: int) -> tuple[int, list[tuple[int, int]]]:
+    """The layout stage the ``rows`` need to fit ``width`` (see _matches_body), and the columns
+    then broken between words, each with the width it is broken to, in order."""
+    stage = 0
+    body, headers = _matches_body(rows, stage)
+    while stage < 2 and table_width(body, headers) > width:
+        stage += 1
+        body, headers = _matches_body(rows, stage)
+    wraps: list[tuple[int, int]] = []
+    wrapped = [2, len(headers) - 1]  # the players (or totals) and the status
+    while wrapped and (excess := table_width(body, headers) - width) > 0:
+        col = max(wrapped, key=lambda i: column_width(body, headers, i))
+        room = max(1, column_width(body, headers, col) - excess)
+        narrower = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
+        if table_width(narrower, headers) >= table_width(body, headers):
+            wrapped.remove(col)  # its words are as narrow as it gets
+        else:
+            body = narrower
+            wraps.append((col, room))
+    return stage, wraps
 
 

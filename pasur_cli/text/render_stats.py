@@ -9,13 +9,13 @@ never load it. Functions return text; printing is the CLI's job. plotext is impo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pasur_cli.engine.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.engine.stats import PlayerRecord, RecordBook
 from pasur_cli.text.i18n import _
-from pasur_cli.text.render import Look, comma, wrap
+from pasur_cli.text.render import Look, comma, safe, wrap
 
 # -- pasur log ----------------------------------------------------------------------------
 
@@ -215,11 +215,29 @@ def race(match: Any) -> dict[str, list[int]]:
 def _ticks(top: int, rows: int, mark: int | None) -> list[int]:
     """Round y ticks from 0 to ``top`` for a chart ``rows`` high, with ``mark`` among them and no
     other tick crowding it."""
-    step = next((s for s in (5, 10, 20, 25, 50, 100, 200, 500) if top / s <= max(rows // 3, 2)), 1000)
+    most = max(rows // 3, 2)
+    step = next(s for s in _steps() if top / s <= most)  # at most ``most`` ticks, however large the totals
     ticks = list(range(0, top + 1, step))
     if mark is not None:
         ticks = sorted({t for t in ticks if abs(t - mark) >= step / 2} | {mark})
     return ticks
+
+
+def _steps() -> Iterator[int]:
+    """The round steps between ticks, smallest first: 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000 ..."""
+    power = 1
+    while True:
+        for factor in (10, 20, 25, 50):
+            step = factor * power // 10
+            if step >= 5 and factor * power % 10 == 0:
+                yield step
+        power *= 10
+
+
+def _sample(count: int, most: int) -> list[int]:
+    """At most about ``most`` of the indices 0 .. count - 1, evenly spaced, the last always among them."""
+    every = max(1, math.ceil(count / max(most, 1)))
+    return sorted({*range(0, count, every), count - 1}) if count else []
 
 
 def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -> str:
@@ -250,11 +268,16 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     line = "." if look.ascii else "braille"
     if target is not None:
         plt.hline(target, "gray")
-    xs = list(range(deals + 1))
+    # a point per deal while the deals are fewer than the columns; past that, evenly spaced ones
+    # (two a column for the lines, one every three columns for the markers), so that the time a
+    # chart takes follows its size, not the number of deals
+    drawn_at, marked_at = _sample(deals + 1, 2 * width), _sample(deals, max(width // 3, 1))
     for number, ys in enumerate(series.values()):
-        plt.plot(xs, [0, *ys], marker=line, color=COLORS[number])
+        line_ys = [0, *ys]
+        plt.plot(drawn_at, [line_ys[i] for i in drawn_at], marker=line, color=COLORS[number])
     for number, ys in enumerate(series.values()):  # the points over every line
-        plt.scatter(xs[1:], ys, marker=markers[number], color=COLORS[number])
+        plt.scatter([i + 1 for i in marked_at], [ys[i] for i in marked_at], marker=markers[number],
+                    color=COLORS[number])
     drawn = plt.build()
     plt.clear_figure()
     if not look.color:
@@ -262,7 +285,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     drawn = "\n".join(row.rstrip() for row in drawn.split("\n"))
     if look.ascii:
         drawn = drawn.translate(BOX_TO_ASCII)
-    legend = [_("{marker} {side}").format(marker=_painted(look, markers[n], n), side=side)
+    legend = [_("{marker} {side}").format(marker=_painted(look, markers[n], n), side=safe(side))
               for n, side in enumerate(series)]
     rule = "-" if look.ascii else "─"
     if target is not None:
@@ -270,7 +293,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     else:
         legend.append(_("(a match of {deals} deals)").format(deals=fixed))
     title = _("Match {match}: running totals after each deal").format(match=match_id)
-    return "\n".join([title, drawn, "   ".join(legend)])
+    return "\n".join([title, drawn, wrap("   ".join(legend), width, 2)])  # long names: within the width
 
 
 def _painted(look: Look, marker: str, number: int) -> str:

@@ -63,6 +63,8 @@ def show_json(match_id: int, match: Match) -> dict[str, Any]:
         "surs": dict(deal.surs) if deal else {s: 0 for s in match.sides},
         "last_capturer": deal.last_capturer if deal else None,
         "unseen": deal.unseen if deal else 52,
+        "cards_left": deal.cards_left() if deal else None,
+        "if_ended_now": {s: score.total for s, score in deal.score_if_ended().items()} if deal else None,
         "finished": match.finished,
         "winner": match.winner,
     }

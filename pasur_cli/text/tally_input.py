@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, check_count
-from pasur_cli.engine.cards import parse_cards
+from pasur_cli.engine.cards import parse_card, parse_cards
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.names import find_name, name_key
 from pasur_cli.text.i18n import ANSWERS, N_, catalog_words, language, whole_number
@@ -69,7 +69,7 @@ def parse_counts(text: str, side: str = "") -> dict[str, object]:
     keys, (yes, no) = count_keys(), yes_no_words()
     for item in text.replace(",", " ").split():
         typed, found, value = item.partition("=")
-        key = keys.get(name_key(typed))
+        key = keys.get(name_key(typed)) or card_key(typed)
         if not found or key is None:
             raise NotationError("{item!r} is not a count: write {keys}", item=item,
                                 keys=" ".join(shown_key(k) + "=..." for k in COUNT_KEYS))
@@ -85,6 +85,46 @@ def parse_counts(text: str, side: str = "") -> dict[str, object]:
             raise NotationError("{item!r}: {key} is {yes} or {no}.", item=item, key=shown_key(key),
                                 yes=_answer_word(0), no=_answer_word(1))
     return counts
+
+
+CARD_KEYS = {"2C": "two_clubs", "10D": "ten_diamonds", "7D": "seven_diamonds"}  # 2c=yes: who holds 2♣
+
+
+def card_key(typed: str) -> str | None:
+    """The count a card names, as a table says it (``2c``, ``10♦``, ``7d``), or None.
+
+    >>> card_key("2c"), card_key("10♦"), card_key("7D"), card_key("9h"), card_key("clubs")
+    ('two_clubs', 'ten_diamonds', 'seven_diamonds', None, None)
+    """
+    try:
+        return CARD_KEYS.get(parse_card(typed).code)
+    except NotationError:
+        return None
+
+
+def count_key(typed: str) -> str | None:
+    """The English key of a count as typed (``clubs``, ``Kreuz``, ``2c``), or None."""
+    return count_keys().get(name_key(typed)) or card_key(typed)
+
+
+def merge_counts(earlier: str, typed: str) -> str:
+    """``typed`` counts over ``earlier`` ones: each count typed replaces the earlier count of the
+    same key, the others are kept (a correction retypes only what was wrong).
+
+    >>> merge_counts("clubs=8 aces=2 2c=yes", "aces=3 two_clubs=no")
+    'clubs=8 aces=3 two_clubs=no'
+    """
+    new = typed.replace(",", " ").split()
+    given = {count_key(item.partition("=")[0]) for item in new}
+    kept = [item for item in earlier.replace(",", " ").split() if count_key(item.partition("=")[0]) not in given]
+    order = {key: place for place, key in enumerate(COUNT_KEYS)}
+    return " ".join(sorted([*kept, *new], key=lambda item: order.get(count_key(item.partition("=")[0]) or "", 99)))
+
+
+def counts_example() -> str:
+    """A side's counts as the reader's language writes them: ``clubs=8 aces=2 jacks=1 2c=yes 10d=no``."""
+    return (f"{shown_key('clubs')}=8 {shown_key('aces')}=2 {shown_key('jacks')}=1 2c={_answer_word(0)}"
+            f" 10d={_answer_word(1)}")
 
 
 def _answer_word(which: int) -> str:

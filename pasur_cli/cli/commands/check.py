@@ -6,7 +6,7 @@ import click
 
 from pasur_cli.cli.app import PasurCommand, echo, json_option, look, look_options, rule_options
 from pasur_cli.engine.captures import capture_problem, legal_captures
-from pasur_cli.engine.cards import parse_card, parse_cards
+from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.text import render
@@ -30,8 +30,15 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
     Exit 0 when answered (and --take is legal), 1 when --take is illegal, 2 for bad input.
     """
     rules = parse_rules(preset, overrides)
-    played = parse_card(card)
     table_cards = parse_cards(table_text, Words("table"))
+    try:
+        played = parse_card(card)
+    except NotationError:  # what was meant, among the cards not on the table (as `pasur play` says)
+        tokens = split_tokens(card)
+        from pasur_cli.engine import typos
+        if not tokens or all(typos.is_card(t) for t in tokens):  # nothing typed, or several cards: not one card
+            raise
+        raise typos.problem(tokens, [c for c in DECK if c not in table_cards]) from None
     if played in table_cards:
         raise NotationError("{card} is both the played card and on the table: a card exists once.", card=played)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))

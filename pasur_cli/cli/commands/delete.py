@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, confirm, echo, expect_option, look, open_store, store_options
+from pasur_cli.cli.app import PasurCommand, echo, expect_option, look, open_store, store_options
+from pasur_cli.cli.questions import confirm
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.store.database import DamagedError, StoreError
 

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, confirm, echo, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.app import PasurCommand, echo, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.questions import confirm
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import MAX_BYTES, read_record
 from pasur_cli.store.database import StoreError, check_file, check_path, default_path
@@ -55,12 +56,21 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     record = read_record(read_text(file))
     store = open_store(ctx, create=True)
     earlier = store.imported_as(record.fingerprint)
+    same = None if earlier is not None or again else store.stored_as(record.players, record.rules, record.dealer,
+                                                                     record.actions)
     if earlier is not None and not again:
         question = look(ctx).say("This record was already imported as match {match}. Import it again as a new match?",
                                  match=earlier)
         if not (at_terminal() and confirm(question)):
             raise StoreError("this record was already imported as match {match}; nothing was changed"
                              " (give --again to import it once more).", match=earlier)
+        again = True
+    if same is not None:  # exported from this file: the same match by its content
+        question = look(ctx).say("This record is match {match} of this database (the same players, rules and"
+                                 " plays). Import it again as a new match?", match=same)
+        if not (at_terminal() and confirm(question)):
+            raise StoreError("this record is match {match} of this database already (the same players, rules and"
+                             " plays); nothing was changed (give --again to import it as a new match).", match=same)
         again = True
     # checked again in the transaction that stores it: imports running at once store a record once
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,

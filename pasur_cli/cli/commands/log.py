@@ -28,15 +28,25 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     """What happened in the match, play by play: each deal's table, every play with its hand and
     capture, the leftover table, and each deal's score (a tallied deal is one line). With --json,
     a list of events holding the engine's records."""
-    from pasur_cli.engine.history import event_dict, match_events, of_deal
+    from pasur_cli.engine.history import event_dict, match_events, no_such_deal, of_deal
     from pasur_cli.text import render, render_stats
     store = open_store(ctx)
     mid, _ = current(ctx, store)
-    record = store.load(mid, full=True)
-    record.replay()  # a log that does not replay: the match is damaged, said as every command says it
-    events = match_events(record.players, record.rules, record.dealer, record.actions)
-    if deal_number is not None:
-        events = of_deal(events, deal_number)
+    record, match = store.match(mid)  # a deal in progress that does not replay: damaged, as every command says
+    if deal_number is not None and record.start:
+        # one deal: replayed from the snapshot of the deal before it (checked), reading its actions alone
+        last = len(match.results) + (match.deal is not None)
+        if not 0 < deal_number <= last:
+            raise no_such_deal(deal_number, last)
+        results, start, actions = store.deal_actions(record, deal_number)
+        events = of_deal(match_events(record.players, record.rules, record.dealer, actions, results, start),
+                         deal_number)
+    else:
+        record = store.load(mid, full=True)
+        record.replay()  # a log that does not replay: the match is damaged, said as every command says it
+        events = match_events(record.players, record.rules, record.dealer, record.actions)
+        if deal_number is not None:
+            events = of_deal(events, deal_number)
     if as_json:
         click.echo(render.dumps([event_dict(e) for e in events]))
     else:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, echo, look_options, open_store, rule_options, store_options
+from pasur_cli.cli.app import (
+    PasurCommand,
+    complete_known_player,
+    echo,
+    look_options,
+    open_store,
+    rule_options,
+    store_options,
+)
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import check_players
@@ -15,7 +23,8 @@ from pasur_cli.text import render
 @click.command(cls=PasurCommand)
 @click.argument("players", nargs=-1, required=True)
 @rule_options
-@click.option("--dealer", metavar="NAME", help="Who deals the first deal (default: the first player named).")
+@click.option("--dealer", metavar="NAME", shell_complete=complete_known_player,
+              help="Who deals the first deal (default: the first player named).")
 @click.option("--solo", is_flag=True, help="With 4 players, everyone plays for themselves (no teams).")
 @store_options
 @look_options

@@ -19,14 +19,17 @@ from pasur_cli.cli.app import (
     terminal_width,
 )
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
-from pasur_cli.engine.errors import AmbiguousPlayError, NotationError, Words
+from pasur_cli.engine.errors import AmbiguousPlayError, NotationError, PasurError, Words
 from pasur_cli.store import actions
 from pasur_cli.store.database import StaleError, Store
 from pasur_cli.text import render
 from pasur_cli.text.i18n import _
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.deal import Deal
     from pasur_cli.engine.match import Match
     from pasur_cli.store.database import Expected
 
@@ -37,6 +40,14 @@ def _current_match(ctx: click.Context) -> Match:
         return current(ctx, store)[1]
     finally:
         store.close()
+
+
+def _deal_now(ctx: click.Context) -> Deal | None:
+    """The deal being played, or None (no deal, no match, no database)."""
+    try:
+        return _current_match(ctx).deal
+    except PasurError:
+        return None
 
 
 def complete_cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -77,7 +88,13 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     """Record CARD played by whoever's turn it is, with the capture it makes: `pasur play 7C 4D`
     (or `--take 4D`) names the cards it takes. At a terminal, when it can capture in several ways,
     asks which one (Ctrl-C cancels, recording nothing)."""
-    played, named = _cards(card)
+    try:
+        played, named = _cards(card)
+    except NotationError:  # say what was meant among the cards that can still be played
+        deal = _deal_now(ctx)
+        if deal is None:
+            raise
+        played, named = _cards(card, deal.unseen_cards, deal.table)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
     if named:  # `7H 2C 2D` is the session's "7h 2c 2d"; `7H --take 2C 2D` takes both
         take = [*(take or []), *(c for c in named if c not in (take or []))]
@@ -99,9 +116,11 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     click.echo(fit(render.play_text(look(ctx), record, match, width=terminal_width()), _width()))
 
 
-def _cards(words: tuple[str, ...]) -> tuple[Card, list[Card]]:
+def _cards(words: tuple[str, ...], candidates: Sequence[Card] | None = None,
+           later: Sequence[Card] | None = None) -> tuple[Card, list[Card]]:
     """The played card and the cards it takes from the words typed after `pasur play`; a word
-    that is not a card is refused saying what it probably is (``1O D`` is 10♦)."""
+    that is not a card is refused saying what it probably is (``1O D`` is 10♦), among the
+    ``candidates`` (the cards that can be played) and ``later`` (the table's) when given."""
     tokens = split_tokens(list(words))
     if not tokens:
         return parse_card(" ".join(words)), []
@@ -109,7 +128,7 @@ def _cards(words: tuple[str, ...]) -> tuple[Card, list[Card]]:
         played, *take = parse_cards(tokens)
     except NotationError:
         from pasur_cli.engine.typos import read_cards  # only for a mistyped card: says what it probably is
-        played, *take = read_cards(tokens)
+        played, *take = read_cards(tokens, candidates, later)
     return played, take
 
 
@@ -122,7 +141,9 @@ class Said(click.ClickException):
 
 def _at_terminal() -> bool:
     import sys
-    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+
+    from pasur_cli.cli.screen import is_terminal
+    return is_terminal(sys.stdin) and is_terminal(sys.stdout)
 
 
 def _width() -> int | None:

@@ -55,9 +55,10 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: b
     else:
         import sys
 
+        from pasur_cli.cli.screen import is_terminal
         from pasur_cli.cli.terminal import page, rows
         text = render.score_text(look(ctx), match, width=terminal_width())
-        if not sys.stdout.isatty() or text.count("\n") + 2 <= rows():
+        if not is_terminal(sys.stdout) or text.count("\n") + 2 <= rows():
             echo(text)
         elif whole:
             page(fit(text, terminal_width()))

@@ -282,7 +282,9 @@ class Session:
             from pasur_cli.cli.advice import session_advice
             self.echo(session_advice(self.look, self.store, self.mid, command, words))
         elif match.finished:
-            over = self.look.say("The match is over: {winner} won.", winner=match.winner)
+            team = 2 if " & " in str(match.winner) else 1  # a side of two takes the plural verb
+            over = self.look.say_count("The match is over: {winner} won.", "The match is over: {winner} won.", team,
+                                       winner=match.winner)
             self.echo(over + " " + self.next_match(match))
         elif match.deal is None:
             self.table(words, seen, match, line.by)
@@ -313,7 +315,7 @@ class Session:
         """Start a match and go on with it: the same players (and rules) as this one, or ``words``;
         ``options`` as `pasur new` takes them (--rules, --rule, --dealer, --solo)."""
         from pasur_cli.engine.match import Match as Fresh
-        from pasur_cli.engine.match import check_players
+        from pasur_cli.engine.names import check_players
         from pasur_cli.engine.rules import parse_rules
         names = check_players(words) if words else list(match.players)
         rules = match.rules
@@ -403,7 +405,9 @@ class Session:
             self.handled()
             self.echo("")
             raise Cancelled from None
-        except EOFError:
+        except EOFError:  # Ctrl-D: the cursor is after the question; end that line first
+            if self.at_terminal:
+                self.echo("")
             raise Cancelled from None
 
 

@@ -9,6 +9,7 @@ import click
 
 from pasur_cli.cli.app import (
     PasurCommand,
+    complete_known_player,
     db_option,
     echo_csv,
     json_option,
@@ -22,7 +23,8 @@ from pasur_cli.text.i18n import _
 
 
 @click.command(cls=PasurCommand)
-@click.option("--player", metavar="NAME", help="Only this player (any case): their row, partnerships and"
+@click.option("--player", metavar="NAME", shell_complete=complete_known_player,
+              help="Only this player (any case): their row, partnerships and"
               " head-to-head.")
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (UTF-8, a header row): one row per player and"

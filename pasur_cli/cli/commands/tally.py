@@ -9,6 +9,7 @@ import click
 from pasur_cli.cli.app import (
     PasurCommand,
     Refused,
+    complete_side,
     current,
     echo,
     expect_option,
@@ -25,6 +26,7 @@ from pasur_cli.engine.errors import NotationError
 from pasur_cli.store import actions
 from pasur_cli.store.database import StaleError
 from pasur_cli.text import render
+from pasur_cli.text.i18n import _
 from pasur_cli.text.tally_input import build_action
 
 if TYPE_CHECKING:
@@ -34,12 +36,13 @@ T = TypeVar("T")
 
 
 @click.command(cls=PasurCommand)
-@click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS",
+@click.option("--pile", "piles", multiple=True, metavar="SIDE=CARDS", shell_complete=complete_side,
               help='A side\'s captured cards, e.g. "Ali=AS 2C 10D ..." (repeat for each side).')
-@click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...",
-              help='A side\'s counts instead of its cards: '
-                   '"Ali: clubs=8 aces=2 jacks=1 two_clubs=yes ten_diamonds=no".')
-@click.option("--surs", multiple=True, metavar="SIDE=N", help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
+@click.option("--count", "counts", multiple=True, metavar="SIDE: K=V ...", shell_complete=complete_side,
+              help='A side\'s counts instead of its cards: "Ali: clubs=8 aces=2 jacks=1 2c=yes 10d=no"'
+                   ' (2c, 10d, 7d: whether the side holds that card).')
+@click.option("--surs", multiple=True, metavar="SIDE=N", shell_complete=complete_side,
+              help='Surs a side holds at the end of the deal, e.g. "Ali=2".')
 @click.option("--partial", is_flag=True, help="The piles need not hold all 52 cards (and counts need not add up).")
 @expect_option
 @json_option
@@ -62,8 +65,13 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
         match.check_tally_allowed()  # before the terminal is taken and the first question is asked
         if expect is None:  # recorded only if the match has not moved while the questions were answered
             expect = store.expected(mid)
-        with Terminal() as terminal:
-            given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
+        try:
+            with Terminal() as terminal:
+                given = ask_tally(match, terminal, look(ctx), partial, width=terminal_width())
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C or Ctrl-D at a question: as the session says it
+            click.echo()
+            click.echo(_("Cancelled: nothing was recorded."), err=True)
+            ctx.exit(1)
     try:
         result, match = actions.enter_tally(store, mid, build_action(match, *given, partial), expect=expect)
     except StaleError as err:

@@ -1,0 +1,145 @@
+"""`pasur serve` under load: 50 viewers on the event stream for 30 s while plays are recorded.
+
+    nice -n 10 python bench/serve_load.py [--viewers 50] [--seconds 30] [--quiet 20]
+
+A scoreboard server on loopback follows a fresh database; VIEWERS threads each hold one
+server-sent event stream (as a browser's EventSource does); another process records a random
+legal match with `pasur deal` / `pasur play` (an action about every 0.3 s) for SECONDS, then
+nothing for QUIET seconds with every viewer still connected. Prints, for every viewer, whether it
+saw every state the server sent (no event id skipped) and every length of the log that was
+recorded; the delay from each action's command ending to each viewer having it (median, 95th
+percentile, worst); and the server's resident memory sampled once a second (first, last, most,
+the change over the second half, then over the quiet part). Loopback only; every loop is bounded
+by the time given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from serving import served  # the tests' server in a process of its own
+from simulate import random_match
+
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
+
+PACE = 0.3  # seconds between two actions
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def pasur(db: str, *args: str) -> None:
+    subprocess.run([sys.executable, "-m", "pasur_cli", "--db", db, *args], check=True, capture_output=True,
+                   timeout=60, env={**os.environ, "PASUR_LANG": "en"})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--viewers", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--quiet", type=float, default=20.0, help="then seconds with the viewers on and no plays")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "load.db")
+        pasur(db, "new", "Ali", "Sara")
+        with served(db) as server:
+            run(server, db, args.viewers, args.seconds, args.quiet)
+
+
+def run(server, db: str, viewers: int, seconds: float, quiet: float) -> None:  # type: ignore[no-untyped-def]
+    seen: list[list[tuple[int, int, float]]] = [[] for _ in range(viewers)]  # (event id, log length, when)
+    errors: list[str] = []
+    connected = threading.Barrier(viewers + 1, timeout=60)
+
+    def view(n: int) -> None:
+        try:
+            with server.events() as stream:
+                first = stream.next()
+                seen[n].append((first[0], first[1]["show"]["length"], time.monotonic()))
+                connected.wait()
+                while True:
+                    eid, state = stream.next()
+                    seen[n].append((eid, state["show"]["length"], time.monotonic()))
+        except EOFError:  # the server stopped: the end of the run
+            pass
+        except Exception as err:  # reported below, not raised in a thread
+            errors.append(f"viewer {n}: {err!r}")
+
+    threads = [threading.Thread(target=view, args=(n,), daemon=True) for n in range(viewers)]
+    for t in threads:
+        t.start()
+    connected.wait()
+    rss: list[tuple[float, int]] = [(0.0, rss_kib(server.pid))]
+    recorded: dict[int, float] = {}  # log length -> when the command recording it ended
+    rng = random.Random(20)
+    match = Match(["Ali", "Sara"], parse_rules("standard", []))
+    actions = random_match(rng, match)  # each applied to ``match`` before the next is asked for
+    start = time.monotonic()
+    next_sample = start + 1
+    length = 0
+    while time.monotonic() - start < seconds:
+        action = next(actions, None)
+        if action is None:
+            break
+        match.apply(action)
+        args = (["deal", *action["table"]] if action["type"] == "deal"
+                else ["play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"]])
+        pasur(db, *args)
+        length += 1
+        recorded[length] = time.monotonic()
+        while time.monotonic() >= next_sample:
+            rss.append((next_sample - start, rss_kib(server.pid)))
+            next_sample += 1
+        time.sleep(max(0.0, PACE - (time.monotonic() - recorded[length])))
+    # let the last state reach everyone: wait (bounded) until every viewer has the final length
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(not s or s[-1][1] != length for s in seen):
+        time.sleep(0.05)
+    rss.append((time.monotonic() - start, rss_kib(server.pid)))
+    elapsed = time.monotonic() - start
+    calm = [rss_kib(server.pid)]  # every viewer still connected, nothing recorded
+    for _ in range(int(quiet)):
+        time.sleep(1)
+        calm.append(rss_kib(server.pid))
+    report(seen, recorded, rss, errors, viewers, elapsed)
+    print(f"then {int(quiet)} s with {viewers} viewers and no plays: RSS {calm[0]} -> {calm[-1]} KiB"
+          f" ({calm[-1] - calm[0]:+d}), most {max(calm)}")
+
+
+def report(seen, recorded, rss, errors, viewers, elapsed) -> None:  # type: ignore[no-untyped-def]
+    lengths = set(recorded)
+    every_id = sum(bool(s) and [e for e, _, _ in s] == list(range(s[0][0], s[-1][0] + 1)) for s in seen)
+    every_length = sum(lengths <= {n for _, n, _ in s} for s in seen)
+    delays = [when - recorded[n] for s in seen for _, n, when in s[1:] if n in recorded]
+    delays.sort()
+    print(f"{viewers} viewers, {len(recorded)} actions recorded in {elapsed:.1f} s")
+    print(f"viewers that saw every state the server sent (no event id skipped): {every_id} of {viewers}")
+    print(f"viewers that saw every recorded log length: {every_length} of {viewers}")
+    print(f"states delivered: {sum(len(s) - 1 for s in seen)} (expected {viewers * len(recorded)})")
+    if delays:
+        print(f"delay from a command's end to a viewer having it: median {statistics.median(delays) * 1000:+.0f} ms,"
+              f" 95th percentile {delays[int(len(delays) * 0.95)] * 1000:+.0f} ms, worst {delays[-1] * 1000:+.0f} ms"
+              " (negative: the state was out before the recording process had exited)")
+    half = [kib for t, kib in rss if t >= rss[-1][0] / 2]
+    print(f"server RSS (KiB): first {rss[0][1]}, last {rss[-1][1]}, most {max(k for _, k in rss)};"
+          f" second half: {half[0]} -> {half[-1]} ({half[-1] - half[0]:+d})")
+    print("samples (s: KiB): " + ", ".join(f"{t:.0f}: {k}" for t, k in rss))
+    for error in errors:
+        print(error)
+
+
+if __name__ == "__main__":
+    main()

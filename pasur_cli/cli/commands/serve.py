@@ -1,0 +1,105 @@
+"""`pasur serve`: a live scoreboard in a web browser, for a TV and the players' phones."""
+
+from __future__ import annotations
+
+import click
+
+from pasur_cli.cli.app import Count, PasurCommand, Refused, current, open_store, store_options
+from pasur_cli.text.i18n import _
+
+DEFAULT_PORT = 8062
+
+
+def lan_address() -> str:
+    """This computer's address on the local network: the one a packet to a private address would
+    leave from (a UDP socket is only connected, nothing is sent); 127.0.0.1 when there is none."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def qr_text(url: str) -> str:
+    """``url`` as a QR code drawn with text (half blocks: two rows of modules a line; a quiet zone of
+    two modules, so that with the lines around it it fits a terminal of 24 lines)."""
+    import io
+
+    import segno
+    out = io.StringIO()
+    segno.make(url, error="m", micro=False).terminal(out=out, compact=True, border=2)
+    return out.getvalue().rstrip("\n")
+
+
+@click.command(cls=PasurCommand)
+@click.option("--port", type=Count(0), default=DEFAULT_PORT, show_default=True, metavar="P",
+              help="The port to listen on (0: any free port).")
+@click.option("--lan", is_flag=True,
+              help="Listen on the local network too, with a secret token in the address (and its QR code)."
+              " Without it only this computer can open the page.")
+@store_options
+@click.pass_context
+def serve(ctx: click.Context, port: int, lan: bool) -> None:
+    """A live scoreboard in the web browser, for a TV and the players' phones.
+
+    The score, the deal's race, the table, the last play and the chart of the running totals,
+    updated by itself after every play, undo or tally. Read-only. Without --match it follows the
+    match being played. Ctrl-C stops it."""
+    import secrets
+    import socket
+
+    try:
+        import uvicorn
+
+        from pasur_cli.web.app import create_app
+    except ImportError as err:
+        raise Refused(_("pasur serve needs its extra packages: pip install 'pasur[serve]' ({missing} is missing).")
+                      .format(missing=err.name)) from None
+    from pasur_cli.text import i18n
+
+    store = open_store(ctx)  # the file must be a pasur database; the page follows it from its own connection
+    if ctx.meta.get("pasur.match_id") is not None:
+        current(ctx, store)  # --match names a match that is there (without it, the page waits for one)
+    path = store.path
+    store.close()
+    token = secrets.token_urlsafe(16) if lan else None
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)  # a viewer that comes before the server runs waits in the queue
+    except OSError as err:
+        sock.close()
+        raise Refused(_("cannot listen on port {port}: {reason}; try another with --port.")
+                      .format(port=port, reason=err.strerror or err)) from None
+    port = sock.getsockname()[1]
+    url = f"http://{lan_address() if lan else '127.0.0.1'}:{port}/" + (f"{token}/" if token else "")
+
+    def banner() -> None:  # once the page has its first state: Ctrl-C from here on stops a running server
+        if lan:  # the code first: the address and what to do stay on the screen below it (80x24)
+            click.echo(qr_text(url))
+        click.echo(_("The scoreboard is at {url}").format(url=url))
+        if lan:
+            click.echo(_("Anyone on this network with this address (or the QR code) can watch."))
+            click.echo(_("The page is read-only: nobody can change anything from it."))
+        else:
+            click.echo(_("Only this computer can open it; add --lan to show it on phones and a TV."))
+        click.echo(_("Ctrl-C stops the server."))
+
+    app, hub = create_app(path, lambda s: current(ctx, s), i18n.language(), token, banner)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            hub.close_soon()  # end every viewer's stream, or uvicorn would wait on them
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+    try:
+        Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C again once it has stopped: the way to stop, exit 0
+        pass
+    finally:
+        sock.close()

@@ -1,0 +1,319 @@
+// pasur's live scoreboard. The state comes as the JSON that `pasur show --json`, `score --json`
+// and `log --json` print, pushed by server-sent events; every stored text goes into the page as
+// text (textContent, text nodes, attributes), never as markup.
+"use strict";
+
+const params = new URLSearchParams(location.search);
+let words = {};
+let lang = "en";
+let numbers = new Intl.NumberFormat("en");
+let last = null; // the last state drawn, drawn again when the words arrive
+
+function address(path) {
+  const query = new URLSearchParams();
+  if (params.get("lang")) query.set("lang", params.get("lang"));
+  const text = query.toString();
+  return path + (text ? "?" + text : "");
+}
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function num(n) {
+  return numbers.format(n);
+}
+
+// A name or other fact inside a sentence, isolated so that a Latin name in a Persian sentence
+// (or the reverse) keeps its place.
+function isolate(text) {
+  return "\u2068" + text + "\u2069";
+}
+
+// Fill ``template``'s {fields} into ``node``: a string fact as text, a node as itself.
+function fill(node, template, facts) {
+  node.replaceChildren();
+  for (const part of (template || "").split(/(\{\w+\})/)) {
+    const key = /^\{(\w+)\}$/.exec(part);
+    if (!key) {
+      if (part) node.append(document.createTextNode(part));
+      continue;
+    }
+    const fact = facts[key[1]];
+    if (fact instanceof Node) node.append(fact);
+    else node.append(document.createTextNode(isolate(String(fact))));
+  }
+  return node;
+}
+
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+function card(code) {
+  const suit = code.slice(-1);
+  const node = el("span", "card" + (suit === "D" || suit === "H" ? " red" : ""), code.slice(0, -1) + (SUITS[suit] || suit));
+  node.dir = "ltr";
+  node.dataset.card = code;
+  return node;
+}
+
+function cards(codes) {
+  const node = el("span", "cards");
+  for (const code of codes) node.append(card(code));
+  return node;
+}
+
+function say(node, key, facts) {
+  return fill(node, words[key] || key, facts || {});
+}
+
+function setWords(data) {
+  words = data.words;
+  lang = data.lang;
+  numbers = new Intl.NumberFormat(lang);
+  document.documentElement.lang = lang;
+  document.documentElement.dir = data.dir;
+  document.title = words.title;
+  for (const node of document.querySelectorAll("[data-w]")) node.textContent = words[node.dataset.w];
+  for (const link of document.querySelectorAll("#langs a")) {
+    link.href = "?lang=" + link.dataset.lang;
+    if (link.dataset.lang === lang) link.setAttribute("aria-current", "true");
+    else link.removeAttribute("aria-current");
+  }
+  if (last) draw(last);
+}
+
+function row(cells, head) {
+  const tr = el("tr");
+  cells.forEach((cell, i) => {
+    const td = el(head || i === 0 ? "th" : "td");
+    if (cell instanceof Node) td.append(cell);
+    else td.textContent = cell;
+    tr.append(td);
+  });
+  return tr;
+}
+
+function drawScore(show, score) {
+  const sides = document.getElementById("sides");
+  sides.replaceChildren();
+  const top = Math.max(...Object.values(score.totals));
+  score.sides.forEach((side, i) => {
+    const box = el("div", "side s" + (i % 4));
+    box.dataset.side = side;
+    if (score.totals[side] === top && Object.values(score.totals).filter((t) => t === top).length === 1) {
+      box.classList.add("leading");
+    }
+    box.append(el("span", "name", side), el("span", "total", num(score.totals[side])));
+    sides.append(box);
+  });
+  const goal = document.getElementById("goal");
+  const played = score.deals.filter((d) => d.complete).length;
+  if (score.target) say(goal, "target", { target: num(score.target) });
+  else goal.replaceChildren();
+  goal.dataset.played = played;
+  const winner = document.getElementById("winner");
+  winner.hidden = !score.winner;
+  if (score.winner) say(winner, "won", { winner: score.winner });
+  document.getElementById("match").textContent = "· " + fill(el("span"), words.match, { id: num(score.match) }).textContent;
+}
+
+function holder(code, field, show, scores) {
+  for (const side of Object.keys(scores)) if (scores[side][field] > 0) return side;
+  if (show.table.includes(code)) return words.on_table;
+  return words.not_seen;
+}
+
+function drawNow(show, score) {
+  const deal = document.getElementById("deal");
+  const turn = document.getElementById("turn");
+  const left = document.getElementById("left");
+  left.replaceChildren();
+  turn.replaceChildren();
+  const now = document.getElementById("now");
+  now.hidden = !!show.winner; // the match is over: the score says it all
+  now.classList.toggle("between", show.turn === null); // a table is awaited: nothing on it yet
+  if (show.winner) {
+    deal.replaceChildren();
+  } else if (show.turn === null) {
+    say(deal, "awaiting", { number: num(show.deal), dealer: show.dealer });
+  } else {
+    say(deal, "deal_hand", { number: num(show.deal), hand: num(show.hand), hands: num(show.hands) });
+    say(turn, "to_play", { player: show.turn });
+    for (const [player, n] of Object.entries(show.cards_left || {})) {
+      const item = el("li");
+      item.append(el("span", "name", player), el("span", "count", num(n)));
+      item.title = words.left;
+      left.append(item);
+    }
+  }
+  const table = document.getElementById("table");
+  table.replaceChildren(...show.table.map(card));
+  if (!show.table.length) table.append(el("span", "empty", words.empty));
+  say(document.getElementById("unseen"), "cards", { n: num(show.unseen) });
+
+  const race = document.getElementById("race");
+  const playing = score.deals.find((d) => !d.complete);
+  document.getElementById("race-box").hidden = !playing;
+  if (playing) {
+    const sides = score.sides;
+    race.tHead.replaceChildren(row(["", ...sides], true));
+    const s = playing.scores;
+    // who holds a special card: a mark under that side, else where it is across the row
+    const special = (code, field) => {
+      const where = holder(code, field, show, s);
+      if (sides.includes(where)) return row([card(code), ...sides.map((x) => (where === x ? "✓" : ""))]);
+      const r = row([card(code)]);
+      const td = el("td", "where", where);
+      td.colSpan = sides.length;
+      r.append(td);
+      return r;
+    };
+    const body = [
+      row([words.clubs, ...sides.map((x) => num(s[x].clubs))]),
+      special("2C", "two_clubs"),
+      special("10D", "ten_diamonds"),
+      row([words.surs, ...sides.map((x) => num(show.surs[x]))]),
+      row([words.pile, ...sides.map((x) => num(show.piles[x]))]),
+      row([words.now, ...sides.map((x) => num(show.if_ended_now[x]))]),
+    ];
+    body[5].classList.add("now");
+    race.tBodies[0].replaceChildren(...body);
+  }
+}
+
+function drawLast(data) {
+  const node = document.getElementById("last");
+  const play = data.last && data.last.play;
+  document.getElementById("last-box").hidden = !play; // no play yet in this match (or only tallies)
+  if (!play) {
+    node.replaceChildren();
+    return;
+  }
+  if (play.taken.length) say(node, "took", { player: play.player, card: card(play.card), cards: cards(play.taken) });
+  else say(node, "played", { player: play.player, card: card(play.card) });
+  if (play.sur) node.append(" ", el("strong", "sur", words.sur));
+}
+
+function drawDeals(score) {
+  const table = document.getElementById("deals");
+  table.tHead.replaceChildren(row([words.deal, ...score.sides], true));
+  const rows = score.deals.map((d) => {
+    const label = el("span", "", num(d.number));
+    if (d.tallied) label.append(" ", el("small", "", words.tallied));
+    if (!d.complete) label.append(" ", el("small", "", words.playing));
+    const r = row([label, ...score.sides.map((s) => num(d.scores[s].total))]);
+    if (!d.complete) r.classList.add("playing");
+    return r;
+  });
+  table.tBodies[0].replaceChildren(...rows.reverse());
+  table.tFoot.replaceChildren(row([words.total, ...score.sides.map((s) => num(score.totals[s]))]));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+// the TV layout (style.css): a wider chart
+const wide = matchMedia("(min-width: 900px) and (orientation: landscape)");
+wide.addEventListener("change", () => last && draw(last));
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// The running totals after each finished deal, one line a side, the target dashed.
+function drawChart(score) {
+  const box = document.getElementById("chart");
+  const done = score.deals.filter((d) => d.complete);
+  const running = {};
+  const series = {};
+  for (const side of score.sides) {
+    running[side] = 0;
+    series[side] = [0];
+  }
+  for (const d of done) {
+    for (const side of score.sides) {
+      running[side] += d.scores[side].total;
+      series[side].push(running[side]);
+    }
+  }
+  const [W, H] = wide.matches ? [900, 380] : [480, 300];
+  const L = 44, R = 12, T = 14, B = 30;
+  const top = Math.max(score.target || 0, ...Object.values(series).flat(), 10);
+  const steps = Math.max(done.length, 1);
+  const x = (i) => L + ((W - L - R) * i) / steps;
+  const y = (v) => T + (H - T - B) * (1 - v / top);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": words.chart || "" });
+  chart.setAttribute("direction", "ltr");
+  for (const v of [0, Math.round(top / 2), top]) {
+    chart.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    chart.append(svg("text", { x: L - 6, y: y(v) + 5, "text-anchor": "end", class: "axis" }, num(v)));
+  }
+  const every = Math.ceil(steps / 12);
+  for (let i = 0; i <= done.length; i += every) {
+    chart.append(svg("text", { x: x(i), y: H - 8, "text-anchor": "middle", class: "axis" }, num(i)));
+  }
+  if (score.target) {
+    chart.append(svg("line", { x1: L, x2: W - R, y1: y(score.target), y2: y(score.target), class: "target" }));
+  }
+  score.sides.forEach((side, n) => {
+    const points = series[side].map((v, i) => `${x(i)},${y(v)}`).join(" ");
+    chart.append(svg("polyline", { points, class: "line s" + (n % 4) }));
+    series[side].forEach((v, i) => {
+      const dot = svg("circle", { cx: x(i), cy: y(v), r: 5, class: "dot s" + (n % 4), "data-deal": i, "data-total": v });
+      dot.append(svg("title", {}, side + ": " + num(v)));
+      chart.append(dot);
+    });
+  });
+  const legend = el("p", "legend");
+  score.sides.forEach((side, n) => {
+    legend.append(el("span", "key s" + (n % 4), side));
+  });
+  box.replaceChildren(chart, legend);
+}
+
+function draw(data) {
+  last = data;
+  const error = document.getElementById("error");
+  const main = document.querySelector("main");
+  error.hidden = !data.error;
+  main.hidden = !!data.error;
+  if (data.error) {
+    error.textContent = data.error;
+    return;
+  }
+  if (!data.show || !words.title) return;
+  drawScore(data.show, data.score);
+  drawNow(data.show, data.score);
+  drawLast(data);
+  drawDeals(data.score);
+  drawChart(data.score);
+  document.body.dataset.length = data.show.length;
+  document.body.dataset.ready = "1";
+}
+
+let source = null;
+
+function listen() {
+  source = new EventSource(address("events"));
+  source.addEventListener("state", (event) => {
+    document.getElementById("offline").hidden = true;
+    draw(JSON.parse(event.data));
+  });
+  source.addEventListener("open", () => {
+    document.getElementById("offline").hidden = true;
+  });
+  source.addEventListener("error", () => {
+    document.getElementById("offline").hidden = false;
+    // EventSource tries again by itself unless the server refused; then start a new one
+    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 2000);
+  });
+}
+
+fetch(address("words"))
+  .then((response) => response.json())
+  .then(setWords)
+  .then(listen);
