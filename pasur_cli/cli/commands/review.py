@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from pasur_cli.cli.app import (
@@ -17,9 +15,6 @@ from pasur_cli.cli.app import (
     store_options,
 )
 from pasur_cli.engine.errors import IllegalPlayError
-
-if TYPE_CHECKING:
-    pass
 
 
 @click.command(cls=PasurCommand)
