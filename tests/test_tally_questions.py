@@ -53,7 +53,7 @@ def test_ctrl_c_or_d_at_a_tally_question_cancels_as_the_session_does(pasur, db, 
 def test_counts_take_card_names_and_the_languages_words(pasur, db):
     pasur("new", "Ali", "Reza")
     child = spawn(db, "tally", lang="de")
-    child.expect("Kreuz=8 Asse=2 Buben=1 2c=ja 10d=nein")  # the example is in the reader's words
+    child.expect(r"Kreuz=8 Asse=2 Buben=1 2c=ja\s+10d=nein")  # the example in the reader's words (broken at the width)
     child.expect("Ali: Stapel oder Zählungen: ")
     child.sendline("Kreuz=8 Asse=2 Buben=2 2c=ja 10d=nein 7d=nein")
     child.expect(r"Surs von Ali am Ende der Runde \[0\]: ")

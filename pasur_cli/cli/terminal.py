@@ -41,6 +41,11 @@ Reader = Callable[[str], str]  # prompt -> the line typed, without its newline; 
 ESCAPES = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")  # colour in a prompt: readline must not count it
 
 
+def _tick() -> None:
+    """Nothing: a call, so that a signal's Python handler runs at its start (CPython runs them
+    where a function begins or a loop turns)."""
+
+
 class Editor:
     """GNU readline's callback interface, reached with ctypes through the library Python's own
     readline module is linked to (so its history is that module's). ``start`` draws the prompt,
@@ -70,8 +75,46 @@ class Editor:
         lib.rl_bind_key.argtypes = [ctypes.c_int, command]
         self._clear = command(self._clear_screen)
         lib.rl_bind_key(12, self._clear)  # Ctrl-L clears the screen as the line reader always has
+        # readline reads each byte through ``_getc``, which waits on the terminal and on the
+        # signal pipe: a Ctrl-C flushes the input the terminal held, so a byte select() had seen
+        # may be gone when readline reads, and readline's own read would then wait for ever.
+        getc = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+        self._getc = getc(self._read_byte)  # kept: readline holds only the C pointer
+        ctypes.c_void_p.in_dll(lib, "rl_getc_function").value = ctypes.cast(self._getc, ctypes.c_void_p).value
+        self.fd: int = 0  # the terminal and the signal pipe (set by Terminal)
+        self.wake: int | None = None
+        self.interrupted: Callable[[], bool] = lambda: False  # whether a Ctrl-C came (set by Terminal)
         self.installed = self.done = False
         self.line: bytes | None = None
+
+    def _read_byte(self, stream: Any) -> int:
+        """readline's getc: the next byte typed, or EOF (-1) when a signal arrives first (the
+        caller then sees ``Terminal.pending``). Never blocks in read()."""
+        try:
+            waits = [self.fd] if self.wake is None else [self.fd, self.wake]
+            while True:
+                ready = select.select(waits, [], [])[0]
+                if self.wake is not None and self.wake in ready:
+                    _tick()  # the signal's Python handler runs here (a Ctrl-C's sets ``interrupted``)
+                    try:
+                        while os.read(self.wake, 512):
+                            pass
+                    except BlockingIOError:
+                        pass
+                    if self.interrupted():
+                        return -1  # readline ends the line; the caller raises KeyboardInterrupt
+                    continue  # another signal: go on waiting for the byte
+                blocking = os.get_blocking(self.fd)
+                os.set_blocking(self.fd, False)
+                try:
+                    data = os.read(self.fd, 1)
+                except BlockingIOError:
+                    continue  # the byte select() saw was flushed (a Ctrl-C): wait again
+                finally:
+                    os.set_blocking(self.fd, blocking)
+                return data[0] if data else -1
+        except BaseException:  # nothing may cross readline's C frames: end the line (EOF)
+            return -1
 
     def _accept(self, text: Any) -> None:
         """readline's line handler: the line typed (None at Ctrl-D on an empty line)."""
@@ -133,13 +176,15 @@ class Terminal:
         self.wake: int | None = None
         self._offered = ""  # text the next line starts with (see offer)
         self.pending = False  # a Ctrl-C not yet handled by the caller
+        self.in_readline = False  # readline (C) is on the stack: a Ctrl-C only sets ``pending``
         self._pipe: tuple[int, int] | None = None
         self._old = -1
         self._old_handler: object = None
 
     def _interrupt(self, signum: int, frame: object) -> None:
         self.pending = True
-        raise KeyboardInterrupt
+        if not self.in_readline:  # inside readline it is raised when readline returns (an exception
+            raise KeyboardInterrupt  # cannot cross its C frames: Python would print and drop it)
 
     def handled(self) -> None:
         """The caller has acted on the last Ctrl-C (e.g. cancelled a question)."""
@@ -204,6 +249,15 @@ class Terminal:
             data += chunk
         return data.decode("utf-8", "replace").rstrip("\r\n")
 
+    @contextmanager
+    def _readline(self) -> Iterator[None]:
+        """While readline runs, a Ctrl-C only sets ``pending`` (the caller raises after)."""
+        self.in_readline = True
+        try:
+            yield
+        finally:
+            self.in_readline = False
+
     def _edit(self, prompt: str) -> str:
         """The line read with readline (see the module's docstring for why a Ctrl-C still acts at
         once): the same select() wait, readline given each byte that arrives."""
@@ -213,11 +267,15 @@ class Terminal:
         sys.stdout.write(head + newline)
         sys.stdout.flush()
         waits = [self.fd] if self.wake is None else [self.fd, self.wake]
+        editor.fd, editor.wake, editor.interrupted = self.fd, self.wake, lambda: self.pending
         try:
-            editor.start(last)
-            if self._offered:
-                editor.insert(self._offered)
-                self._offered = ""
+            with self._readline():
+                editor.start(last)
+                if self._offered:
+                    editor.insert(self._offered)
+                    self._offered = ""
+            if self.pending:
+                raise KeyboardInterrupt
             while not editor.done:
                 ready = select.select(waits, [], [])[0]
                 if self.wake in ready:
@@ -225,7 +283,8 @@ class Terminal:
                     if self.pending:
                         raise KeyboardInterrupt
                     continue
-                editor.feed()
+                with self._readline():
+                    editor.feed()
                 if self.pending:  # a Ctrl-C while readline had the byte (its handler may have run there)
                     raise KeyboardInterrupt
         except BaseException:
