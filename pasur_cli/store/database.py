@@ -880,7 +880,9 @@ class Store:
                 elif not change.dropped and match_id in self.mismatched:
                     self._repair(db, match_id, match)
                 self._touch(db, match_id, change.steps)
-                if not change.dropped or change.undone:  # the match stays the log's: the next read needs no replay
+                # the match stays the log's, so the next read needs no replay; not once a deal is over: the
+                # next read starts from its snapshot, so a long session holds one deal's actions, not all
+                if (not change.dropped or change.undone) and len(match.results) == finished:
                     touched = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
                     kept_texts, kept_times = len(record.texts) - change.undone, len(record.times) - change.undone
                     after = record.replace(touched=touched, revision=record.revision + change.steps,
