@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 import tempfile
 
@@ -19,6 +20,12 @@ if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+# A suite started in the background (`pytest &` in a script, nohup) inherits SIGINT ignored, and so
+# would every pasur it starts: the tests that press Ctrl-C at a terminal would wait for ever. The
+# processes a test starts get SIGINT's default, as at a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 # Property tests: the README's quick command runs the "quick" profile, each test its smoke sample
 # (tier.sized) drawn the same way every run (derandomized: no luck); .ci/run runs every property
 # test again with `--hypothesis-profile=thorough`, ten times the examples, drawn afresh.
@@ -27,6 +34,14 @@ sys.dont_write_bytecode = False
 settings.register_profile("quick", max_examples=50, derandomize=True)  # tier.QUICK
 settings.register_profile("thorough", max_examples=500)
 settings.load_profile("quick")  # --hypothesis-profile, read after this file, overrides it
+
+
+def pytest_ignore_collect(collection_path, config):
+    """The browser tests' file is not even imported where the mark expression leaves them out (the
+    README's command): Selenium takes 0.6 s of CPU to import, in every worker."""
+    if collection_path.name == "test_serve_browser.py" and "not browser" in (config.getoption("markexpr") or ""):
+        return True
+    return None
 
 
 @pytest.fixture

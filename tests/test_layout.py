@@ -11,6 +11,7 @@ import sys
 import pexpect
 import pytest
 from simulate import random_match
+from tier import some
 
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import NAME_MOST
@@ -63,7 +64,7 @@ def broken_words(text: str, names: list[str]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", some(range(6), 2))
 def test_longest_names_stay_within_80_columns(pasur, db, monkeypatch, seed):
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from simulate import random_table
+from tier import some
 
 from pasur_cli.cli.app import main
 from pasur_cli.engine.captures import legal_captures
@@ -193,7 +194,7 @@ def _step(rng: random.Random, store: Store, mid: int) -> None:
         actions.enter_play(store, mid, card, list(rng.choice(options)) if options else [])
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", some(range(12), 3))
 def test_random_interleavings_across_two_stores_never_reuse_or_mistake_a_match(tmp_path, seed):
     """Two stores on one file make, delete and change matches in a random order; views taken at
     random moments then try to record. Ids only grow, each match's revision only grows (by one
@@ -385,7 +386,7 @@ def _line_for(match) -> str:
     return " ".join([card.code, *(c.code for c in (options[0] if options else []))])
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", some(range(8), 2))
 def test_a_session_beside_another_shell_records_only_what_it_showed(tmp_path, seed, capsys):
     """A session (in-process, its lines read from the test) and another shell on one file. Before
     each line the other shell may play, take back, take back and play again, or delete the match

@@ -10,7 +10,9 @@ several commands per example a handful.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, settings
+from pytest import ParameterSet
 
 QUICK = 50  # the quick profile's max_examples (conftest.py); thorough has ten times as many
 
@@ -23,3 +25,17 @@ def sized(quick: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                            HealthCheck.data_too_large, HealthCheck.filter_too_much])
 
+
+
+def some(values, quick: int = 1, *, unpack: bool = False) -> list:
+    """``values`` as a test's parameters: the first ``quick`` in the quick suite, every other one
+    under soak (more seeds, languages, commands or shapes of one behaviour). With ``unpack`` each
+    value is a tuple of several arguments; a ``pytest.param`` keeps its id and marks."""
+    chosen = []
+    for index, value in enumerate(values):
+        marks = () if index < quick else (pytest.mark.soak,)
+        if isinstance(value, ParameterSet):
+            chosen.append(pytest.param(*value.values, id=value.id, marks=(*value.marks, *marks)))
+        else:
+            chosen.append(pytest.param(*(value if unpack else (value,)), marks=marks))
+    return chosen
