@@ -98,7 +98,6 @@ _WHERE = {
     "record_book": "stats",
     "RecordBook": "stats",
     "PlayerRecord": "stats",
-    "Record": "stats",  # PlayerRecord's name before; not in __all__
     "PasurError": "errors",
     "NotationError": "errors",
     "IllegalPlayError": "errors",
@@ -216,7 +215,6 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.scoring import match_winner as match_winner
     from pasur_cli.engine.scoring import score_deal as score_deal
     from pasur_cli.engine.stats import PlayerRecord as PlayerRecord
-    from pasur_cli.engine.stats import Record as Record
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book
     from pasur_cli.engine.tally import tally_scores as tally_scores

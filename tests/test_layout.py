@@ -17,7 +17,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import NAME_MOST
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
-from pasur_cli.text.render import text_width
+from pasur_cli.text.layout import text_width
 
 LATIN = ["Maximilián", "Öztürk-Gonçalves", "de", "la", "Fuenté", "Éléonore", "Åsa", "Björklund-Núñez", "y", "Zoë",
          "Castañeda", "Ludwig", "Ångström-Dvořák", "von", "Schönhausen", "Ōtsuka-Łukasiewicz", "da", "Conceição"]

@@ -29,7 +29,8 @@ from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.record import read_record
 from pasur_cli.engine.rules import PRESETS
 from pasur_cli.store import actions
-from pasur_cli.store.database import AlreadyImported, Expected, NoMatchError, StaleError, Store, parse_expected
+from pasur_cli.store.database import Expected, Store, parse_expected
+from pasur_cli.store.errors import AlreadyImported, NoMatchError, StaleError
 
 
 def run(path: Path, *args: object, input: str | None = None):

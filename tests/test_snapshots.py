@@ -12,7 +12,8 @@ from tier import some
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK
 from pasur_cli.engine.match import Match
-from pasur_cli.store.database import Store, crc
+from pasur_cli.store.database import Store
+from pasur_cli.store.snapshots import crc
 
 
 def state(match: Match) -> tuple:
