@@ -10,13 +10,11 @@ import sys
 
 import pexpect
 import pytest
-from simulate import random_match
+from matchbook import stored_match
 from tier import some
 
-from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import NAME_MOST
 from pasur_cli.engine.rules import parse_rules
-from pasur_cli.store.database import Store
 from pasur_cli.text.layout import text_width
 
 LATIN = ["Maximilián", "Öztürk-Gonçalves", "de", "la", "Fuenté", "Éléonore", "Åsa", "Björklund-Núñez", "y", "Zoë",
@@ -37,17 +35,10 @@ def cjk_name(rng: random.Random, seat: int) -> str:
     return str(seat) + "".join(rng.choice(CJK) for _ in range(NAME_MOST - 1))
 
 
-def stored(db, players: list[str], seed: int, deals: int = 2, plays: int = 3) -> None:
+def stored(db, players: list[str], seed: int) -> None:
+    """Two finished deals and three plays of the next; teams of two or solo by the seed."""
     rules = parse_rules("standard", [] if len(players) == 4 or seed % 2 else ["teams=false"])
-    engine, actions = Match(players, rules), []
-    for action in random_match(random.Random(seed), engine):
-        engine.apply(action)
-        actions.append(action)
-        if len(engine.results) == deals and engine.deal is not None and len(engine.deal.plays) == plays:
-            break
-    store = Store(str(db), create=True)
-    store.create(players, rules, 0, actions, match=Match.replay(players, rules, 0, actions))
-    store.close()
+    stored_match(db, players, rules, seed, deals=2, plays=3)
 
 
 def broken_words(text: str, names: list[str]) -> list[str]:

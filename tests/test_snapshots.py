@@ -6,12 +6,14 @@ import random
 import sqlite3
 
 import pytest
+from matchbook import stored_match
 from simulate import enter, new_match, random_match
 from tier import some
 
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK
 from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
 from pasur_cli.store.snapshots import crc
 
@@ -96,21 +98,10 @@ def test_a_snapshot_that_does_not_match_is_ignored(pasur, db):
 
 
 def stored(db, deals: int, seed: int, extra_plays: int = 0, players=("Ali", "Sara")) -> Match:
-    """A match stored directly (as an import does): ``deals`` finished deals, then the next deal's
-    table and ``extra_plays`` plays; returns the engine's twin."""
-    from pasur_cli.engine.rules import parse_rules
+    """A pagat match stored directly (as an import does): ``deals`` finished deals, then the next
+    deal's table and ``extra_plays`` plays; returns the engine's twin."""
     rules = parse_rules("pagat", [f"fixed_deals={deals + 1}"])
-    players = list(players)
-    engine, actions = Match(players, rules), []
-    for action in random_match(random.Random(seed), engine):
-        engine.apply(action)
-        actions.append(action)
-        if len(engine.results) == deals and engine.deal is not None and len(engine.deal.plays) == extra_plays:
-            break
-    store = Store(db, create=True)
-    store.create(players, rules, 0, actions, match=Match.replay(players, rules, 0, actions))
-    store.close()
-    return engine
+    return stored_match(db, list(players), rules, seed, deals, extra_plays)
 
 
 def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypatch):
