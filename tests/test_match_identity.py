@@ -327,11 +327,12 @@ def _pasur(*args: str, db: Path) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
-def test_three_concurrent_imports_store_a_record_once(tmp_path):
+@pytest.mark.parametrize("rounds", some([1, 3]))  # one race quick; under soak two more, all three refused
+def test_three_concurrent_imports_store_a_record_once(tmp_path, rounds):
     """The issue's example: three imports of one record at once stored it three times."""
     path = tmp_path / "p.db"
     record = Path(__file__).parent.parent / "examples" / "season-6.json"
-    for round in range(3):  # then twice more: all three refused
+    for round in range(rounds):
         runs = [_pasur("import", str(record), db=path) for _ in range(3)]
         results = [(p.wait(), *p.communicate()) for p in runs]
         assert sorted(code for code, _, _ in results) == ([0, 1, 1] if round == 0 else [1, 1, 1]), results
@@ -341,12 +342,13 @@ def test_three_concurrent_imports_store_a_record_once(tmp_path):
         assert count == 1
 
 
-def test_two_concurrent_exports_never_replace_each_other(tmp_path):
+@pytest.mark.parametrize("rounds", some([1, 4]))  # one race quick, four under soak
+def test_two_concurrent_exports_never_replace_each_other(tmp_path, rounds):
     """The issue's example: two `export -o FILE` at once both exited 0, one replacing the other."""
     path = tmp_path / "p.db"
     run(path, "new", "Ali", "Sara")
     run(path, "new", "Reza", "Mina")
-    for round in range(4):
+    for round in range(rounds):
         out = tmp_path / f"m{round}.json"
         runs = [_pasur("export", "--match", str(m), "-o", str(out), db=path) for m in (1, 2)]
         results = [(p.wait(), *p.communicate()) for p in runs]
