@@ -50,6 +50,21 @@ Errors: ``PasurError`` and its kinds ``NotationError``, ``IllegalPlayError``,
 Every value (``Card``, ``Rules``, ``Play``, ...) is frozen, checks itself when made, and
 serializes by field name (``as_dict()`` / ``from_dict()``). Names are loaded on first use, so
 ``import pasur_cli`` costs nothing a command would not pay anyway.
+
+Inside, four layers in five folders; every import points down the picture (tests/test_layers.py
+holds it; the README's "Inside" names every module)::
+
+    cli/    the pasur command (click)        web/   pasur serve (the scoreboard)
+      |                                        |
+      +--------------+-------------------------+
+      v              v
+    text/          store/
+    sentences,     the SQLite record book:
+    layout, JSON   one transaction a change
+      |              |
+      +------+-------+
+             v
+    engine/  pure: every game decision; no files, terminal, click or process-wide language
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from hypothesis import settings
 
 # Temporary folders (tmp_path, hence every test database) in memory where the system has one and
 # TMPDIR does not say otherwise: each command commits with fsync, and on a disk shared with other
-# work that made the quick suite 72 s instead of 35 s on a busy 2-core machine. Nothing a test
+# work that made the quick suite twice as slow. Nothing a test
 # checks depends on the disk: a killed process's committed writes are in the page cache either way.
 if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     tempfile.tempdir = "/dev/shm"
@@ -38,7 +38,7 @@ settings.load_profile("quick")  # --hypothesis-profile, read after this file, ov
 
 def pytest_ignore_collect(collection_path, config):
     """The browser tests' file is not even imported where the mark expression leaves them out (the
-    README's command): Selenium takes 0.6 s of CPU to import, in every worker."""
+    README's command): Selenium is slow to import, and every worker would import it."""
     if collection_path.name == "test_serve_browser.py" and "not browser" in (config.getoption("markexpr") or ""):
         return True
     return None

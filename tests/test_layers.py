@@ -192,6 +192,13 @@ if __name__ == "__main__":
         files = [m for m in MODULES if under(m, name)]
         print(f"{name:18} {len(files):2} modules: {', '.join(m.rsplit('.', 1)[-1] for m in files)}")
     print("other            ", ", ".join(m for m in MODULES if not under(m, {ENGINE, STORE, TEXT, CLI, WEB})))
+    layers = (ENGINE, STORE, TEXT, CLI, WEB)
+    print("imports between layers (modules of the row's layer importing one of the column's, any level):")
+    print(" " * 18 + "".join(f"{name.rsplit('.', 1)[1]:>8}" for name in layers))
+    for row in layers:
+        mine = [m for m in MODULES if under(m, row)]
+        counts = [sum(any(under(i, col) for i in imports(m)) for m in mine) for col in layers]
+        print(f"{row:18}" + "".join(f"{n:8}" for n in counts))
     print("cycles (module level):", cycles() or "none")
     print("upward or sideways imports:")
     for module, imported in upward():
