@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from pasur_cli.cli import process
-from pasur_cli.cli.screen import OutputFailed
+from pasur_cli.cli.screen import OutputFailed, is_terminal
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.text import i18n
 from pasur_cli.text.i18n import N_, _
@@ -423,7 +423,7 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
     from pasur_cli.store.database import Store
     path = ctx.meta.get("pasur.db")
     waiting = None
-    if sys.stderr is not None and sys.stderr.isatty():  # a person waits: say why nothing happens yet
+    if is_terminal(sys.stderr):  # a person waits: say why nothing happens yet
         def waiting() -> None:
             from pasur_cli.store.paths import default_path
             from pasur_cli.text.render import Look
