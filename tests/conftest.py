@@ -1,3 +1,4 @@
+import gc
 import os
 import signal
 import sys
@@ -34,6 +35,12 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 settings.register_profile("quick", max_examples=25, derandomize=True)  # half of tier.BASE
 settings.register_profile("thorough", max_examples=500)
 settings.load_profile("quick")  # --hypothesis-profile, read after this file, overrides it
+
+
+def pytest_collection_finish(session):
+    """What collection made (every test module, hypothesis, the package) lives to the end: frozen,
+    Python's cycle collector stops walking it again at every full collection."""
+    gc.freeze()
 
 
 def pytest_ignore_collect(collection_path, config):
