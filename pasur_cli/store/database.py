@@ -753,11 +753,13 @@ class Store:
                               (fingerprint,)).fetchone()
         return None if row is None else int(row[0])
 
-    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]]) -> int | None:
+    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]],
+                  texts: list[str] | None = None) -> int | None:
         """The first stored match with these players, rules, first dealer and log (a record
-        exported from this file, say: the same match by its content), or None."""
+        exported from this file, say: the same match by its content), or None. ``texts``: the
+        actions' lines, when known."""
         try:
-            return _same_content(self.db, players, rules, dealer, actions)
+            return _same_content(self.db, players, rules, dealer, actions, texts)
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
@@ -791,21 +793,23 @@ class Store:
 
     def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]] = (),
                times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None,
-               created: str | None = None, once: bool = False) -> int:
+               created: str | None = None, once: bool = False, texts: list[str] | None = None) -> int:
         """Store a new match and return its id, one higher than any id this file ever gave (a
         deleted match's id is never given again). An import passes its (canonical) log, the
         times, the match it replays to (for the snapshots of its finished deals), its
         fingerprint and when it was created (else now); with ``once`` it raises AlreadyImported,
         storing nothing, when a match of that fingerprint is stored (checked in the transaction
-        that would store it, so imports running at once store a record once)."""
-        texts = [checked_text(a) for a in actions]
+        that would store it, so imports running at once store a record once). ``texts``: the
+        actions' lines already checked to read back as the actions (a CheckedRecord's)."""
+        if texts is None or len(texts) != len(actions):
+            texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
             if once and fingerprint is not None:
                 earlier = self._imported_as(fingerprint)
                 if earlier is not None:
                     raise AlreadyImported("this record was already imported as match {match}; nothing was changed"
                                           " (give --again to import it once more).", match=earlier)
-                same = _same_content(db, players, rules, dealer, actions)  # a match of this file, by its content
+                same = _same_content(db, players, rules, dealer, actions, texts)  # a match of this file, by content
                 if same is not None:
                     raise AlreadyImported("this record is match {match} of this database already (the same players,"
                                           " rules and plays); nothing was changed (give --again to import it as a"
@@ -818,7 +822,7 @@ class Store:
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                            [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
             if match is not None:
-                rebuild_snapshots(db, mid, match)
+                rebuild_snapshots(db, mid, match, texts)
             self._touch(db, mid)
         return mid
 
@@ -927,12 +931,14 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
 
 
 def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
-                  actions: Sequence[dict[str, Any]]) -> int | None:
+                  actions: Sequence[dict[str, Any]], texts: list[str] | None = None) -> int | None:
     """See Store.stored_as: the matches of the same players, rules and dealer are found by the
-    index of their columns, and only their logs are read and compared."""
-    texts = [action_text(a) for a in actions]
+    index of their columns, and only their logs are read and compared (``texts``: the actions'
+    lines, when known)."""
     rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
                       ("\n".join(players), rules_lines(rules), dealer)).fetchall()
+    if rows and texts is None:
+        texts = [action_text(a) for a in actions]
     for (mid,) in rows:
         log = [r[0] for r in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (mid,))]
         if log == texts:

@@ -37,10 +37,21 @@ class Book(Protocol):
 ENGINE_VERSION = 1
 
 
-def result_text(r: DealResult) -> str:
-    """A deal result as JSON, every field by name."""
+def result_text(r: DealResult, known: dict[int, tuple[object, str]] | None = None) -> str:
+    """A deal result as JSON, every field by name (``json.dumps(r.as_dict(), ensure_ascii=False,
+    sort_keys=True)``). ``known``: the scores' JSON of the results written so far, by the scores
+    object (kept with it): a long match of tallied deals shares one scores object among the
+    deals that scored alike (see pasur_cli.engine.tally.scored_tally), written once."""
     import json
-    return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
+    if known is None:
+        return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
+    kept = known.get(id(r.scores))
+    if kept is None or kept[0] is not r.scores:
+        kept = known[id(r.scores)] = r.scores, json.dumps({side: score.as_dict() for side, score in r.scores.items()},
+                                                          ensure_ascii=False, sort_keys=True)
+    number = r.number if r.number.__class__ is int else int(r.number)  # as json writes an int
+    return (f'{{"dealer": {json.dumps(r.dealer, ensure_ascii=False)}, "number": {number}, "scores": {kept[1]},'
+            f' "tallied": {"true" if r.tallied else "false"}}}')
 
 
 def parse_result(text: str, sides: Sequence[str] | None = None) -> DealResult:
@@ -355,8 +366,26 @@ def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: 
                (match_id, seq, ENGINE_VERSION, crc([*deal, result, totals_text]), result, totals_text))
 
 
-def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
-    """Snapshots of every finished deal, from a match just replayed from its whole log."""
+def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts: list[str] | None = None) -> None:
+    """Snapshots of every finished deal (as ``write_snapshot`` writes each), from a match just
+    replayed from its whole log, with one read of the log (``texts``: its lines, when the caller
+    has them) and one statement."""
+    import json
     db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+    if not match.results:
+        return
+    if texts is None:
+        texts = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))]
+    # the running totals as json.dumps writes them (the sides in the order the match keeps them)
+    pattern = "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": %d"
+                              for side in match.sides) + "}"
+    known: dict[int, tuple[object, str]] = {}
+    rows, previous = [], 0
     for number, totals in enumerate(match.running_totals()):
-        write_snapshot(db, match_id, match, number, totals)
+        seq = match.completed_at[number]
+        result = result_text(match.results[number], known)
+        totals_text = pattern % tuple(totals.values())  # running_totals keeps the sides' order
+        rows.append((match_id, seq, ENGINE_VERSION, crc([*texts[previous:seq], result, totals_text]), result,
+                     totals_text))
+        previous = seq
+    db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", rows)
