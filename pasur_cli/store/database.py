@@ -706,9 +706,11 @@ class Store:
             completed.append(seq)
             before = after
 
+        known: dict[Any, Any] = {}  # the scores read so far (see parse_result)
+
         def result_at(index: int, text: object) -> DealResult:  # each result made when read (stats, not matches)
             try:
-                return parse_result(str(text), sides)
+                return parse_result(str(text), sides, known)
             except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
                 self.mismatched.setdefault(mid, index + 1)
                 raise Untrusted from None

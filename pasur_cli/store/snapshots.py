@@ -54,11 +54,34 @@ def result_text(r: DealResult, known: dict[int, tuple[object, str]] | None = Non
             f' "tallied": {"true" if r.tallied else "false"}}}')
 
 
-def parse_result(text: str, sides: Sequence[str] | None = None) -> DealResult:
+def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any, Any] | None = None) -> DealResult:
     """The DealResult a ``result_text`` stands for, its scores in the order of ``sides`` when given
-    (they must be those sides); raises ValueError (or TypeError) when it does not."""
+    (they must be those sides); raises ValueError (or TypeError) when it does not. ``known``: the
+    scores read so far from the same match's snapshots (same ``sides``), by their content: deals
+    that scored alike share one scores object (a long match of tallied deals has a few hundred
+    different scores among thousands of deals), made and checked once."""
     import json
-    found = DealResult.from_dict(json.loads(text))
+    data = json.loads(text)
+    if known is None or data.__class__ is not dict or data.get("scores").__class__ is not dict:
+        found = DealResult.from_dict(data)
+    else:
+        scores = data["scores"]
+        # each number a plain int (no bool that would equal 1): the items are the content exactly
+        key = tuple([(side, tuple(score.items())) if score.__class__ is dict and all(
+            v.__class__ is int for v in score.values()) else None for side, score in scores.items()])
+        shared = known.get(key) if None not in key else None
+        if shared is None:
+            found = DealResult.from_dict(data)
+            shared = found.scores if sides is None or list(found.scores) == list(sides) else None
+            if shared is not None and None not in key:
+                known[key] = shared
+        else:
+            number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
+            if (len(data) != 4 or number.__class__ is not int or not isinstance(dealer, str)
+                    or not isinstance(tallied, bool)):
+                found = DealResult.from_dict(data)  # says what is wrong
+            else:
+                return DealResult(number, dealer, shared, tallied)
     if sides is None or list(found.scores) == list(sides):
         return found
     if sorted(found.scores) != sorted(sides):
@@ -288,7 +311,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         if not isinstance(text, str):
             raise Untrusted
         try:
-            found = parse_result(text, sides)
+            found = parse_result(text, sides, known)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             raise Untrusted from None
         if found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]:
@@ -301,6 +324,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         return found  # in seat order, as played
 
     parsed: dict[int, dict[str, int] | None] = {}
+    known: dict[Any, Any] = {}  # the scores read so far (see parse_result)
 
     def totals_at(index: int) -> dict[str, int] | None:  # each deal's totals parsed once (it is two deals' check)
         if index not in parsed:

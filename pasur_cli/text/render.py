@@ -185,9 +185,13 @@ def say_side(singular: str, plural: str, subject: str, /, **facts: object) -> st
 def _fill(text: str, facts: dict[str, object]) -> str:
     """``text`` with each fact escaped (``safe``) and isolated, unless it is isolated already
     (``Laid``, ``Names``, a drawn isolate)."""
-    look = Look(rtl=i18n.is_rtl())
+    look = _LOOKS[i18n.is_rtl()]
     shown: dict[str, str] = {}
     for k, v in facts.items():
+        kind = v.__class__
+        if kind is int or (kind is str and v.isascii() and v.isprintable()):  # type: ignore[attr-defined]
+            shown[k] = i18n.isolate(str(v))  # what safe and isolate make of it, said at once (a score's titles)
+            continue
         if isinstance(v, Names):
             shown[k] = v.text(look)  # each name escaped and isolated already: no isolate around them
             continue
@@ -198,6 +202,9 @@ def _fill(text: str, facts: dict[str, object]) -> str:
         already = isinstance(drawn, Drawn) and drawn.startswith(i18n.FSI) and drawn.endswith(i18n.PDI)
         shown[k] = drawn if already else i18n.isolate(drawn)
     return Drawn(text.format_map(shown))
+
+
+_LOOKS = {rtl: Look(rtl=rtl) for rtl in (False, True)}  # what _fill draws facts with
 
 
 def no_sur_text(record: Play) -> str:
@@ -429,12 +436,16 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
     every deal (the command ``brief`` names) when there are earlier ones."""
     parts = []
     results = match.results[-1:] if only_last or brief else match.results
-    for result in results:
-        rows, headers = _score_rows(result.scores, match.rules)
+    drawn: dict[int, tuple[object, str]] = {}  # each deal's table by its scores object (deals that scored alike
+    for result in results:                     # share one: see pasur_cli.store.snapshots.parse_result)
+        kept = drawn.get(id(result.scores))
+        if kept is None or kept[0] is not result.scores:
+            rows, headers = _score_rows(result.scores, match.rules)
+            kept = drawn[id(result.scores)] = result.scores, table(rows, _ascii_headers(headers, look), width)
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
                  if result.tallied
                  else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
-        parts.append(wrap(title, width, 2) + "\n" + table(rows, _ascii_headers(headers, look), width))
+        parts.append(wrap(title, width, 2) + "\n" + kept[1])
     if not only_last and match.deal is not None:
         played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
