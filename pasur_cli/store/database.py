@@ -66,8 +66,8 @@ from pasur_cli.store.snapshots import (
     crc32,
     json_totals,
     newest_snapshot,
-    parse_result,
     rebuild_snapshots,
+    result_from,
     write_snapshot,
 )
 from pasur_cli.store.snapshots import crc as crc
@@ -656,11 +656,13 @@ class Store:
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         rules_read: dict[object, Rules] = {}
+        known: dict[Any, Any] = {}
         out: list[tuple[int, tuple[MatchRecord, Match] | DamagedError]] = []
         for head in heads:
             mid = head[0]
             try:
-                quick = self._from_rows(head, snaps.get(mid, []), tails.get(mid, []), counts.get(mid), rules_read)
+                quick = self._from_rows(head, snaps.get(mid, []), tails.get(mid, []), counts.get(mid), rules_read,
+                                        known)
             except Exception:  # anything that does not check out: read alone, the careful way
                 quick = None
             read: tuple[MatchRecord, Match] | DamagedError
@@ -673,9 +675,10 @@ class Store:
         return out
 
     def _from_rows(self, head: Any, snaps: list[Any], tail: list[Any], count: Any,
-                   rules_read: dict[object, Rules]) -> tuple[MatchRecord, Match] | None:
+                   rules_read: dict[object, Rules], known: dict[Any, Any]) -> tuple[MatchRecord, Match] | None:
         """One match from the rows ``all_checked`` read, or None when any of them does not check out
-        (or the match has no snapshot: its whole log is replayed the careful way)."""
+        (or the match has no snapshot: its whole log is replayed the careful way); ``known``: the
+        scores read so far from every match (see ``parse_result``)."""
         mid, created, players, rules_text, dealer, touched, key, revision = head
         if (not snaps or self.legacy or not isinstance(players, str) or not isinstance(created, str)
                 or type(dealer) is not int or type(revision) is not int or revision < (0 if self.schema >= 3 else -1)
@@ -702,15 +705,13 @@ class Store:
                     or any(type(scores[side]["total"]) is not int or after[side] != before[side] + scores[side]["total"]
                            for side in sides)):
                 return None
-            texts.append(result)
+            texts.append(found)
             completed.append(seq)
             before = after
 
-        known: dict[Any, Any] = {}  # the scores read so far (see parse_result)
-
-        def result_at(index: int, text: object) -> DealResult:  # each result made when read (stats, not matches)
+        def result_at(index: int, data: object) -> DealResult:  # each result made when read (stats, not matches)
             try:
-                return parse_result(str(text), sides, known)
+                return result_from(data, sides, known)
             except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
                 self.mismatched.setdefault(mid, index + 1)
                 raise Untrusted from None

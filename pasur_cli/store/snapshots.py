@@ -61,32 +61,40 @@ def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any,
     that scored alike share one scores object (a long match of tallied deals has a few hundred
     different scores among thousands of deals), made and checked once."""
     import json
-    data = json.loads(text)
-    if known is None or data.__class__ is not dict or data.get("scores").__class__ is not dict:
-        found = DealResult.from_dict(data)
-    else:
-        scores = data["scores"]
-        # each number a plain int (no bool that would equal 1): the items are the content exactly
-        key = tuple([(side, tuple(score.items())) if score.__class__ is dict and all(
-            v.__class__ is int for v in score.values()) else None for side, score in scores.items()])
-        shared = known.get(key) if None not in key else None
-        if shared is None:
-            found = DealResult.from_dict(data)
-            shared = found.scores if sides is None or list(found.scores) == list(sides) else None
-            if shared is not None and None not in key:
-                known[key] = shared
-        else:
-            number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
-            if (len(data) != 4 or number.__class__ is not int or not isinstance(dealer, str)
-                    or not isinstance(tallied, bool)):
-                found = DealResult.from_dict(data)  # says what is wrong
-            else:
-                return DealResult(number, dealer, shared, tallied)
-    if sides is None or list(found.scores) == list(sides):
-        return found
-    if sorted(found.scores) != sorted(sides):
-        raise ValueError("a snapshot's sides are not the match's")
-    return found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
+    return result_from(json.loads(text), sides, known)
+
+
+def result_from(data: Any, sides: Sequence[str] | None = None, known: dict[Any, Any] | None = None) -> DealResult:
+    """``parse_result`` of the result's JSON already read (``known``: the scores read so far, in
+    the order of ``sides``, by their content as stored and the sides)."""
+    key = _scores_key(data, sides) if known is not None else None
+    if key is not None:
+        shared = known.get(key)  # type: ignore[union-attr]
+        number, dealer, tallied = data.get("number"), data.get("dealer"), data.get("tallied")
+        if (shared is not None and len(data) == 4 and number.__class__ is int and isinstance(dealer, str)
+                and isinstance(tallied, bool)):
+            return DealResult(number, dealer, shared, tallied)
+    found = DealResult.from_dict(data)
+    if sides is not None and list(found.scores) != list(sides):
+        if sorted(found.scores) != sorted(sides):
+            raise ValueError("a snapshot's sides are not the match's")
+        found = found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
+    if key is not None:
+        known[key] = found.scores  # type: ignore[index]
+    return found
+
+
+def _scores_key(data: Any, sides: Sequence[str] | None) -> tuple[Any, ...] | None:
+    """A result's scores as stored, with the sides, as a key: every number a plain int (no bool
+    that would equal 1), so two results with one key have the same scores. None otherwise."""
+    if sides is None or data.__class__ is not dict or data.get("scores").__class__ is not dict:
+        return None
+    parts: list[Any] = [tuple(sides)]
+    for side, score in data["scores"].items():
+        if score.__class__ is not dict or not all(v.__class__ is int for v in score.values()):
+            return None
+        parts.append((side, tuple(score.items())))
+    return tuple(parts)
 
 
 class Untrusted(Exception):
