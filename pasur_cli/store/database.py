@@ -63,11 +63,11 @@ from pasur_cli.store.snapshots import (
     EVERY_VERIFIED,
     Lazy,
     Untrusted,
-    crc32,
     json_totals,
     newest_snapshot,
     rebuild_snapshots,
     result_from,
+    sql_crc,
     write_snapshot,
 )
 from pasur_cli.store.snapshots import crc as crc
@@ -388,6 +388,7 @@ class Store:
             db.patience = patience
             db.waiting = self._waiting
             db.text_factory = _text
+            db.create_function("pasur_crc", 1, sql_crc, deterministic=True)
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:
@@ -694,9 +695,9 @@ class Store:
             return None
         import json
         texts, completed, before = [], [], dict.fromkeys(sides, 0)
-        for index, (seq, engine, stored, result, totals_text, actions) in enumerate(snaps):
-            if (engine != ENGINE_VERSION or not all(isinstance(t, str) for t in (result, totals_text, actions))
-                    or crc32("\n".join((actions, result, totals_text))) != stored):
+        for index, (seq, engine, stored, result, totals_text, checksum) in enumerate(snaps):
+            if (engine != ENGINE_VERSION or not isinstance(result, str) or not isinstance(totals_text, str)
+                    or checksum is None or checksum != stored):
                 return None
             found, after = json.loads(result), json_totals(totals_text)  # Values only when a deal is read
             scores = found["scores"]

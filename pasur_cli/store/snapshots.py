@@ -17,6 +17,7 @@ from pasur_cli.engine.errors import Words
 from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
+from pasur_cli.engine.scoring import SideScore
 from pasur_cli.store.errors import DamagedError, check_rows
 
 
@@ -79,22 +80,30 @@ def result_from(data: Any, sides: Sequence[str] | None = None, known: dict[Any, 
         if sorted(found.scores) != sorted(sides):
             raise ValueError("a snapshot's sides are not the match's")
         found = found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
-    if key is not None:
+    if key is not None and len(known) < KNOWN_MOST:  # type: ignore[arg-type]
         known[key] = found.scores  # type: ignore[index]
     return found
 
 
 def _scores_key(data: Any, sides: Sequence[str] | None) -> tuple[Any, ...] | None:
-    """A result's scores as stored, with the sides, as a key: every number a plain int (no bool
-    that would equal 1), so two results with one key have the same scores. None otherwise."""
+    """A result's scores as stored, with the sides, as a key: each side's score with the fields
+    as ``result_text`` writes them (sorted) and every number a plain int (no bool that would equal
+    1), so two results with one key have the same scores; its numbers only, to keep it small.
+    None otherwise."""
     if sides is None or data.__class__ is not dict or data.get("scores").__class__ is not dict:
         return None
     parts: list[Any] = [tuple(sides)]
     for side, score in data["scores"].items():
-        if score.__class__ is not dict or not all(v.__class__ is int for v in score.values()):
+        if (score.__class__ is not dict or tuple(score) != _STORED_FIELDS
+                or not all(v.__class__ is int for v in score.values())):
             return None
-        parts.append((side, tuple(score.items())))
+        parts += (side, *score.values())
     return tuple(parts)
+
+
+_STORED_FIELDS = tuple(sorted(SideScore._fields))  # a score's fields as result_text writes them
+KNOWN_MOST = 2048  # scores kept by their content (see parse_result); a long match of played deals has
+                   # few alike, so no more are kept past this
 
 
 class Untrusted(Exception):
@@ -108,13 +117,14 @@ class Lazy(list):  # type: ignore[type-arg]
     wanted (``check`` returns the item to use, parsed, or raises Untrusted); the first that does
     not fit its match replaces the whole list by ``fallback()``, the same list replayed from the
     whole log (which raises DamagedError when the log does not replay). Items appended later are
-    the engine's own."""
+    the engine's own, and are read without reading the others."""
 
     def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None) -> None:
         super().__init__()
         self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
         self._check, self._fallback, self._checked = check, fallback, set[int]()
         self.replayed = False  # whether the snapshots were not trusted and the log was replayed instead
+        self._after: list[Any] = []  # items appended before the others were read (a deal finished since)
 
     def _load(self) -> None:
         if not self._loaded:
@@ -124,12 +134,19 @@ class Lazy(list):  # type: ignore[type-arg]
             except sqlite3.Error as err:
                 raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
                                                         reason=str(err))) from None
-            if len(items) != self._count:
+            # the deals appended since may have their snapshots written already (in this transaction)
+            if len(items) not in (self._count, self._count + len(self._after)):
                 raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
                                                         found=len(items), count=self._count))
-            list.extend(self, items)
+            list.extend(self, items[:self._count])
+            list.extend(self, self._after)
+            self._after = []
 
     def _at(self, index: int) -> Any:
+        if not self._loaded:  # an item appended since is read without reading the others
+            where = index + self._count + len(self._after) if index < 0 else index
+            if self._count <= where < self._count + len(self._after):
+                return self._after[where - self._count]
         self._load()
         item = list.__getitem__(self, index)
         if index < 0:
@@ -155,7 +172,7 @@ class Lazy(list):  # type: ignore[type-arg]
         return self
 
     def __len__(self) -> int:
-        return list.__len__(self) if self._loaded else self._count
+        return list.__len__(self) if self._loaded else self._count + len(self._after)
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -172,8 +189,10 @@ class Lazy(list):  # type: ignore[type-arg]
         return (self._at(i) for i in reversed(range(len(self))))
 
     def append(self, item: Any) -> None:
-        self._load()
-        list.append(self, item)
+        if self._loaded:
+            list.append(self, item)
+        else:  # a deal finished: the session writes its snapshot and shows it without reading the others
+            self._after.append(item)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, list) and list(self) == list(other)
@@ -197,18 +216,31 @@ def crc32(text: str) -> int:
     return zlib.crc32(text.encode())
 
 
-# Every snapshot of a match, with its deal's action lines joined as ``crc`` joins them: all of a
-# match's snapshots are checked with one query (SQLite joins the lines, one row a deal).
-VERIFIED = ("SELECT s.seq, s.result, s.engine, s.crc, s.totals, (SELECT group_concat(action, char(10)) FROM"
-            " (SELECT action FROM actions AS a WHERE a.match_id = s.match_id AND a.seq > s.previous"
-            " AND a.seq <= s.seq ORDER BY a.seq)) FROM (SELECT *, coalesce(lag(seq) OVER (ORDER BY seq), 0)"
-            " AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
+def sql_crc(data: object) -> int | None:
+    """``crc32`` of a text SQLite passes as its bytes (the SQL function ``pasur_crc``, registered on
+    every connection): None when it is no UTF-8 text (as a row ``_text`` cannot read is not
+    trusted). SQLite joins a deal's lines, its result and totals and hands over only the number,
+    so checking every snapshot reads no action line into Python."""
+    if not isinstance(data, bytes):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return zlib.crc32(data)
+
+
+# what crc32 of "\n".join((the deal's action lines, result, totals)) is, computed by SQLite with pasur_crc
+_CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
+             " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq)) || char(10) ||"
+             " s.result || char(10) || s.totals AS BLOB))")
+# Every snapshot of a match with the checksum of its deal (all of a match's snapshots checked with one query)
+VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
+            " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
 # the same for every match of the file at once, and the actions after each match's newest snapshot
-EVERY_VERIFIED = ("SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, (SELECT"
-                  " group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
-                  " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq))"
-                  " FROM (SELECT *, coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous"
-                  " FROM snapshots) AS s ORDER BY s.match_id, s.seq")
+EVERY_VERIFIED = (f"SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, {_CHECKSUM} FROM (SELECT *,"
+                  " coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous FROM snapshots) AS s"
+                  " ORDER BY s.match_id, s.seq")
 EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (SELECT match_id, max(seq) AS newest"
               " FROM snapshots GROUP BY match_id) AS n ON n.match_id = a.match_id WHERE a.seq > n.newest"
               " ORDER BY a.match_id, a.seq")
@@ -312,9 +344,9 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
         the newest) and fits the match: its number, dealer and sides, and totals that add up."""
         if index + 1 < count:  # the newest was checked before anything was read
-            _, _, engine, stored, older_totals, actions = fetch()[index]
-            if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(actions, str)
-                    or not isinstance(text, str) or crc32("\n".join((actions, text, older_totals))) != stored):
+            _, _, engine, stored, older_totals, checksum = fetch()[index]
+            if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(text, str)
+                    or checksum is None or checksum != stored):
                 raise Untrusted
         if not isinstance(text, str):
             raise Untrusted
@@ -329,6 +361,9 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         if (after is None or before is None or sorted(before) != sorted(sides)
                 or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
             raise Untrusted  # the totals do not add up: a figure was changed
+        row = fetch()[index]  # what was read for this deal and is not needed again: a long session keeps no more
+        fetch()[index] = (row[0], None, *row[2:])  # than a deal's worth of text at a time
+        parsed.pop(index - 1, None)
         return found  # in seat order, as played
 
     parsed: dict[int, dict[str, int] | None] = {}
@@ -388,7 +423,9 @@ def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: 
     """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
     with the match ``totals`` after it."""
     seq = match.completed_at[number]
-    previous = match.completed_at[number - 1] if number else 0
+    # the deal before it finished where its snapshot is (read as VERIFIED reads them, without reading the others)
+    previous = db.execute("SELECT coalesce(max(seq), 0) FROM snapshots WHERE match_id = ? AND seq < ?",
+                          (match_id, seq)).fetchone()[0] if number else 0
     deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
                                    " ORDER BY seq", (match_id, previous, seq))]
     import json
