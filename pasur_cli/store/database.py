@@ -65,6 +65,7 @@ from pasur_cli.store.snapshots import (
     Untrusted,
     json_totals,
     newest_snapshot,
+    read_together,
     rebuild_snapshots,
     result_from,
     sql_crc,
@@ -647,8 +648,12 @@ class Store:
             heads = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
                                     " ORDER BY touched DESC, id DESC").fetchall()
             snaps: dict[int, list[Any]] = {}
-            for row in self.db.execute(EVERY_VERIFIED):
-                snaps.setdefault(row[0], []).append(row[1:])
+            rows = self.db.execute(EVERY_VERIFIED).fetchall()
+            results = read_together([r[4] for r in rows], [r[7] for r in rows]) or [None] * len(rows)
+            totals = read_together([r[5] for r in rows], [r[7] for r in rows]) or [None] * len(rows)
+            for row, result, total in zip(rows, results, totals, strict=True):
+                snaps.setdefault(row[0], []).append((*row[1:7], result, total))
+            del rows, results, totals
             tails: dict[int, list[Any]] = {}
             for row in self.db.execute(EVERY_TAIL):
                 tails.setdefault(row[0], []).append(row[1:])
@@ -695,11 +700,12 @@ class Store:
             return None
         import json
         texts, completed, before = [], [], dict.fromkeys(sides, 0)
-        for index, (seq, engine, stored, result, totals_text, checksum) in enumerate(snaps):
+        for index, (seq, engine, stored, result, totals_text, checksum, read, read_totals) in enumerate(snaps):
             if (engine != ENGINE_VERSION or not isinstance(result, str) or not isinstance(totals_text, str)
                     or checksum is None or checksum != stored):
                 return None
-            found, after = json.loads(result), json_totals(totals_text)  # Values only when a deal is read
+            # Values only when a deal is read
+            found, after = json.loads(result) if read is None else read, json_totals(totals_text, read_totals)
             scores = found["scores"]
             if (found["number"] != index + 1 or found["dealer"] != names[(dealer + index) % len(names)]
                     or after is None or sorted(after) != sorted(sides) or sorted(scores) != sorted(sides)

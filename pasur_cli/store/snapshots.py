@@ -238,7 +238,9 @@ _CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT
 VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
             " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
 # the same for every match of the file at once, and the actions after each match's newest snapshot
-EVERY_VERIFIED = (f"SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, {_CHECKSUM} FROM (SELECT *,"
+EVERY_VERIFIED = (f"SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, {_CHECKSUM},"
+                  " json_valid(s.result) AND json_valid(s.totals) AND substr(s.result, 1, 1) = '{' AND"
+                  " substr(s.totals, 1, 1) = '{' FROM (SELECT *,"
                   " coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous FROM snapshots) AS s"
                   " ORDER BY s.match_id, s.seq")
 EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (SELECT match_id, max(seq) AS newest"
@@ -246,12 +248,26 @@ EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (
               " ORDER BY a.match_id, a.seq")
 
 
-def json_totals(text: object) -> dict[str, int] | None:
+def read_together(texts: list[Any], objects: list[Any]) -> list[Any] | None:
+    """Each of ``texts`` read by the json module, with one call for them all (a call each costs
+    more than reading them), when SQLite found each a JSON object (``objects``: so joined by commas
+    they stay apart, one item each); None otherwise (each is then read alone)."""
+    import json
+    if not all(objects) or not all(t.__class__ is str for t in texts):
+        return None
+    try:
+        items = json.loads("[" + ",".join(texts) + "]")
+    except (ValueError, RecursionError):
+        return None
+    return items if len(items) == len(texts) else None
+
+
+def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
     """Running totals read with the json module (as ``parse_result`` reads a result), or None
-    when they are not an object of whole numbers."""
+    when they are not an object of whole numbers (``read``: the text read already)."""
     import json
     try:
-        totals = json.loads(text)  # type: ignore[arg-type]
+        totals = json.loads(text) if read is None else read  # type: ignore[arg-type]
     except (ValueError, TypeError, RecursionError):
         return None
     if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
