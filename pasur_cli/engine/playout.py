@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from functools import cache, lru_cache
 from itertools import combinations, product
+from math import comb
 
 from pasur_cli.engine.rules import Rules
 
@@ -28,15 +29,17 @@ TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
 HANDS = {2: 6, 3: 4, 4: 3}
 _CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
 _TAKES: dict[Rules, dict[tuple[int, tuple[int, ...]], list[Take]]] = {}
-_SWEEPS: dict[Rules, dict[tuple[int, ...], bool]] = {}
+_SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
 # the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
 # the share of the worth left on the table counted against a play, and the share of a sur an
 # opponent is assumed to make of a table some card could sweep
-CLUB_SHARE, LEFT_SHARE, DANGER = 1.2, 0.3, 0.6
+LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
 
 Counts = tuple[int, ...]  # index v (1..10): how many numerals of value v; index 0 unused
 Take = tuple[int, ...]
-Move = tuple[Take, float, bool, tuple[int, ...]]  # take, the policy's score before a sur, clears, table left
+# take, points and clubs brought in, clears the table, the table left, its points and clubs, the ranks
+# that clear it and those that would make a sur of it (bits)
+Move = tuple[Take, int, int, bool, tuple[int, ...], int, int, int, int]
 
 
 class Game:
@@ -47,12 +50,15 @@ class Game:
         "cache",
         "clubs_min",
         "clubs_points",
+        "clubs_value",
         "court_all",
         "dealer",
         "hands",
         "jack_sur",
         "jack_wild",
+        "keep_jack",
         "last_hand_sur",
+        "left_share",
         "mode",
         "multi",
         "players",
@@ -64,10 +70,10 @@ class Game:
         "sur_open",
         "sur_points",
         "sweeps",
+        "take_share",
         "takes",
         "third",
         "total_plays",
-        "worth",
     )
 
     def __init__(self, rules: Rules, seat_side: list[int], dealer: int, sur_open: list[bool]) -> None:
@@ -96,9 +102,9 @@ class Game:
         points[TEN_DIAMONDS] += 3
         points[SEVEN_DIAMONDS] += rules.seven_diamonds
         self.points = tuple(points)
-        # what a card is worth to the playout policy: its points and a share of the clubs points
-        club_share = rules.clubs_points / 13 * CLUB_SHARE
-        self.worth = tuple(points[i] + (club_share if CLUB[i] else 0.0) + 0.02 for i in range(52))
+        self.clubs_value = _clubs_table(self)
+        self.left_share, self.take_share = LEFT_SHARE, TAKE_SHARE
+        self.keep_jack = KEEP_JACK if self.jack_wild and self.mode == "sum11" else 0.0
         key = (rules, self.sur_open, self.players)
         self.cache = _CACHES.setdefault(key, {})  # (card, table): the policy's view of each play
         self.takes = _TAKES.setdefault(rules, {})  # (rank, table): the legal captures
@@ -110,16 +116,18 @@ class Position:
     order it will be dealt), the plays made so far, and per side the clubs, points and surs held;
     ``last`` is the seat that captured last (-1: nobody yet)."""
 
-    __slots__ = ("clubs", "hands", "last", "played", "points", "stock", "surs", "table")
+    __slots__ = ("clubs", "hands", "last", "live", "played", "points", "stock", "surs", "table")
 
     def __init__(self, table: tuple[int, ...], hands: list[list[int]], stock: list[int], played: int,
-                 clubs: list[int], points: list[int], surs: list[int], last: int) -> None:
+                 clubs: list[int], points: list[int], surs: list[int], last: int,
+                 live: list[int] | None = None) -> None:
         self.table, self.hands, self.stock, self.played = table, hands, stock, played  # table: sorted
         self.clubs, self.points, self.surs, self.last = clubs, points, surs, last
+        self.live = live  # cards of each rank in a hand or the stock (``live``), counted when first needed
 
     def copy(self) -> Position:
         return Position(self.table, [h[:] for h in self.hands], self.stock[:], self.played, self.clubs[:],
-                        self.points[:], self.surs[:], self.last)
+                        self.points[:], self.surs[:], self.last, None if self.live is None else self.live[:])
 
 
 # -- captures ------------------------------------------------------------------------------------
@@ -244,6 +252,8 @@ def play(pos: Position, game: Game, card: int, take: Take) -> None:
     when this one is played out, and give the table to the last capturer after the last card."""
     seat = (game.dealer + 1 + pos.played) % game.players
     pos.hands[seat].remove(card)
+    if pos.live is not None:
+        pos.live[RANK[card]] -= 1
     table = pos.table
     if take:
         side = game.seat_side[seat]
@@ -313,87 +323,80 @@ def margin(result: list[int], side: int) -> float:
 
 
 # -- the playout policy ----------------------------------------------------------------------------
-@lru_cache(maxsize=1 << 16)
-def _sweepable(counts: Counts, jacks: int, queens: int, kings: int, key: tuple[object, ...]) -> bool:
-    """Whether some single card could clear a table of these cards as a sur (``key``: the rules)."""
-    mode, multi, court_all, jack_wild, jack_sur = key
-    numerals = sum(counts)
-    if mode == "rank":
-        kinds = sum(1 for k in counts if k) + (jacks > 0) + (queens > 0) + (kings > 0)
-        return kinds == 1
-    courts = queens + kings
-    if courts:
-        if numerals or jacks or (queens and kings):
-            return False
-        return bool(court_all) or courts == 1
-    if jacks:
-        return bool(jack_wild and jack_sur)
-    if jack_wild and jack_sur and numerals:
-        return True
-    total = sum(v * k for v, k in enumerate(counts))
-    tops = list(range(1, 11)) + ([11] if not jack_wild and jack_sur else [])
-    for t in tops:
-        if multi:
-            if total % t == 0 and total and _splits(t, counts):
-                return True
-        elif total == t:
-            return True
-    return False
+def _clubs_table(game: Game) -> list[list[list[float]]]:
+    """``[mine][theirs][k]``: the clubs points' expected share in the margin (clubs points times the
+    chance of scoring them, less the other side's) once ``k`` more clubs are the player's, every
+    club not yet taken going to either side alike."""
+    need = game.clubs_min
+    points = game.clubs_points
+
+    def chance(have: int, rest: int) -> float:  # P(at least need - have of rest fair coins)
+        want = need - have
+        if want <= 0:
+            return 1.0
+        if want > rest:
+            return 0.0
+        return sum(comb(rest, j) for j in range(want, rest + 1)) / 2 ** rest
+
+    table = []
+    for mine in range(14):
+        row = []
+        for theirs in range(14):
+            values = []
+            for k in range(14):
+                m = min(13, mine + k)
+                rest = max(0, 13 - m - theirs)
+                values.append(points * (chance(m, rest) - chance(theirs, rest)))
+            row.append(values)
+        table.append(row)
+    return table
 
 
-def sweepable(table: tuple[int, ...], game: Game) -> bool:
-    """Whether some single card could clear ``table`` as a sur (cached per rules)."""
-    found = game.sweeps.get(table)
+def _clearers(ranks: tuple[int, ...], game: Game) -> tuple[int, int]:
+    """Which ranks (bits) clear a table of these ranks with one capture, and which of those make a
+    sur (a J under ``jack_sur=false`` clears without one)."""
+    table = tuple(4 * (r - 1) + ranks[:k].count(r) for k, r in enumerate(ranks))  # any suits: captures go by rank
+    clear = 0
+    for rank in range(1, 14):
+        takes = captures(4 * (rank - 1), table, game) if table else []
+        if any(len(t) == len(table) for t in takes):
+            clear |= 1 << rank
+    surs = clear & ~(1 << JACK) if not game.jack_sur else clear
+    return clear, surs
+
+
+def clearers(table: tuple[int, ...], game: Game) -> tuple[int, int]:
+    """``_clearers`` of ``table``, cached per rules by its ranks."""
+    ranks = tuple(sorted(RANK[c] for c in table))
+    found = game.sweeps.get(ranks)
     if found is None:
-        found = game.sweeps[table] = _sweepable_table(table, game)
+        found = game.sweeps[ranks] = _clearers(ranks, game) if ranks else (0, 0)
     return found
-
-
-def _sweepable_table(table: tuple[int, ...], game: Game) -> bool:
-    counts = [0] * 11
-    jacks = queens = kings = 0
-    for c in table:
-        r = RANK[c]
-        if r <= 10:
-            counts[r] += 1
-        elif r == JACK:
-            jacks += 1
-        elif r == QUEEN:
-            queens += 1
-        else:
-            kings += 1
-    return _sweepable(tuple(counts), jacks, queens, kings,
-                      (game.mode, game.multi, game.court_all, game.jack_wild, game.jack_sur))
-
-
 
 
 def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     """What the policy needs of each legal play of ``card`` on ``table`` (cached per rules): the
-    worth of the cards taken, less a share of the worth left on the table and the danger of
-    leaving a table an opponent could sweep."""
+    take, the points and clubs the play brings in (the card and the take), whether it clears the
+    table, the table left, its points and clubs, and the ranks that could clear it (bits)."""
     key = (card, table)
     cached = game.cache.get(key)
     if cached is None:
-        worth = game.worth
-        danger = game.sur_points * DANGER
+        points = game.points
         takes = game.takes.get((RANK[card], table))
         if takes is None:
             takes = game.takes[RANK[card], table] = captures(card, table, game)
         found: list[Move] = []
-        if takes:
-            for take in takes:
+        for take in takes or [()]:
+            if take:
                 left = tuple(c for c in table if c not in take)
-                score = worth[card] + sum(worth[c] for c in take) - LEFT_SHARE * sum(worth[c] for c in left)
-                if left and sweepable(left, game):
-                    score -= danger
-                found.append((take, score, not left, left))
-        else:
-            left = tuple(sorted((*table, card)))
-            score = -worth[card] - LEFT_SHARE * sum(worth[c] for c in left)
-            if sweepable(left, game):
-                score -= danger
-            found.append(((), score, False, left))
+                gain = points[card] + sum(points[c] for c in take)
+                clubs = CLUB[card] + sum(CLUB[c] for c in take)
+            else:
+                left = tuple(sorted((*table, card)))
+                gain = clubs = 0
+            clear, surs = clearers(left, game)
+            found.append((take, gain, clubs, bool(take) and not left, left, sum(points[c] for c in left),
+                          sum(CLUB[c] for c in left), clear, surs))
         if len(game.cache) > 100_000:  # memory stays flat: about 30 MB at most
             game.cache.clear()
             game.takes.clear()
@@ -402,23 +405,110 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     return cached
 
 
+def _miss(unseen: int, sweepers: int, held: int) -> float:
+    """The chance that ``held`` cards dealt from ``unseen`` include none of ``sweepers`` of them."""
+    p = 1.0
+    for i in range(held):
+        if unseen - i <= 0:
+            break
+        p *= max(0, unseen - sweepers - i) / (unseen - i)
+    return p
+
+
+def _hit(ranks: int, counts: list[int], mine: list[int], unseen: int, held: int) -> float:
+    """The chance that the next player, holding ``held`` of the ``unseen`` cards, has one of these
+    ranks (bits), counting the cards of them still unseen by the player to move."""
+    n = 0
+    for r in range(1, 14):
+        if ranks >> r & 1:
+            n += counts[r] - mine[r]
+    return 1.0 - _miss(unseen, n, held) if n else 0.0
+
+
+def live(pos: Position) -> list[int]:
+    """How many cards of each rank are still in a hand or the stock (counted once, then kept)."""
+    found = pos.live
+    if found is None:
+        found = [0] * 14
+        for hand in pos.hands:
+            for c in hand:
+                found[RANK[c]] += 1
+        for c in pos.stock:
+            found[RANK[c]] += 1
+        pos.live = found
+    return found
+
+
 def policy(pos: Position, game: Game) -> tuple[int, Move]:
-    """The playout policy's play for the seat to move: the capture worth most now (a sur counts its
-    points), less a share of what the table it leaves holds and the danger of leaving one an
-    opponent could sweep. Cheap, and far better than greedy."""
+    """The playout policy's play for the seat to move, from what that seat can know (its hand, the
+    table, the cards seen): the points and clubs a play brings in (a club worth its share of the
+    clubs points by how the clubs stand), a sur's points, less a share of what the table it leaves
+    holds, and, by the chance that the next player holds a card that clears it (counted from the
+    unseen cards), the sur and the table that player would take. A J (when wild) is kept for a
+    better table unless it brings in enough."""
     seat = (game.dealer + 1 + pos.played) % game.players
+    hand = pos.hands[seat]
     table = pos.table
     cache = game.cache
-    sur = -1.0
+    side = game.seat_side[seat]
+    clubs = pos.clubs
+    mine = clubs[side]
+    theirs = max(clubs[s] for s in range(game.sides) if s != side)
+    row = game.clubs_value[mine][theirs]
+    base = row[0]
+    club = row[1] - base
+    lost = base - game.clubs_value[mine][min(13, theirs + 1)][0]
+    counts = live(pos)
+    mine_ranks = [0] * 14
+    for c in hand:
+        mine_ranks[RANK[c]] += 1
+    unseen = -len(hand)
+    for n in counts:
+        unseen += n
+    plays = game.total_plays
+    after = pos.played + 1
+    if after >= plays:
+        nxt_held = 0
+    else:
+        nxt = (seat + 1) % game.players
+        nxt_held = len(pos.hands[nxt]) or 4
+        if after % (4 * game.players) == 0 and not pos.stock:
+            nxt_held = 0
+    sur_next = 0.0
+    if nxt_held:
+        nxt_seat = (seat + 1) % game.players
+        last_hand = after // (4 * game.players) + 1 >= game.hands
+        if (game.last_hand_sur or not last_hand) and game.sur_open[game.seat_side[nxt_seat]]:
+            sur_next = game.sur_points
+        if game.seat_side[nxt_seat] == side:
+            nxt_held = 0
+    my_sur = -1.0
+    keep_jack = game.keep_jack
+    share, take_share = game.left_share, game.take_share
     best_card, best, best_score = -1, None, -1e9
-    for card in pos.hands[seat]:
+    misses: dict[int, float] = {}
+    for card in hand:
         found = cache.get((card, table)) or moves(card, table, game)
         for move in found:
-            score = move[1]
-            if move[2]:
-                if sur < 0:
-                    sur = game.sur_points if can_sur(pos, game, seat, card) else 0.0
-                score += sur
+            _, gain, cl, clears, left, lpts, lcl, clear, surs = move
+            score = gain + (row[cl] - base if cl > 1 else club * cl)
+            if clears:
+                if my_sur < 0:
+                    my_sur = game.sur_points if can_sur(pos, game, seat, card) else 0.0
+                score += my_sur
+            elif left:
+                worth = lpts + lost * lcl
+                score -= share * worth
+                if clear and nxt_held:
+                    p = misses.get(clear)
+                    if p is None:
+                        p = misses[clear] = _hit(clear, counts, mine_ranks, unseen, nxt_held)
+                    score -= p * take_share * worth
+                    if surs and sur_next:
+                        q = p if surs == clear else _hit(surs, counts, mine_ranks, unseen, nxt_held)
+                        score -= q * sur_next
+            if keep_jack and RANK[card] == JACK and not clears:
+                score -= keep_jack
             if score > best_score:
                 best_card, best, best_score = card, move, score
     assert best is not None
@@ -431,13 +521,14 @@ def play_move(pos: Position, game: Game, card: int, move: Move) -> None:
     if not take or len(take) < len(pos.table):
         seat = (game.dealer + 1 + pos.played) % game.players
         pos.hands[seat].remove(card)
+        if pos.live is not None:
+            pos.live[RANK[card]] -= 1
         if take:
             side = game.seat_side[seat]
-            points = game.points
-            pos.points[side] += points[card] + sum(points[c] for c in take)
-            pos.clubs[side] += CLUB[card] + sum(CLUB[c] for c in take)
+            pos.points[side] += move[1]
+            pos.clubs[side] += move[2]
             pos.last = seat
-        pos.table = move[3]
+        pos.table = move[4]
         _next(pos, game)
     else:
         play(pos, game, card, take)
@@ -505,9 +596,10 @@ def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list
     for _ in range(guesses if unseen else 1):
         hands, stock = guess.next()
         hands[seat] = mine
+        counts = live(Position((), hands, stock, 0, [], [], [], -1))
         for k, (card, take) in enumerate(options):
             pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
-                           base.points[:], base.surs[:], base.last)
+                           base.points[:], base.surs[:], base.last, counts[:])
             play(pos, game, card, take)
             found[k].append(margin(playout(pos, game), side))
     return found
