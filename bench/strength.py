@@ -2,6 +2,7 @@
 
     nice -n 10 python bench/strength.py [--pairs 1000] [--step 25] [--effort N] [--curve 200]
                                         [--efforts 0,1,2,4,8] [--teams] [--opponents greedy,random,noisy]
+                                        [--jobs 2]
     python bench/strength.py --speed
     python bench/strength.py --stability DEALS
 
@@ -9,9 +10,10 @@ Strength: each pair is one shuffled deck played twice by two players, seats swap
 deal gives each seat the cards the other had), so the luck of the cards cancels out. The engine
 (``advise`` at the given effort, always taking its best option) plays against
 
-- greedy: the most valuable capture now (points, a club counting half a point, a sur 5); when
-  nothing captures, it trails its least valuable card;
-- random: a uniformly random card, and a random one of its legal captures;
+- greedy: the most valuable capture now (points, a club counting half a point, a sur 5: only
+  where the clearing capture is a sur under the rules then); when nothing captures, it trails
+  its least valuable card;
+- random: uniform over the legal options (card and capture);
 - noisy: greedy, but one play in five is random.
 
 Printed per preset and opponent: the mean margin per deal (engine's deal score less the
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import statistics
@@ -89,14 +92,13 @@ def greedy(t: Table, seat: int, rng: random.Random, noise: float = 0.0) -> tuple
     captures = [(c, take) for c, take in options if take]
     if captures:
         size = len(t.pos.table)
-        return max(captures, key=lambda o: worth(o[0]) + sum(worth(c) for c in o[1]) + 5 * (len(o[1]) == size))
+        return max(captures, key=lambda o: worth(o[0]) + sum(worth(c) for c in o[1])
+                   + 5 * (len(o[1]) == size and sim.can_sur(t.pos, t.game, seat, o[0])))
     return min(options, key=lambda o: (worth(o[0]), o[0]))
 
 
 def uniform(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
-    card = rng.choice(t.pos.hands[seat])
-    takes = sim.captures(card, t.pos.table, t.game)
-    return card, (rng.choice(takes) if takes else ())
+    return rng.choice(t.options(seat))
 
 
 def engine(effort: int) -> Chooser:
@@ -174,6 +176,16 @@ def teams_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int
         two = play_deal(rules, [them, me, them, me], table, stock, rng, timer, me)
         margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
     return margins
+
+
+def measure_unit(unit: tuple[tuple[str, str, str, int], int, int]) -> tuple[list[float], list[float]]:
+    """One line's pairs of one round: (table, preset, opponent, effort), how many, the seed; the
+    margins and the engine's decision times (a unit runs alone, so ``--jobs`` changes no figure)."""
+    (table, preset, name, effort), count, seed = unit
+    measure = teams_margin if table == "teams" else pairs_margin
+    timer: list[float] = []
+    found = measure(PRESETS[preset], engine(effort), OPPONENTS[name], count, seed, timer)
+    return found, timer
 
 
 def speed() -> None:
@@ -266,6 +278,7 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--stability", type=int, default=0, metavar="DEALS")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=1, help="processes (each line's round runs in one)")
     args = parser.parse_args()
     if args.speed:
         speed()
@@ -281,21 +294,23 @@ def main() -> None:
     ]
     margins: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
     timers: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
-    engines = {effort: engine(effort) for effort in {key[3] for key in lines}}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parent).stdout.strip()
+    print(f"pasur at commit {commit or '?'}; {' '.join(sys.argv[1:])}; jobs {args.jobs}", flush=True)
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     titles = {"main": f"advise at effort {args.effort} against each opponent, 2 players",
               "curve": "margin against greedy (standard) by effort: the time given",
               "teams": f"4 players in teams, advise (effort {args.effort}) partners against greedy partners"}
     done = 0
     while done < args.pairs:  # rounds of --step pairs on every line, so a run cut short is still a whole table
         step = min(args.step, args.pairs - done)
-        for key in lines:
-            table, preset, name, effort = key
-            count = step if table != "curve" else min(step, max(0, args.curve - done))
-            if not count:
-                continue
-            measure = teams_margin if table == "teams" else pairs_margin
-            margins[key] += measure(PRESETS[preset], engines[effort], OPPONENTS[name], count, args.seed + done,
-                                    timers[key])
+        units = [(key, step if key[0] != "curve" else min(step, max(0, args.curve - done)), args.seed + done)
+                 for key in lines]
+        units = [unit for unit in units if unit[1]]
+        for (key, _, _), (found, times) in zip(units, (pool.map if pool else map)(measure_unit, units),
+                                               strict=True):
+            margins[key] += found
+            timers[key] += times
         done += step
         print(f"\n== after {done} pairs per line (seed {args.seed}) ==")
         for table in ("main", "curve", "teams"):

@@ -34,6 +34,8 @@ _SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
 # the share of the worth left on the table counted against a play, and the share of a sur an
 # opponent is assumed to make of a table some card could sweep
 LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
+DEPTH = -1  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
+EXACT = 4  # unseen cards at most (all in the one other hand) for the deal to be played out by minimax
 
 Counts = tuple[int, ...]  # index v (1..10): how many numerals of value v; index 0 unused
 Take = tuple[int, ...]
@@ -336,7 +338,7 @@ def _clubs_table(game: Game) -> list[list[list[float]]]:
             return 1.0
         if want > rest:
             return 0.0
-        return sum(comb(rest, j) for j in range(want, rest + 1)) / 2 ** rest
+        return sum(comb(rest, j) for j in range(want, rest + 1)) / 2.0 ** rest
 
     table = []
     for mine in range(14):
@@ -355,12 +357,29 @@ def _clubs_table(game: Game) -> list[list[list[float]]]:
 def _clearers(ranks: tuple[int, ...], game: Game) -> tuple[int, int]:
     """Which ranks (bits) clear a table of these ranks with one capture, and which of those make a
     sur (a J under ``jack_sur=false`` clears without one)."""
-    table = tuple(4 * (r - 1) + ranks[:k].count(r) for k, r in enumerate(ranks))  # any suits: captures go by rank
+    kinds = set(ranks)
     clear = 0
-    for rank in range(1, 14):
-        takes = captures(4 * (rank - 1), table, game) if table else []
-        if any(len(t) == len(table) for t in takes):
-            clear |= 1 << rank
+    if game.mode == "rank":
+        if len(kinds) == 1:
+            clear = 1 << ranks[0]
+    elif QUEEN in kinds or KING in kinds:
+        if len(kinds) == 1 and (game.court_all or len(ranks) == 1):
+            clear = 1 << ranks[0]
+    elif JACK in kinds:
+        if game.jack_wild:
+            clear = 1 << JACK
+    else:
+        if game.jack_wild:
+            clear = 1 << JACK
+        counts = [0] * 11
+        for r in ranks:
+            counts[r] += 1
+        shape = tuple(counts)
+        total = sum(ranks)
+        for rank in range(1, 11 if game.jack_wild else 12):
+            t = 11 - rank if rank <= 10 else 11
+            if (total == t or (game.multi and not total % t and _splits(t, shape))) and t:
+                clear |= 1 << rank
     surs = clear & ~(1 << JACK) if not game.jack_sur else clear
     return clear, surs
 
@@ -543,6 +562,55 @@ def playout(pos: Position, game: Game) -> list[int]:
     return scores(pos, game)
 
 
+def rollout(pos: Position, game: Game, side: int, stop: int) -> float:
+    """Play on with the policy for every seat up to play number ``stop`` (the end of a hand, or of
+    the deal); ``side``'s deal margin: exact at the end of the deal, else ``judge``'s estimate."""
+    while pos.played < stop:
+        card, move = policy(pos, game)
+        play_move(pos, game, card, move)
+    if pos.played >= game.total_plays:
+        return margin(scores(pos, game), side)
+    return judge(pos, game, side)
+
+
+def judge(pos: Position, game: Game, side: int) -> float:
+    """``side``'s expected deal margin as a hand begins: the points and surs held, the clubs points
+    by how the clubs stand (``clubs_value``), and the table, which the hand's leader clears by the
+    chance that one of its four cards (any of the cards not yet played) does so (a sur when the
+    rules allow it then)."""
+    held = [pos.points[s] + pos.surs[s] * game.sur_points for s in range(game.sides)]
+    clubs = pos.clubs
+    theirs = max(clubs[s] for s in range(game.sides) if s != side)
+    value = margin(held, side) + game.clubs_value[clubs[side]][theirs][0]
+    table = pos.table
+    if table:
+        counts = live(pos)
+        clear, surs = clearers(table, game)
+        if clear:
+            leader = (game.dealer + 1) % game.players
+            n = 0
+            for r in range(1, 14):
+                if clear >> r & 1:
+                    n += counts[r]
+            p = 1.0 - _miss(sum(counts), n, 4)
+            gain = sum(game.points[c] for c in table)
+            last_hand = pos.played // (4 * game.players) + 1 >= game.hands
+            if surs and (game.last_hand_sur or not last_hand) and game.sur_open[game.seat_side[leader]]:
+                gain += game.sur_points
+            sign = 1.0 if game.seat_side[leader] == side else -1.0 / (game.sides - 1)
+            value += sign * p * gain
+    return value
+
+
+def horizon(game: Game, played: int) -> int:
+    """Where a guessed deal is played to from play number ``played``: the end of the hand of play
+    ``played + DEPTH`` (the end of the deal at most); DEPTH < 0: the end of the deal."""
+    if DEPTH < 0:
+        return game.total_plays
+    per_hand = 4 * game.players
+    return min(game.total_plays, ((played + DEPTH) // per_hand + 1) * per_hand)
+
+
 def deal_hidden(rng: random.Random, unseen: list[int], sizes: list[int]) -> tuple[list[list[int]], list[int]]:
     """One honest guess at the hidden cards: ``unseen`` shuffled into hands of ``sizes`` (in seat
     order), the rest the stock."""
@@ -588,9 +656,10 @@ def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list
     """Determinized Monte Carlo: for each option (card, take) of ``seat``, holding ``mine``, at
     ``base`` (whose hands and stock are ignored), the deal margin of the seat's side in each of
     ``guesses`` guesses at the hidden cards (``unseen`` dealt into hands of ``sizes``, the rest
-    the stock). Every option is played in the same guesses and the deal finished by the policy.
-    With nothing hidden one guess is exact, and only one is made."""
+    the stock). Every option is played in the same guesses and the deal played on by the policy
+    to ``horizon`` (``rollout``). With nothing hidden one guess is all there is, and only one is made."""
     side = game.seat_side[seat]
+    stop = horizon(game, base.played)
     found: list[list[float]] = [[] for _ in options]
     guess = Guesses(rng, unseen, sizes)
     for _ in range(guesses if unseen else 1):
@@ -601,12 +670,110 @@ def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list
             pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
                            base.points[:], base.surs[:], base.last, counts[:])
             play(pos, game, card, take)
-            found[k].append(margin(playout(pos, game), side))
+            found[k].append(rollout(pos, game, side, stop))
     return found
+
+
+def exact(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+          options: list[tuple[int, Take]]) -> list[float]:
+    """The value of each option with nothing hidden that matters (two sides, the stock empty, every
+    unseen card in the other hands): the deal played out by minimax (alpha-beta), every seat's best
+    play, rather than by the policy. When the unseen cards could be split between several other
+    hands, each split is one guess; this is only called when there is one other hand."""
+    side = game.seat_side[seat]
+    hands: list[list[int]] = []
+    k = 0
+    for size in sizes:
+        hands.append(unseen[k:k + size])
+        k += size
+    hands[seat] = mine
+    values = []
+    for card, take in options:
+        pos = Position(base.table, [h[:] for h in hands], [], base.played, base.clubs[:], base.points[:],
+                       base.surs[:], base.last)
+        play(pos, game, card, take)
+        values.append(_minimax(pos, game, side, -1e9, 1e9))
+    return values
+
+
+def _minimax(pos: Position, game: Game, side: int, alpha: float, beta: float) -> float:
+    """The deal margin of ``side`` with best play by both sides from ``pos`` (everything known)."""
+    if pos.played >= game.total_plays:
+        return margin(scores(pos, game), side)
+    seat = (game.dealer + 1 + pos.played) % game.players
+    mine = game.seat_side[seat] == side
+    best = -1e9 if mine else 1e9
+    for card in pos.hands[seat]:
+        for move in moves(card, pos.table, game):
+            child = pos.copy()
+            play_move(child, game, card, move)
+            value = _minimax(child, game, side, alpha, beta)
+            if mine:
+                if value > best:
+                    best = value
+                    alpha = max(alpha, value)
+            elif value < best:
+                best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                return best
+    return best
 
 
 def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
            options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
-    """The mean of ``samples``: the value of each option."""
-    found = samples(game, base, seat, mine, unseen, sizes, options, rng, effort)
-    return [sum(values) / len(values) for values in found]
+    """The value of each option (``searched``'s values)."""
+    return searched(game, base, seat, mine, unseen, sizes, options, rng, effort)[0]
+
+
+def searched(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+             options: list[tuple[int, Take]], rng: random.Random,
+             effort: int) -> tuple[list[float], list[list[float]]]:
+    """The value of each option: its mean deal margin over guesses at the hidden cards, spending
+    ``effort`` playouts per option in all by successive halving: every option is played in the
+    same first guesses, the better half goes on to more guesses, and so on, so the guesses go to
+    the options that could be best. An option dropped early is valued against the best one on the
+    guesses both were played in (common random numbers): the best's mean, less their mean
+    difference there. With nothing hidden that matters (two sides, the stock empty, the unseen
+    cards all in the one other hand) the deal is played out by minimax (``exact``) instead.
+    Also each option's margins guess by guess (the first guesses are common to all options)."""
+    n = len(options)
+    if (n > 1 and game.sides == 2 and len(unseen) == sum(sizes) <= EXACT
+            and sum(1 for size in sizes if size) == 1):
+        values = exact(game, base, seat, mine, unseen, sizes, options)
+        return values, [[v] for v in values]
+    if n == 1 or not unseen or effort <= 1:
+        found = samples(game, base, seat, mine, unseen, sizes, options, rng, max(effort, 1))
+        return [sum(values) / len(values) for values in found], found
+    side = game.seat_side[seat]
+    stop = horizon(game, base.played)
+    guess = Guesses(rng, unseen, sizes)
+    guesses: list[tuple[list[list[int]], list[int], list[int]]] = []
+    played: list[list[float]] = [[] for _ in options]
+    alive = list(range(n))
+    rounds = max(1, (n - 1).bit_length())
+    budget = effort * n
+    for round_ in range(rounds):
+        share = budget // (rounds - round_)
+        more = max(1, share // len(alive))
+        budget -= more * len(alive)
+        upto = len(played[alive[0]]) + more
+        while len(guesses) < upto:
+            hands, stock = guess.next()
+            hands[seat] = mine
+            guesses.append((hands, stock, live(Position((), hands, stock, 0, [], [], [], -1))))
+        for k in alive:
+            card, take = options[k]
+            values = played[k]
+            for hands, stock, counts in guesses[len(values):upto]:
+                pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
+                               base.points[:], base.surs[:], base.last, counts[:])
+                play(pos, game, card, take)
+                values.append(rollout(pos, game, side, stop))
+        if round_ < rounds - 1:
+            alive.sort(key=lambda k: (-sum(played[k]), k))
+            alive = alive[:(len(alive) + 1) // 2]
+    best = max(alive, key=lambda k: (sum(played[k]), -k))
+    top = played[best]
+    mean = sum(top) / len(top)
+    return [mean - (sum(top[:len(v)]) - sum(v)) / len(v) for v in played], played
