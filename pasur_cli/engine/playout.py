@@ -15,10 +15,11 @@ compare the legal captures with ``legal_captures`` on random positions.
 from __future__ import annotations
 
 import random
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations, product
 from math import comb
 
+from pasur_cli.engine.captures import Counts, _maximal_shapes, _sets, _splits  # the referee's search
 from pasur_cli.engine.rules import Rules
 
 RANK = tuple(i // 4 + 1 for i in range(52))  # 1 (A) .. 13 (K)
@@ -37,7 +38,6 @@ LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
 DEPTH = -1  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
 EXACT = 4  # unseen cards at most (all in the one other hand) for the deal to be played out by minimax
 
-Counts = tuple[int, ...]  # index v (1..10): how many numerals of value v; index 0 unused
 Take = tuple[int, ...]
 # take, points and clubs brought in, clears the table, the table left, its points and clubs, the ranks
 # that clear it and those that would make a sur of it (bits)
@@ -133,68 +133,14 @@ class Position:
 
 
 # -- captures ------------------------------------------------------------------------------------
-def _sets(t: int, counts: Counts, top: int = 10) -> list[Counts]:
-    """Every value shape (counts) within ``counts`` summing to ``t``, values at most ``top``."""
-    if t == 0:
-        return [(0,) * 11]
-    found = []
-    for v in range(min(t, top), 0, -1):
-        for k in range(min(counts[v], t // v), 0, -1):
-            for rest in _sets(t - k * v, counts, v - 1):
-                shape = list(rest)
-                shape[v] = k
-                found.append(tuple(shape))
-    return found
-
-
-def _reaches(t: int, counts: Counts) -> bool:
-    bits, mask = 1, (1 << (t + 1)) - 1
-    for v in range(1, 11):
-        for _ in range(counts[v]):
-            bits = (bits | (bits << v)) & mask
-    return bool(bits >> t & 1)
-
-
-@cache
-def _splits(t: int, counts: Counts) -> bool:
-    """Whether ``counts`` splits into disjoint sets each summing to ``t``."""
-    top = max((v for v in range(1, 11) if counts[v]), default=0)
-    if not top:
-        return True
-    rest = list(counts)
-    rest[top] -= 1
-    for group in _sets(t - top, tuple(rest), top):
-        if _splits(t, tuple(a - b for a, b in zip(rest, group, strict=True))):
-            return True
-    return False
-
-
 @lru_cache(maxsize=1 << 16)
 def sum_shapes(t: int, counts: Counts, multi: bool) -> tuple[Counts, ...]:
     """The value shapes a capture by sum ``t`` can take from a table of numerals ``counts``: one set
-    (``multi`` false), or every maximal union of disjoint sets (``multi`` true)."""
+    (``multi`` false), or every maximal union of disjoint sets (``multi`` true), found as the
+    referee finds them (engine.captures), cached."""
     if not multi:
         return tuple(_sets(t, counts))
-    values = [v for v in range(1, min(t, 10) + 1) if counts[v]]
-    found: list[Counts] = []
-    shape = [0] * 11
-
-    def walk(i: int, total: int) -> None:
-        if i == len(values):
-            if total and not total % t:
-                taken = tuple(shape)
-                left = tuple(c - s for c, s in zip(counts, taken, strict=True))
-                if not _reaches(t, left) and _splits(t, taken):
-                    found.append(taken)
-            return
-        v = values[i]
-        for k in range(counts[v] + 1):
-            shape[v] = k
-            walk(i + 1, total + k * v)
-        shape[v] = 0
-
-    walk(0, 0)
-    return tuple(found)
+    return tuple(_maximal_shapes(t, counts)[0])
 
 
 def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[Take]:
