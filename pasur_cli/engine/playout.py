@@ -15,7 +15,7 @@ compare the legal captures with ``legal_captures`` on random positions.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 from math import comb
 
@@ -35,7 +35,7 @@ _SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
 # the share of the worth left on the table counted against a play, and the share of a sur an
 # opponent is assumed to make of a table some card could sweep
 LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
-DEPTH = -1  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
+DEPTH = 4  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
 EXACT = 4  # unseen cards at most (all in the one other hand) for the deal to be played out by minimax
 
 Take = tuple[int, ...]
@@ -104,7 +104,7 @@ class Game:
         points[TEN_DIAMONDS] += 3
         points[SEVEN_DIAMONDS] += rules.seven_diamonds
         self.points = tuple(points)
-        self.clubs_value = _clubs_table(self)
+        self.clubs_value = _clubs_table(self.clubs_min, self.clubs_points)
         self.left_share, self.take_share = LEFT_SHARE, TAKE_SHARE
         self.keep_jack = KEEP_JACK if self.jack_wild and self.mode == "sum11" else 0.0
         key = (rules, self.sur_open, self.players)
@@ -175,8 +175,11 @@ def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[
     found: list[Take] = []
     for shape in shapes:
         parts = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
-        for pick in product(*parts):
-            found.append(tuple(sorted(c for part in pick for c in part)))
+        if len(parts) == 1:
+            found.extend(parts[0])  # each already sorted
+            continue
+        for pick in product(*parts):  # the parts by value, each sorted: sorted as they come
+            found.append(tuple(c for part in pick for c in part))
     return found
 
 
@@ -271,12 +274,12 @@ def margin(result: list[int], side: int) -> float:
 
 
 # -- the playout policy ----------------------------------------------------------------------------
-def _clubs_table(game: Game) -> list[list[list[float]]]:
+@cache
+def _clubs_table(clubs_min: int, clubs_points: int) -> list[list[list[float]]]:
     """``[mine][theirs][k]``: the clubs points' expected share in the margin (clubs points times the
     chance of scoring them, less the other side's) once ``k`` more clubs are the player's, every
     club not yet taken going to either side alike."""
-    need = game.clubs_min
-    points = game.clubs_points
+    need, points = clubs_min, clubs_points
 
     def chance(have: int, rest: int) -> float:  # P(at least need - have of rest fair coins)
         want = need - have
@@ -332,7 +335,7 @@ def _clearers(ranks: tuple[int, ...], game: Game) -> tuple[int, int]:
 
 def clearers(table: tuple[int, ...], game: Game) -> tuple[int, int]:
     """``_clearers`` of ``table``, cached per rules by its ranks."""
-    ranks = tuple(sorted(RANK[c] for c in table))
+    ranks = tuple([RANK[c] for c in table])  # the table is sorted, so are its ranks
     found = game.sweeps.get(ranks)
     if found is None:
         found = game.sweeps[ranks] = _clearers(ranks, game) if ranks else (0, 0)
@@ -418,18 +421,14 @@ def policy(pos: Position, game: Game) -> tuple[int, Move]:
     side = game.seat_side[seat]
     clubs = pos.clubs
     mine = clubs[side]
-    theirs = max(clubs[s] for s in range(game.sides) if s != side)
+    theirs = clubs[1 - side] if game.sides == 2 else max(clubs[s] for s in range(game.sides) if s != side)
     row = game.clubs_value[mine][theirs]
     base = row[0]
     club = row[1] - base
     lost = base - game.clubs_value[mine][min(13, theirs + 1)][0]
-    counts = live(pos)
-    mine_ranks = [0] * 14
-    for c in hand:
-        mine_ranks[RANK[c]] += 1
-    unseen = -len(hand)
-    for n in counts:
-        unseen += n
+    counts: list[int] = []
+    mine_ranks: list[int] = []
+    unseen = 0
     plays = game.total_plays
     after = pos.played + 1
     if after >= plays:
@@ -467,6 +466,12 @@ def policy(pos: Position, game: Game) -> tuple[int, Move]:
                 if clear and nxt_held:
                     p = misses.get(clear)
                     if p is None:
+                        if not counts:  # what the seat has not seen, counted once it matters
+                            counts = live(pos)
+                            mine_ranks = [0] * 14
+                            for c in hand:
+                                mine_ranks[RANK[c]] += 1
+                            unseen = sum(counts) - len(hand)
                         p = misses[clear] = _hit(clear, counts, mine_ranks, unseen, nxt_held)
                     score -= p * take_share * worth
                     if surs and sur_next:
