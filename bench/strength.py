@@ -2,7 +2,7 @@
 
     nice -n 10 python bench/strength.py [--pairs 1000] [--step 25] [--effort N] [--curve 200]
                                         [--efforts 0,1,2,4,8] [--teams] [--opponents greedy,random,noisy]
-                                        [--jobs 2]
+                                        [--teams-pairs 200] [--jobs 2]
     python bench/strength.py --speed
     python bench/strength.py --stability DEALS
 
@@ -20,7 +20,9 @@ Printed per preset and opponent: the mean margin per deal (engine's deal score l
 opponent's) with its 95% confidence interval over the pairs, and the median CPU time of one of the
 engine's decisions. ``--curve N``: the margin against greedy (standard) at several efforts (0: the
 playout policy alone, no search), up to N pairs each. ``--teams``: 4 players in teams, the engine's
-partnership against greedy partners, both seatings. Every line advances ``--step`` pairs per round
+partnership against greedy partners, both seatings (``--teams-pairs N``: up to N pairs). ``--jobs
+N``: N processes; each line's round runs whole in one of them, so no figure depends on N (the
+ms/decision are CPU times). Every line advances ``--step`` pairs per round
 and the whole table is printed after each round, so a run cut short still reports every line.
 
 The deals are played in the engine's simulator (``pasur_cli/engine/playout.py``, which the tests
@@ -275,6 +277,7 @@ def main() -> None:
     parser.add_argument("--curve", type=int, default=0, help="at most this many pairs per effort on the curve")
     parser.add_argument("--efforts", default="0,1,2,4,8")
     parser.add_argument("--teams", action="store_true", help="also 4 players in teams against greedy")
+    parser.add_argument("--teams-pairs", type=int, default=0, help="at most this many pairs for the teams table")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--stability", type=int, default=0, metavar="DEALS")
     parser.add_argument("--seed", type=int, default=2026)
@@ -304,8 +307,8 @@ def main() -> None:
     done = 0
     while done < args.pairs:  # rounds of --step pairs on every line, so a run cut short is still a whole table
         step = min(args.step, args.pairs - done)
-        units = [(key, step if key[0] != "curve" else min(step, max(0, args.curve - done)), args.seed + done)
-                 for key in lines]
+        most = {"main": args.pairs, "curve": args.curve, "teams": args.teams_pairs or args.pairs}
+        units = [(key, min(step, max(0, most[key[0]] - done)), args.seed + done) for key in lines]
         units = [unit for unit in units if unit[1]]
         for (key, _, _), (found, times) in zip(units, (pool.map if pool else map)(measure_unit, units),
                                                strict=True):
