@@ -3,12 +3,16 @@ finished deal cost (``review``).
 
 Knowledge rule: a player knows their own hand, the table, and every card seen in the deal (the
 initial table, every card played or captured); never the other hands or the stock. The engine
-therefore weighs an option by determinized Monte Carlo: it deals the unseen cards at random into
-the other hands (of the sizes they have now) and the stock, many times, plays each option in each
-such deal and finishes the deal with a fast playout policy for every seat (``playout.policy``),
-and averages the deal margin: the player's side's deal score less the average of the other
-sides'. Every option is played in the same guessed deals (common random numbers), so the
-differences between options carry much less noise than the values themselves.
+therefore weighs an option by determinized Monte Carlo (``playout.searched``): it deals the unseen
+cards at random into the other hands (of the sizes they have now) and the stock, many times, plays
+each option in such guessed deals and plays on with a fast playout policy for every seat
+(``playout.policy``) to the end of a hand a few plays ahead, where the deal is judged
+(``playout.judge``), or to the end of the deal; the value is the mean deal margin: the player's
+side's deal score less the average of the other sides'. Every option is played in the same
+guessed deals (common random numbers), so the differences between options carry much less noise
+than the values themselves; the guesses go to the options that could be best (successive
+halving); with nothing hidden that matters (two sides, the stock empty) the deal is played out
+exactly (minimax).
 
 An option's ``value`` is that expected deal margin at the end of the deal, counting what the sides
 already hold (so the last play of a deal, with nothing hidden, is valued exactly). A play's
@@ -28,7 +32,7 @@ from pasur_cli.engine.errors import IllegalPlayError, NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 
-EFFORT = 4  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
+EFFORT = 12  # guessed deals per option at the default effort (bench/strength.py: about 7 ms a decision)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where the label is in doubt, up to
 REVIEW_MOST = 48  # these (four times as many): two seeds must agree on the labels
 HINT_EFFORT = 48  # one decision, read by a person: the most the time allows
@@ -243,7 +247,8 @@ def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None 
            effort: int = EFFORT) -> tuple[Advice, ...]:
     """Every legal option of ``hand`` (the cards, as ``Card``s or codes, of the player to move in
     the match's deal in progress), best first, each with its value. Same ``seed``, same answer;
-    ``effort`` is the number of guessed deals each option is played in.
+    ``effort`` is the number of guessed deals per option (spent by successive halving: the
+    options that could be best are played in more of them).
 
     Raises IllegalPlayError when no deal waits for a play, a card has been seen in this deal (it
     cannot be in the hand), or the hand holds more or fewer cards than the player has now;
