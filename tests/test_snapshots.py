@@ -142,7 +142,7 @@ def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
     stored(db, 40, 16, extra_plays=1)
     parsed = []
     real = module.parse_result
-    monkeypatch.setattr(module, "parse_result", lambda text, sides=None: parsed.append(text) or real(text, sides))
+    monkeypatch.setattr(module, "parse_result", lambda text, *rest: parsed.append(text) or real(text, *rest))
     assert pasur("show").exit_code == 0
     assert parsed == []
     assert pasur("score").exit_code == 0

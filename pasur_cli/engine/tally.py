@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST
+from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, tally_key
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
 from pasur_cli.engine.errors import IllegalPlayError, Words
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
+from pasur_cli.engine.values import FrozenDict
 
 KEY_WORDS = {"clubs": Words("clubs"), "aces": Words("aces"), "jacks": Words("jacks")}  # in a sentence
 
@@ -57,6 +58,44 @@ def tally_action(match: Standing, action: dict[str, Any]) -> dict[str, Any]:
                        for s, c in counts.items()},
             "surs": dict(action.get("surs", {})),
             "partial": bool(action.get("partial", False))}
+
+
+# per rules object: (tally_key, sides, which sides are at the sur limit) -> (canonical action,
+# scores). A long record of tallied deals repeats a few tallies many times; bounded, cleared when full.
+_SCORED: dict[int, tuple[Rules, dict[tuple[Any, ...], tuple[dict[str, Any], FrozenDict[str, SideScore]]]]] = {}
+_SCORED_MOST = 4096
+
+
+def scored_tally(match: Standing, action: dict[str, Any],
+                 key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], Mapping[str, SideScore]]:
+    """``tally_action`` and ``tally_scores`` of a tally action that passed ``check_action``: its
+    canonical form (a new dict each time) and its scores. Computed once for each tally (its
+    ``tally_key``, given or found), sides, rules and side at or above the sur limit (all that
+    the scores depend on). Raises what they raise."""
+    rules = match.rules
+    key = key or tally_key(action)
+    if key is None:  # not plainly a tally (a card written as a player writes it): computed each time
+        canonical = tally_action(match, action)
+        return canonical, tally_scores(match, canonical)
+    kept = _SCORED.get(id(rules))
+    if kept is None or kept[0] is not rules:  # the rules object itself is kept, so its id is not reused
+        if len(_SCORED) >= 64:
+            _SCORED.clear()
+        kept = _SCORED[id(rules)] = rules, {}
+    known_tallies = kept[1]
+    limit = rules.sur_limit
+    full = (key, tuple(match.sides), None if limit is None else tuple(match.totals[s] >= limit for s in match.sides))
+    known = known_tallies.get(full)
+    if known is None:
+        canonical = tally_action(match, action)
+        known = canonical, FrozenDict(tally_scores(match, canonical))
+        if len(known_tallies) >= _SCORED_MOST:
+            known_tallies.clear()
+        known_tallies[full] = known
+    canonical, scores = known
+    return {"type": "tally", "piles": {s: list(c) for s, c in canonical["piles"].items()},
+            "counts": {s: dict(c) for s, c in canonical["counts"].items()}, "surs": dict(canonical["surs"]),
+            "partial": canonical["partial"]}, scores
 
 
 def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore]:

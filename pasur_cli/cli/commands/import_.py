@@ -59,7 +59,7 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     store = open_store(ctx, create=True)
     earlier = store.imported_as(record.fingerprint)
     same = None if earlier is not None or again else store.stored_as(record.players, record.rules, record.dealer,
-                                                                     record.actions)
+                                                                     record.actions, record.texts)
     if earlier is not None and not again:
         question = look(ctx).say("This record was already imported as match {match}. Import it again as a new match?",
                                  match=earlier)
@@ -76,7 +76,7 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
         again = True
     # checked again in the transaction that stores it: imports running at once store a record once
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
-                       record.fingerprint, record.created, once=not again)
+                       record.fingerprint, record.created, once=not again, texts=record.texts)
     count = len(record.actions)
     echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
                                    "Imported as match {match}: {count} actions replayed.", count,
