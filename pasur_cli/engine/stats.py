@@ -188,5 +188,3 @@ def _ranked(rows: list[PlayerRecord]) -> list[PlayerRecord]:
     """Most matches won first, then the best win rate, then most matches, then by name."""
     return sorted(rows, key=lambda r: (-r.won, -(r.win_rate or 0), -r.matches, -r.deals, r.name.casefold()))
 
-
-Record = PlayerRecord  # its name before there was one type per kind of record; use PlayerRecord

@@ -14,11 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from pasur_cli.engine.action import COUNT_KEYS as COUNT_KEYS  # the schema and limits live in action
-from pasur_cli.engine.action import COUNT_MOST as LIMITS
-from pasur_cli.engine.action import check_count as check_count
-from pasur_cli.engine.action import check_surs as check_surs
-from pasur_cli.engine.action import tally_key
+from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, tally_key
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
 from pasur_cli.engine.errors import IllegalPlayError, Words
 from pasur_cli.engine.rules import Rules
@@ -58,7 +54,8 @@ def tally_action(match: Standing, action: dict[str, Any]) -> dict[str, Any]:
         raise IllegalPlayError("{side} is given twice (a side has either a pile or counts).", side=both[0])
     return {"type": "tally",
             "piles": {s: [c.code for c in cards] for s, cards in piles.items()},
-            "counts": {s: {k: c.get(k, 0 if k in LIMITS else False) for k in COUNT_KEYS} for s, c in counts.items()},
+            "counts": {s: {k: c.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS}
+                       for s, c in counts.items()},
             "surs": dict(action.get("surs", {})),
             "partial": bool(action.get("partial", False))}
 
@@ -117,7 +114,7 @@ def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore
     _check_piles(piles, partial and not counts, bool(counts))
     summary = {s: PileCount.of(p) for s, p in piles.items()}
     for side, c in counts.items():
-        summary[side] = PileCount(**{k: c.get(k, 0 if k in LIMITS else False) for k in COUNT_KEYS})
+        summary[side] = PileCount(**{k: c.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS})
     _check_counts(summary, partial, match.rules)
     _check_surs(surs, match)
     return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)
@@ -144,14 +141,14 @@ def _check_piles(piles: dict[str, list[Card]], partial: bool, with_counts: bool)
 
 def _check_counts(summary: dict[str, PileCount], partial: bool, rules: Rules) -> None:
     for side, p in summary.items():
-        for key, most in LIMITS.items():
+        for key, most in COUNT_MOST.items():
             if getattr(p, key) > most:
                 raise IllegalPlayError("{side} cannot hold {count} {key}: there are {most}.", side=side,
                                        count=getattr(p, key), key=KEY_WORDS[key], most=most)
         if p.two_clubs and not p.clubs:
             raise IllegalPlayError("{side} holds the {card} but 0 clubs: the {card} counts as a club.", side=side,
                                    card=TWO_CLUBS)
-    for key, most in LIMITS.items():
+    for key, most in COUNT_MOST.items():
         total = sum(getattr(p, key) for p in summary.values())
         if total > most or (not partial and total != most):
             parts = " + ".join(f"{s} {getattr(p, key)}" for s, p in summary.items())

@@ -43,20 +43,17 @@ from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.values import Value
-from pasur_cli.store.errors import AlreadyImported as AlreadyImported
-from pasur_cli.store.errors import BusyError as BusyError
-from pasur_cli.store.errors import DamagedError as DamagedError
-from pasur_cli.store.errors import GoneError as GoneError
-from pasur_cli.store.errors import NoMatchError as NoMatchError
-from pasur_cli.store.errors import PathError as PathError
-from pasur_cli.store.errors import StaleError as StaleError
-from pasur_cli.store.errors import StoreError as StoreError
-from pasur_cli.store.errors import check_rows
-from pasur_cli.store.paths import APP, sqlite_uri
-from pasur_cli.store.paths import check_file as check_file
-from pasur_cli.store.paths import check_path as check_path
-from pasur_cli.store.paths import default_path as default_path
-from pasur_cli.store.paths import user_data_dir as user_data_dir
+from pasur_cli.store.errors import (
+    AlreadyImported,
+    BusyError,
+    DamagedError,
+    GoneError,
+    NoMatchError,
+    StaleError,
+    StoreError,
+    check_rows,
+)
+from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.snapshots import (
     ENGINE_VERSION,
     EVERY_TAIL,
@@ -71,7 +68,6 @@ from pasur_cli.store.snapshots import (
     sql_crc,
     write_snapshot,
 )
-from pasur_cli.store.snapshots import crc as crc
 
 SCHEMA_VERSION = 3
 SCHEMA = """

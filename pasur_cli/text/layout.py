@@ -108,8 +108,8 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
 def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: list[str], padding: int) -> str | None:
     """What tabulate's "simple" format draws (numbers not parsed, ``padding`` beside the headers)
     for a table of cells one column a character (text or whole numbers), written out here, or
-    None for any other table: `score` draws a table for every deal, and tabulate takes about a
-    millisecond for each (13,000 deals: 13 s). A test holds the two equal."""
+    None for any other table: `score` draws a table for every deal, and tabulate's time for each
+    adds up over thousands of deals (`python bench/growth.py --bounds`). A test holds the two equal."""
     if not rows or any(len(row) != len(headers) for row in rows) or any(a not in ("left", "right") for a in align):
         return None
     texts = [[str(c) if type(c) is int else c for c in row] for row in rows]

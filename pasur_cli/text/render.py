@@ -3,7 +3,7 @@ tables, the position and the race.
 
 Functions take a ``Look`` (ASCII or Unicode suits, colour or not) and return text; printing is
 the CLI's job. How text and tables are laid out is ``layout``'s (tabulate is imported only when a
-table is drawn); the ``--json`` shapes are ``shapes``'s (both re-exported here for callers).
+table is drawn); the ``--json`` shapes are ``shapes``'s.
 """
 
 from __future__ import annotations
@@ -20,25 +20,17 @@ from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, optio
 from pasur_cli.engine.values import Value
 from pasur_cli.text import i18n
 from pasur_cli.text.i18n import N_, _
-from pasur_cli.text.layout import Drawn as Drawn
-from pasur_cli.text.layout import Figure as Figure
-from pasur_cli.text.layout import Visible as Visible
-from pasur_cli.text.layout import column_width, table_width
-from pasur_cli.text.layout import fit_table as fit_table
-from pasur_cli.text.layout import help_text as help_text
-from pasur_cli.text.layout import safe as safe
-from pasur_cli.text.layout import table as table
-from pasur_cli.text.layout import text_width as text_width
-from pasur_cli.text.layout import visible as visible
-from pasur_cli.text.layout import wrap as wrap
-from pasur_cli.text.shapes import check_json as check_json
-from pasur_cli.text.shapes import damaged_row as damaged_row
-from pasur_cli.text.shapes import dumps as dumps
-from pasur_cli.text.shapes import matches_json as matches_json
-from pasur_cli.text.shapes import matches_rows as matches_rows
-from pasur_cli.text.shapes import rules_json as rules_json
-from pasur_cli.text.shapes import score_json as score_json
-from pasur_cli.text.shapes import show_json as show_json
+from pasur_cli.text.layout import (
+    Drawn,
+    Figure,
+    column_width,
+    safe,
+    table,
+    table_width,
+    text_width,
+    visible,
+    wrap,
+)
 
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
     from pasur_cli.engine.deal import Deal, Play

@@ -6,11 +6,13 @@ import sys
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, echo, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.app import PasurCommand, look, look_options, open_store, store_options
 from pasur_cli.cli.questions import confirm
+from pasur_cli.cli.screen import echo, terminal_width
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import MAX_BYTES, read_record
-from pasur_cli.store.database import StoreError, check_file, check_path, default_path
+from pasur_cli.store.errors import StoreError
+from pasur_cli.store.paths import check_file, check_path, default_path
 from pasur_cli.text import render
 
 
