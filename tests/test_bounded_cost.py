@@ -227,6 +227,7 @@ def test_a_record_read_quickly_is_the_record_read_field_by_field(seed):
     """What the record reader's quick reading of an action gives is what its careful reading
     gives (for actions as pasur writes them, and as a person writes them: lowercase cards,
     counts left out), and the import of either replays to the same match."""
+    from pasur_cli.engine.action import tally_key
     from pasur_cli.engine.record import check_action, quick_action, read_record
     match, actions = played_and_tallied(seed)
     sides = list(match.sides)
@@ -244,6 +245,7 @@ def test_a_record_read_quickly_is_the_record_read_field_by_field(seed):
         careful = check_action(action, number, sides)
         quick = quick_action(action, frozenset(sides))
         assert quick is None or quick[0] == careful
+        assert quick is None or quick[1] == tally_key(careful)  # the key the engine would make of it
     doc = {"format": "pasur-match", "version": 1, "players": match.players, "dealer": match.players[0],
            "rules": match.rules.as_dict(), "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a}
                                                         for a in written]}

@@ -38,11 +38,12 @@ class Book(Protocol):
 ENGINE_VERSION = 1
 
 
-def result_text(r: DealResult, known: dict[int, tuple[object, str]] | None = None) -> str:
+def result_text(r: DealResult, known: dict[Any, Any] | None = None) -> str:
     """A deal result as JSON, every field by name (``json.dumps(r.as_dict(), ensure_ascii=False,
     sort_keys=True)``). ``known``: the scores' JSON of the results written so far, by the scores
-    object (kept with it): a long match of tallied deals shares one scores object among the
-    deals that scored alike (see pasur_cli.engine.tally.scored_tally), written once."""
+    object (kept with it), and the dealers' names as JSON: a long match of tallied deals shares
+    one scores object among the deals that scored alike (see pasur_cli.engine.tally.scored_tally),
+    written once."""
     import json
     if known is None:
         return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
@@ -50,9 +51,11 @@ def result_text(r: DealResult, known: dict[int, tuple[object, str]] | None = Non
     if kept is None or kept[0] is not r.scores:
         kept = known[id(r.scores)] = r.scores, json.dumps({side: score.as_dict() for side, score in r.scores.items()},
                                                           ensure_ascii=False, sort_keys=True)
+    dealer = known.get(r.dealer)
+    if dealer is None:
+        dealer = known[r.dealer] = f'{{"dealer": {json.dumps(r.dealer, ensure_ascii=False)}, "number": '
     number = r.number if r.number.__class__ is int else int(r.number)  # as json writes an int
-    return (f'{{"dealer": {json.dumps(r.dealer, ensure_ascii=False)}, "number": {number}, "scores": {kept[1]},'
-            f' "tallied": {"true" if r.tallied else "false"}}}')
+    return f'{dealer}{number}, "scores": {kept[1]}, "tallied": {"true" if r.tallied else "false"}}}'
 
 
 def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any, Any] | None = None) -> DealResult:
@@ -464,13 +467,17 @@ def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts
     # the running totals as json.dumps writes them (the sides in the order the match keeps them)
     pattern = "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": %d"
                               for side in match.sides) + "}"
-    known: dict[int, tuple[object, str]] = {}
+    known: dict[Any, Any] = {}
     rows, previous = [], 0
-    for number, totals in enumerate(match.running_totals()):
-        seq = match.completed_at[number]
-        result = result_text(match.results[number], known)
-        totals_text = pattern % tuple(totals.values())  # running_totals keeps the sides' order
-        rows.append((match_id, seq, ENGINE_VERSION, crc([*texts[previous:seq], result, totals_text]), result,
-                     totals_text))
+    sides = list(match.sides)
+    running = dict.fromkeys(sides, 0)  # as running_totals adds them up
+    for result, seq in zip(match.results, match.completed_at, strict=True):
+        for side, score in result.scores.items():
+            running[side] += score.total
+        text = result_text(result, known)
+        totals_text = pattern % tuple([running[side] for side in sides])
+        deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
+        rows.append((match_id, seq, ENGINE_VERSION, zlib.crc32(f"{deal}\n{text}\n{totals_text}".encode()), text,
+                     totals_text))  # crc([*deal's lines, text, totals_text])
         previous = seq
     db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", rows)
