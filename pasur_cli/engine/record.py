@@ -106,6 +106,9 @@ def _no_float(text: str) -> Any:
                         value=text[:20])
 
 
+_LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + "}")  # a run of digits too long for a number
+
+
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise NotationError("the record holds a number of {digits} digits; no number in a match record is"
@@ -120,7 +123,10 @@ def load_json(text: str, depth: bool = True) -> Any:
         raise NotationError("the record is larger than {most} MB; it is not a pasur match record.",
                             most=MAX_BYTES // 2**20)
     try:  # parsed first (the C parser stops itself at Python's recursion limit), its depth checked after
-        doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int)
+        # a number of more than MAX_DIGITS digits is refused as it is read; with no such run of digits
+        # anywhere in the text there is none, and each number is read by json's own int
+        long = _LONG_NUMBER.search(text) is not None
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int if long else None)
     except RecursionError:
         _check_depth(text)  # says how deep a record may nest
         raise NotationError("the record nests too deeply; it is not a pasur match record.") from None
