@@ -252,3 +252,17 @@ def test_a_record_read_quickly_is_the_record_read_field_by_field(seed):
     record = read_record(json.dumps(doc))
     assert record.actions == actions and record.match.results == match.results
     assert record.texts is not None and len(record.texts) == len(actions)
+
+
+@pytest.mark.parametrize("number", ["123456789", "-12345678", "99999999"])
+def test_a_number_too_long_is_refused_by_its_digits_wherever_digits_run(number):
+    """json reads a record's numbers itself unless some run of digits is long enough to be a number
+    too large; then each number's digits are counted as it is read: refused, naming them."""
+    from pasur_cli.engine.errors import NotationError
+    from pasur_cli.engine.record import read_record
+    doc = json.dumps({"format": "pasur-match", "version": 1, "players": PLAYERS, "rules": {},
+                      "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": tallies(1, 1)[0]}]})
+    assert read_record(doc).match.results  # a long run of digits in text alone is no number
+    assert read_record(doc.replace("2026-01-01", "20260101999")).match.results
+    with pytest.raises(NotationError, match="digits"):
+        read_record(doc.replace('"version": 1', f'"version": {number}'))
