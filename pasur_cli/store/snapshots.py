@@ -186,6 +186,8 @@ class Lazy(list):  # type: ignore[type-arg]
         return self._at(index)
 
     def __iter__(self) -> Iterator[Any]:
+        if self._loaded and (self._check is None or len(self._checked) >= self._count):
+            return list.__iter__(self)  # every item read and checked already (score reads them three times)
         return (self._at(i) for i in range(len(self)))
 
     def __reversed__(self) -> Iterator[Any]:
