@@ -706,6 +706,7 @@ class Store:
             return None
         import json
         texts, completed, before = [], [], dict.fromkeys(sides, 0)
+        ordered, seats = sorted(sides), len(names)
         for index, (seq, engine, stored, result, totals_text, checksum, read, read_totals) in enumerate(snaps):
             if (engine != ENGINE_VERSION or not isinstance(result, str) or not isinstance(totals_text, str)
                     or checksum is None or checksum != stored):
@@ -713,11 +714,13 @@ class Store:
             # Values only when a deal is read
             found, after = json.loads(result) if read is None else read, json_totals(totals_text, read_totals)
             scores = found["scores"]
-            if (found["number"] != index + 1 or found["dealer"] != names[(dealer + index) % len(names)]
-                    or after is None or sorted(after) != sorted(sides) or sorted(scores) != sorted(sides)
-                    or any(type(scores[side]["total"]) is not int or after[side] != before[side] + scores[side]["total"]
-                           for side in sides)):
+            if (found["number"] != index + 1 or found["dealer"] != names[(dealer + index) % seats]
+                    or after is None or sorted(after) != ordered or sorted(scores) != ordered):
                 return None
+            for side in sides:
+                total = scores[side]["total"]
+                if type(total) is not int or after[side] != before[side] + total:
+                    return None
             texts.append(found)
             completed.append(seq)
             before = after

@@ -277,7 +277,7 @@ def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
         return None
     if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
         return None
-    return {str(k): v for k, v in totals.items()}
+    return totals if totals.__class__ is dict else {str(k): v for k, v in totals.items()}  # JSON's keys are text
 
 
 def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
