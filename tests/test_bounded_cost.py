@@ -155,6 +155,15 @@ def played_and_tallied(seed: int, deals: int = 6) -> tuple[Match, list[dict]]:
     rules = parse_rules(rng.choice(["standard", "pagat"]), [f"fixed_deals={deals + 3}", "sur_limit=40"])
     match, actions = Match(players, rules), []
     while len(match.results) < deals:
+        if rng.random() < .2:  # by piles: every card in one side's pile
+            from pasur_cli.engine.cards import DECK
+            sides = list(match.sides)
+            piles: dict[str, list[str]] = {side: [] for side in sides}
+            for card in rng.sample(DECK, len(DECK)):
+                piles[rng.choice(sides)].append(card.code)
+            match.tally(piles=piles)
+            actions.append(match.log[-1])
+            continue
         if rng.random() < .5:
             sides = list(match.sides)
             counts = {side: {"clubs": 0} for side in sides}
@@ -238,6 +247,8 @@ def test_a_record_read_quickly_is_the_record_read_field_by_field(seed):
         if action["type"] == "tally" and rng.random() < .5:
             for side, counts in action["counts"].items():
                 action["counts"][side] = {k: v for k, v in counts.items() if v}
+            for cards in action["piles"].values():  # a pile in any order (the engine sorts it)
+                rng.shuffle(cards)
         elif action["type"] == "deal" and rng.random() < .5:
             action["table"] = [c.lower() for c in action["table"]]
         written.append(action)
