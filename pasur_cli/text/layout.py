@@ -63,8 +63,9 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     columns narrower than its column. With ``width``, made to fit that many columns when it can
     (see ``fit_table``)."""
     import tabulate
-    if not "".join(cell for row in rows for cell in row if isinstance(cell, str)).isprintable():
+    if not "".join(cell for row in rows for cell in row if isinstance(cell, str)).replace("\n", "").isprintable():
         rows = [[safe(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # text from the file
+    # (a cell's line breaks are its own: safe keeps them, so cells with no other control are drawn as they are)
     if not "".join(headers).isprintable():
         headers = [safe(h) for h in headers]
     align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
