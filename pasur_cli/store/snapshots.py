@@ -471,13 +471,9 @@ def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts
                               for side in match.sides) + "}"
     known: dict[Any, Any] = {}
     rows, previous = [], 0
-    sides = list(match.sides)
-    running = dict.fromkeys(sides, 0)  # as running_totals adds them up
-    for result, seq in zip(match.results, match.completed_at, strict=True):
-        for side, score in result.scores.items():
-            running[side] += score.total
+    for result, seq, running in zip(match.results, match.completed_at, match.running_totals(), strict=True):
         text = result_text(result, known)
-        totals_text = pattern % tuple([running[side] for side in sides])
+        totals_text = pattern % tuple(running.values())  # running_totals keeps the sides' order
         deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
         rows.append((match_id, seq, ENGINE_VERSION, zlib.crc32(f"{deal}\n{text}\n{totals_text}".encode()), text,
                      totals_text))  # crc([*deal's lines, text, totals_text])
