@@ -97,14 +97,14 @@ def _scores_key(data: Any, sides: Sequence[str] | None) -> tuple[Any, ...] | Non
         return None
     parts: list[Any] = [tuple(sides)]
     for side, score in data["scores"].items():
-        if (score.__class__ is not dict or tuple(score) != _STORED_FIELDS
-                or not all(v.__class__ is int for v in score.values())):
+        if score.__class__ is not dict or tuple(score) != _STORED_FIELDS or tuple(map(type, score.values())) != _INTS:
             return None
         parts += (side, *score.values())
     return tuple(parts)
 
 
 _STORED_FIELDS = tuple(sorted(SideScore._fields))  # a score's fields as result_text writes them
+_INTS = (int,) * len(_STORED_FIELDS)  # and the type of each: a plain int
 KNOWN_MOST = 2048  # scores kept by their content (see parse_result); a long match of played deals has
                    # few alike, so no more are kept past this
 
