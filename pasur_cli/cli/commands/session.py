@@ -475,5 +475,6 @@ def session(ctx: click.Context) -> None:
       help, quit     (Ctrl-D and Ctrl-C also leave; everything is saved)
     """
     store = open_store(ctx, write=True)
+    store.hold_little()  # a session lives for hours: its memory does not grow with the match
     mid = current(ctx, store)[0]
     run(store, mid, look(ctx))
