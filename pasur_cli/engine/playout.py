@@ -36,7 +36,6 @@ _SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
 # opponent is assumed to make of a table some card could sweep
 LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
 DEPTH = 4  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
-RACE = 0.0  # standard errors by which the best option must lead the others to stop early (0: never)
 EXACT = 4  # unseen cards at most (all in the one other hand) for the deal to be played out by minimax
 
 Take = tuple[int, ...]
@@ -672,22 +671,6 @@ def _minimax(pos: Position, game: Game, side: int, alpha: float, beta: float) ->
     return best
 
 
-def _clear_lead(played: list[list[float]], alive: list[int]) -> bool:
-    """Whether the first of ``alive`` leads every other by more than RACE standard errors of their
-    difference on their common guesses (at least four): no more guesses are needed to choose."""
-    top = played[alive[0]]
-    n = len(top)
-    if n < 4:
-        return False
-    for k in alive[1:]:
-        diffs = [a - b for a, b in zip(top, played[k], strict=True)]
-        mean = sum(diffs) / n
-        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
-        if mean <= RACE * spread / n ** 0.5:
-            return False
-    return True
-
-
 def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
            options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
     """The value of each option (``searched``'s values)."""
@@ -738,11 +721,8 @@ def searched(game: Game, base: Position, seat: int, mine: list[int], unseen: lis
                                base.points[:], base.surs[:], base.last, counts[:])
                 play(pos, game, card, take)
                 values.append(rollout(pos, game, side, stop))
-        alive.sort(key=lambda k: (-sum(played[k]), k))
-        if RACE and _clear_lead(played, alive):
-            alive = alive[:1]
-            break
         if round_ < rounds - 1:
+            alive.sort(key=lambda k: (-sum(played[k]), k))
             alive = alive[:(len(alive) + 1) // 2]
     best = max(alive, key=lambda k: (sum(played[k]), -k))
     top = played[best]
