@@ -349,22 +349,23 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     key = (card, table)
     cached = game.cache.get(key)
     if cached is None:
-        points = game.points
+        points = game.points.__getitem__
+        club = CLUB.__getitem__
         takes = game.takes.get((RANK[card], table))
         if takes is None:
             takes = game.takes[RANK[card], table] = captures(card, table, game)
         found: list[Move] = []
         for take in takes or [()]:
             if take:
-                left = tuple(c for c in table if c not in take)
-                gain = points[card] + sum(points[c] for c in take)
-                clubs = CLUB[card] + sum(CLUB[c] for c in take)
+                left = tuple([c for c in table if c not in take])
+                gain = points(card) + sum(map(points, take))
+                clubs = club(card) + sum(map(club, take))
             else:
                 left = tuple(sorted((*table, card)))
                 gain = clubs = 0
             clear, surs = clearers(left, game)
-            found.append((take, gain, clubs, bool(take) and not left, left, sum(points[c] for c in left),
-                          sum(CLUB[c] for c in left), clear, surs))
+            found.append((take, gain, clubs, bool(take) and not left, left, sum(map(points, left)),
+                          sum(map(club, left)), clear, surs))
         if len(game.cache) > 100_000:  # memory stays flat: about 30 MB at most
             game.cache.clear()
             game.takes.clear()
