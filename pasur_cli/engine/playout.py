@@ -1,12 +1,13 @@
 """A compact Pasur simulator for the analysis engine: cards as small ints, a deal as a few lists.
 
 The referee (``Deal``, ``legal_captures``) is written to explain: every play is checked and
-recorded with its facts. The engine that weighs a hand plays thousands of deals to their end for
-every decision, so it needs the same rules without the explanations. Here a card is its index in
+recorded with its facts. The engine that weighs a hand plays hundreds of guessed deals on for every
+decision, so it needs the same rules without the explanations. Here a card is its index in
 ``DECK`` (``(rank - 1) * 4 + suit``, suits C D H S: the canonical order, so sorting ints sorts cards),
 a table is a list of ints, and a side's pile is reduced to what scores: its clubs and its points.
 Captures by sum are found from the table's value counts (a table holds at most four cards of a
-value), and the value shapes of the captures are cached, so a play costs a dictionary look-up.
+value) with the referee's own search (``engine.captures``), and the value shapes of the
+captures are cached per table shape.
 
 The rules are RULES.md's, every option; tests replay playouts through the real ``Deal`` and
 compare the legal captures with ``legal_captures`` on random positions.
@@ -31,9 +32,9 @@ HANDS = {2: 6, 3: 4, 4: 3}
 _CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
 _TAKES: dict[Rules, dict[tuple[int, tuple[int, ...]], list[Take]]] = {}
 _SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
-# the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
-# the share of the worth left on the table counted against a play, and the share of a sur an
-# opponent is assumed to make of a table some card could sweep
+# the playout policy's weights (bench/strength.py; 0.15-0.5 and 0.2-0.9 measured alike): the share of
+# the worth left on the table counted against a play, the share of it the next player takes when
+# it holds a card that clears the table, and what keeping a wild J for later is worth
 LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
 DEPTH = 4  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
 EXACT = 4  # unseen cards at most (all in the one other hand) for the deal to be played out by minimax
