@@ -506,15 +506,6 @@ def play_move(pos: Position, game: Game, card: int, move: Move) -> None:
         play(pos, game, card, take)
 
 
-def playout(pos: Position, game: Game) -> list[int]:
-    """Play the deal to its end with the policy for every seat; each side's deal score."""
-    total = game.total_plays
-    while pos.played < total:
-        card, move = policy(pos, game)
-        play_move(pos, game, card, move)
-    return scores(pos, game)
-
-
 def rollout(pos: Position, game: Game, side: int, stop: int) -> float:
     """Play on with the policy for every seat up to play number ``stop`` (the end of a hand, or of
     the deal); ``side``'s deal margin: exact at the end of the deal, else ``judge``'s estimate."""
