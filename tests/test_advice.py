@@ -148,6 +148,28 @@ def test_the_last_play_of_a_deal_is_valued_exactly():
             assert a.value == scores[me].total - scores[other].total
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_last_hand_of_a_two_player_deal_is_played_out_exactly(seed):
+    """With the stock empty the cards a player has not seen are the other's hand: ``advise``
+    plays the rest of the deal out by minimax, so its values do not depend on the seed, and when
+    both players then follow its best option the deal ends with exactly the margin it promised."""
+    rules = RULE_SETS[seed % 2]
+    deal = random_deal(seed, ["Ali", "Sara"], rules, stop=40)
+    unseen = list(deal.unseen_cards)
+    assert deal.stock == 0 and len(unseen) == 8
+    hands = {deal.turn: unseen[:4], next(p for p in deal.players if p != deal.turn): unseen[4:]}
+    first = pasur.advise(deal, hands[deal.turn], seed=1)
+    assert first == pasur.advise(deal, hands[deal.turn], seed=2)
+    me = deal.side_of(deal.turn)
+    while not deal.over:
+        best = pasur.advise(deal, hands[deal.turn], seed=seed)[0]
+        hands[deal.turn].remove(best.card)
+        deal.play(best.card, list(best.take))
+    scores = deal.score()
+    other = next(s for s in scores if s != me)
+    assert first[0].value == scores[me].total - scores[other].total
+
+
 def play_deal(match: Match, stock: list, choose) -> None:
     """Play the match's deal in progress to its end, ``choose(match, hand)`` picking each play."""
     hands: dict[str, list] = {}
