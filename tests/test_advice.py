@@ -100,6 +100,31 @@ def test_playouts_replay_through_the_referee_to_the_same_scores(seed):
     assert pos.surs == [deal.surs[s] for s in sides]
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_the_playout_policy_decides_only_from_what_its_seat_can_know(seed):
+    """The policy plays every seat in the guessed deals; a seat knows its hand, the table and the
+    cards seen, so reshuffling everything it cannot see (the other hands and the stock) never
+    changes its play."""
+    rng = random.Random(seed)
+    rules = RULE_SETS[seed % len(RULE_SETS)]
+    players = PLAYERS[seed % 3]
+    deal = random_deal(seed, players, rules, stop=rng.randrange(0, 30))
+    game = _game(deal)
+    pos = determinized(deal, rng)
+    seat = sim.turn(pos, game)
+    chosen = sim.policy(pos, game)
+    for _ in range(5):
+        hidden = [c for k, h in enumerate(pos.hands) if k != seat for c in h] + pos.stock
+        rng.shuffle(hidden)
+        other = pos.copy()
+        for k, hand in enumerate(other.hands):
+            if k != seat:
+                other.hands[k] = [hidden.pop() for _ in hand]
+        other.stock = hidden
+        other.live = None
+        assert sim.policy(other, game) == chosen
+
+
 @pytest.mark.parametrize("seed", range(9))
 def test_advise_returns_exactly_the_legal_options(seed):
     rules = RULE_SETS[seed % len(RULE_SETS)]
