@@ -420,6 +420,11 @@ def policy(pos: Position, game: Game) -> tuple[int, Move]:
     hand = pos.hands[seat]
     table = pos.table
     cache = game.cache
+    if len(hand) == 1:
+        card = hand[0]
+        found = cache.get((card, table)) or moves(card, table, game)
+        if len(found) == 1:
+            return card, found[0]  # nothing to decide
     side = game.seat_side[seat]
     clubs = pos.clubs
     mine = clubs[side]
