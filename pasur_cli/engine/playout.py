@@ -68,6 +68,7 @@ class Game:
         "points",
         "rules",
         "seat_side",
+        "shaped",
         "sides",
         "sur_cancel",
         "sur_open",
@@ -106,6 +107,8 @@ class Game:
         points[SEVEN_DIAMONDS] += rules.seven_diamonds
         self.points = tuple(points)
         self.clubs_value = _clubs_table(self.clubs_min, self.clubs_points)
+        # the last table ``captures`` looked at: its numerals' value counts and the cards by value
+        self.shaped: tuple[object, Counts, list[list[int]]] = ((), (0,) * 11, [[] for _ in range(11)])
         self.left_share, self.take_share = LEFT_SHARE, TAKE_SHARE
         self.keep_jack = KEEP_JACK if self.jack_wild and self.mode == "sum11" else 0.0
         key = (rules, self.sur_open, self.players)
@@ -162,17 +165,22 @@ def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[
         t = 11
     else:
         t = 11 - rank
-    counts = [0] * 11
-    for c in table:
-        counts[VALUE[c]] += 1
-    counts[0] = 0
-    shapes = sum_shapes(t, tuple(counts), game.multi)
+    if table is game.shaped[0]:  # the policy asks for every card of a hand on one table
+        shape, groups = game.shaped[1], game.shaped[2]
+    else:
+        counts = [0] * 11
+        groups = [[] for _ in range(11)]
+        for c in sorted(table):
+            counts[VALUE[c]] += 1
+            if RANK[c] <= 10:
+                groups[VALUE[c]].append(c)
+        counts[0] = 0
+        shape = tuple(counts)
+        if isinstance(table, tuple):  # a list could change under the same identity
+            game.shaped = (table, shape, groups)
+    shapes = sum_shapes(t, shape, game.multi)
     if not shapes:
         return []
-    groups: list[list[int]] = [[] for _ in range(11)]
-    for c in sorted(table):
-        if RANK[c] <= 10:
-            groups[VALUE[c]].append(c)
     found: list[Take] = []
     for shape in shapes:
         parts = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
