@@ -341,8 +341,8 @@ def quick(match: Match, hand: Iterable[Card | str]) -> tuple[Card, tuple[Card, .
     deal = match.deal
     assert deal is not None  # to_move raised otherwise
     cards = _hand(deal, hand)
-    game = _game(deal)
-    pos = _position(deal, game)
-    pos.hands[deal.players.index(deal.turn or "")] = [INDEX[c] for c in cards]
+    game, pos, seat, unseen, sizes, _ = _setting(deal, cards)
+    pos.hands, pos.stock = sim.deal_hidden(random.Random(0), unseen, sizes)  # the policy never looks at them
+    pos.hands[seat] = [INDEX[c] for c in cards]
     card, move = sim.policy(pos, game)
     return DECK[card], tuple(DECK[c] for c in move[0])
