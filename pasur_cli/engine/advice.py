@@ -32,7 +32,7 @@ from pasur_cli.engine.errors import IllegalPlayError, NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 
-EFFORT = 12  # guessed deals per option at the default effort (bench/strength.py: about 7 ms a decision)
+EFFORT = 16  # guessed deals per option at the default effort (bench/strength.py: about 9 ms a decision)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where the label is in doubt, up to
 REVIEW_MOST = 48  # these (four times as many): two seeds must agree on the labels
 HINT_EFFORT = 48  # one decision, read by a person: the most the time allows
@@ -341,8 +341,8 @@ def quick(match: Match, hand: Iterable[Card | str]) -> tuple[Card, tuple[Card, .
     deal = match.deal
     assert deal is not None  # to_move raised otherwise
     cards = _hand(deal, hand)
-    game = _game(deal)
-    pos = _position(deal, game)
-    pos.hands[deal.players.index(deal.turn or "")] = [INDEX[c] for c in cards]
+    game, pos, seat, unseen, sizes, _ = _setting(deal, cards)
+    pos.hands, pos.stock = sim.deal_hidden(random.Random(0), unseen, sizes)  # the policy never looks at them
+    pos.hands[seat] = [INDEX[c] for c in cards]
     card, move = sim.policy(pos, game)
     return DECK[card], tuple(DECK[c] for c in move[0])
