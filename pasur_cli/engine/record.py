@@ -426,7 +426,7 @@ def _read(doc: Any) -> CheckedRecord:
         else:
             action, key = quick
         try:
-            match.apply(action) if key is None else match.apply_tally(action, key)
+            match.apply(action) if key is None else match._apply_tally(action, key)
         except PasurError as err:
             raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
                                    number=number, reason=err) from None
@@ -453,7 +453,7 @@ def _read(doc: Any) -> CheckedRecord:
         again = Match(players, rules, dealer)  # canonical form already, that replay was the one above)
         for action, key in zip(actions, keys, strict=True):
             key = key or tally_key(action)
-            again.apply(action) if key is None else again.apply_tally(action, key)
+            again.apply(action) if key is None else again._apply_tally(action, key)
         if again.results != match.results or again.totals != match.totals:
             raise IllegalPlayError("the record replays differently from its own canonical form; it was not"
                                    " imported.")
