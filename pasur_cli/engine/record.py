@@ -29,6 +29,7 @@ from pasur_cli.engine.action import (
     SURS_MOST,
     TAKE_MOST,
     action_text,
+    key_of_tally,
     parse_action,
     plainly_tally,
     tally_key,
