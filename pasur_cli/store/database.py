@@ -56,10 +56,12 @@ from pasur_cli.store.errors import (
 from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.snapshots import (
     ENGINE_VERSION,
+    EVERY_LOG,
+    EVERY_SNAPSHOT,
     EVERY_TAIL,
-    EVERY_VERIFIED,
     Lazy,
     Untrusted,
+    deal_checksums,
     json_totals,
     newest_snapshot,
     read_together,
@@ -654,17 +656,25 @@ class Store:
             heads = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
                                     " ORDER BY touched DESC, id DESC").fetchall()
             snaps: dict[int, list[Any]] = {}
-            rows = self.db.execute(EVERY_VERIFIED).fetchall()
-            results = read_together([r[4] for r in rows], [r[7] for r in rows]) or [None] * len(rows)
-            totals = read_together([r[5] for r in rows], [r[7] for r in rows]) or [None] * len(rows)
+            rows = self.db.execute(EVERY_SNAPSHOT).fetchall()
+            results = read_together([r[4] for r in rows], [r[6] for r in rows]) or [None] * len(rows)
+            totals = read_together([r[5] for r in rows], [r[6] for r in rows]) or [None] * len(rows)
             for row, result, total in zip(rows, results, totals, strict=True):
-                snaps.setdefault(row[0], []).append((*row[1:7], result, total))
+                snaps.setdefault(row[0], []).append([*row[1:6], None, result, total])
             del rows, results, totals
             tails: dict[int, list[Any]] = {}
             for row in self.db.execute(EVERY_TAIL):
                 tails.setdefault(row[0], []).append(row[1:])
-            counts = {mid: (n, low, high) for mid, n, low, high in
-                      self.db.execute("SELECT match_id, count(*), min(seq), max(seq) FROM actions GROUP BY match_id")}
+            counts = {}
+            for mid, n, low, high, joined in self.db.execute(EVERY_LOG):  # each deal's checksum, from its lines
+                counts[mid] = (n, low, high)
+                deals = snaps.get(mid)
+                if deals:
+                    for deal, checksum in zip(deals, deal_checksums(joined, n, [d[0] for d in deals],
+                                                                    [d[3] for d in deals], [d[4] for d in deals]),
+                                              strict=True):
+                        deal[5] = checksum
+                del joined
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         rules_read: dict[object, Rules] = {}

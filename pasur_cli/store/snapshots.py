@@ -242,15 +242,45 @@ _CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT
 # Every snapshot of a match with the checksum of its deal (all of a match's snapshots checked with one query)
 VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
             " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
-# the same for every match of the file at once, and the actions after each match's newest snapshot
-EVERY_VERIFIED = (f"SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, {_CHECKSUM},"
-                  " json_valid(s.result) AND json_valid(s.totals) AND substr(s.result, 1, 1) = '{' AND"
-                  " substr(s.totals, 1, 1) = '{' FROM (SELECT *,"
-                  " coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous FROM snapshots) AS s"
-                  " ORDER BY s.match_id, s.seq")
+# every snapshot of the file at once (each with whether SQLite found its result and totals JSON objects); their
+# checksums are computed from EVERY_LOG by ``deal_checksums``, as the CRC of VERIFIED computes each
+EVERY_SNAPSHOT = ("SELECT match_id, seq, engine, crc, result, totals, json_valid(result) AND json_valid(totals) AND"
+                  " substr(result, 1, 1) = '{' AND substr(totals, 1, 1) = '{' FROM snapshots ORDER BY match_id, seq")
+# each match's log: how many lines, the first and last number, and the lines joined by newlines (as bytes: read
+# as text only when they are UTF-8), one row a match; one scan of the actions in order (no temporary tree)
+EVERY_LOG = ("SELECT match_id, count(*), min(seq), max(seq), CAST(group_concat(action, char(10)) AS BLOB)"
+             " FROM actions GROUP BY match_id")
 EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (SELECT match_id, max(seq) AS newest"
               " FROM snapshots GROUP BY match_id) AS n ON n.match_id = a.match_id WHERE a.seq > n.newest"
               " ORDER BY a.match_id, a.seq")
+
+
+def deal_checksums(joined: object, count: int, ends: list[int], results: list[object],
+                   totals: list[object]) -> list[int | None]:
+    """The checksum of each finished deal of a match (``crc`` of its action lines, result and totals,
+    as VERIFIED's CRC is), from the match's log as EVERY_LOG reads it (``joined``: its ``count``
+    lines joined by newlines, as bytes), the action numbers ``ends`` that finished the deals and
+    their stored results and totals; None for each when the log cannot be cut into its lines
+    (not UTF-8, a line that holds a newline or is missing) or a text is not text."""
+    lines: list[str] | None = None
+    if isinstance(joined, bytes):
+        try:
+            lines = joined.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            lines = None
+    if lines is None or len(lines) != count:
+        return [None] * len(ends)
+    out: list[int | None] = []
+    previous = 0
+    for end, result, total in zip(ends, results, totals, strict=True):
+        if (end.__class__ is not int or result.__class__ is not str or total.__class__ is not str
+                or not previous < end <= count):
+            out.append(None)
+        else:
+            deal = lines[previous] if end == previous + 1 else "\n".join(lines[previous:end])
+            out.append(zlib.crc32(f"{deal}\n{result}\n{total}".encode()))
+        previous = end if end.__class__ is int else previous
+    return out
 
 
 def read_together(texts: list[Any], objects: list[Any]) -> list[Any] | None:
