@@ -121,29 +121,49 @@ class _Tally:
                                      "two_clubs", "ten_diamonds"), 0)
         self.best: BestDeal | None = None
 
-    def add_match(self, match: Match, match_id: int, side: str, winner: str | None = None) -> None:
-        """Add the match's deals for ``side``; ``winner``: the match's (None while it goes on)."""
+    def add_match(self, side: str, figures: tuple[tuple[int, ...], BestDeal | None],
+                  winner: str | None = None) -> None:
+        """Add a match's ``figures`` for ``side`` (as ``_figures`` adds them up); ``winner``: the
+        match's (None while it goes on)."""
         counts = self.counts
         if winner is not None:
             counts["matches"] += 1
             counts["won"] += winner == side
         else:
             counts["unfinished"] += 1
-        best = self.best
-        for result in match.results:
-            score = result.scores[side]
-            counts["deals"] += 1
-            counts["points"] += score.total
-            counts["surs"] += score.surs
-            counts["clubs"] += score.clubs_points > 0
-            counts["two_clubs"] += score.two_clubs > 0
-            counts["ten_diamonds"] += score.ten_diamonds > 0
-            if best is None or score.total > best.points:
-                best = BestDeal(score.total, match_id, result.number)
-        self.best = best
+        added, best = figures
+        for name, value in zip(_ADDED, added, strict=True):
+            counts[name] += value
+        if best is not None and (self.best is None or best.points > self.best.points):
+            self.best = best
 
     def record(self, name: str, players: tuple[str, ...]) -> PlayerRecord:
         return PlayerRecord(name, players, best=self.best, **self.counts)
+
+
+_ADDED = ("deals", "points", "surs", "clubs", "two_clubs", "ten_diamonds")  # what _figures adds up, in order
+
+
+def _figures(match: Match, match_id: int, side: str) -> tuple[tuple[int, ...], BestDeal | None]:
+    """One side's figures in a match, added up once for every record it counts in (its players'
+    and their partnership's): deals, points, surs, the deals it took the clubs, the 2♣ and the
+    10♦, and its best deal (the first with the most points)."""
+    deals = points = surs = clubs = two_clubs = ten_diamonds = 0
+    top: int | None = None
+    where = 0
+    for result in match.results:
+        score = result.scores[side]
+        total = score.total
+        deals += 1
+        points += total
+        surs += score.surs
+        clubs += score.clubs_points > 0
+        two_clubs += score.two_clubs > 0
+        ten_diamonds += score.ten_diamonds > 0
+        if top is None or total > top:
+            top, where = total, result.number
+    return (deals, points, surs, clubs, two_clubs, ten_diamonds), None if top is None else BestDeal(top, match_id,
+                                                                                                     where)
 
 
 def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = ()) -> RecordBook:
@@ -163,13 +183,14 @@ def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = (
         seats = list(zip(match.players, match.seat_sides, strict=True))
         members = {side: [p for p, s in seats if s == side] for side in match.sides}
         for side, players in members.items():
+            figures = _figures(match, match_id, side)
             for player in players:
                 names[name_key(player)] = player
-                people.setdefault(name_key(player), _Tally((player,))).add_match(match, match_id, side, winner)
+                people.setdefault(name_key(player), _Tally((player,))).add_match(side, figures, winner)
             if len(players) == 2:
                 pair = frozenset(name_key(p) for p in players)
                 pairs[pair] = (side, tuple(players))
-                teams.setdefault(pair, _Tally(tuple(players))).add_match(match, match_id, side, winner)
+                teams.setdefault(pair, _Tally(tuple(players))).add_match(side, figures, winner)
         if winner is not None:
             for side, players in members.items():
                 for player in players:
