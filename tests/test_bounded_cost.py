@@ -130,6 +130,12 @@ def test_every_match_read_at_once_is_every_match_read_alone(db):
                 " (SELECT min(seq) FROM snapshots WHERE match_id = 3)")
     con.execute("UPDATE actions SET action = 'play\tNobody\tZZ\t' WHERE match_id = 5 AND seq = 2")
     con.execute("DELETE FROM snapshots WHERE match_id = 7")
+    # each deal's checksum is computed from the match's lines joined: a line holding a newline, a line
+    # that is no UTF-8, a line of an older deal changed, a missing line
+    con.execute("UPDATE actions SET action = action || char(10) WHERE match_id = 9 AND seq = 1")
+    con.execute("UPDATE actions SET action = CAST(action || x'ff' AS BLOB) WHERE match_id = 11 AND seq = 1")
+    con.execute("UPDATE actions SET action = replace(action, 'Ali', 'Ila') WHERE match_id = 13 AND seq = 1")
+    con.execute("DELETE FROM actions WHERE match_id = 15 AND seq = 1")
     con.commit()
     con.close()
     together = Store(str(db)).all_checked()
@@ -277,3 +283,23 @@ def test_a_number_too_long_is_refused_by_its_digits_wherever_digits_run(number):
     assert read_record(doc.replace("2026-01-01", "20260101999")).match.results
     with pytest.raises(NotationError, match="digits"):
         read_record(doc.replace('"version": 1', f'"version": {number}'))
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=8),
+       st.sampled_from(["", " ", "\n", "x", ",1", "}"]), st.sampled_from(["", " ", "\t"]))
+def test_a_stored_text_is_read_as_the_json_module_reads_it(value, after, before):
+    """Results and totals are read by the json module's scanner alone when the text is one JSON
+    value: anything around it (spaces, garbage) gives what json.loads gives, or its error."""
+    from pasur_cli.store.snapshots import read_json
+    text = before + json.dumps(value) + after
+    try:
+        expected: object = json.loads(text)
+    except ValueError as err:
+        expected = type(err)
+    try:
+        found: object = read_json(text)
+    except ValueError as err:
+        found = type(err)
+    assert found == expected

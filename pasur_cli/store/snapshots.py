@@ -64,8 +64,30 @@ def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any,
     scores read so far from the same match's snapshots (same ``sides``), by their content: deals
     that scored alike share one scores object (a long match of tallied deals has a few hundred
     different scores among thousands of deals), made and checked once."""
+    return result_from(read_json(text), sides, known)
+
+
+def read_json(text: Any) -> Any:
+    """``json.loads(text)``, read by the json module's scanner alone when ``text`` is one JSON value
+    with nothing around it (as pasur writes a result and totals: a call costs less than the
+    scanner's own work, and `score` reads one a deal); anything else by ``json.loads`` itself,
+    which raises as it does (ValueError, TypeError, RecursionError)."""
+    global _scan
+    if _scan is None:
+        import json
+        _scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+    if text.__class__ is str:
+        try:
+            value, end = _scan(text, 0)
+        except (StopIteration, ValueError):
+            value, end = None, -1
+        if end == len(text):
+            return value
     import json
-    return result_from(json.loads(text), sides, known)
+    return json.loads(text)
+
+
+_scan: Any = None  # the json module's scanner, loaded with the module when a text is first read
 
 
 def result_from(data: Any, sides: Sequence[str] | None = None, known: dict[Any, Any] | None = None) -> DealResult:
@@ -300,9 +322,8 @@ def read_together(texts: list[Any], objects: list[Any]) -> list[Any] | None:
 def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
     """Running totals read with the json module (as ``parse_result`` reads a result), or None
     when they are not an object of whole numbers (``read``: the text read already)."""
-    import json
     try:
-        totals = json.loads(text) if read is None else read  # type: ignore[arg-type]
+        totals = read_json(text) if read is None else read
     except (ValueError, TypeError, RecursionError):
         return None
     if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
