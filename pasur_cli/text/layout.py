@@ -136,11 +136,14 @@ def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: li
     widths = [max(max((len(x) for x in h), default=0) + padding, *(len(x) for row in split for x in row[i]))
               for i, h in enumerate(heads)]
 
+    # each line one format, as above (`matches`: a row of a few lines for each of thousands of matches)
+    form = "  ".join(f"{{:{'>' if a == 'right' else '<'}{w}}}" for w, a in zip(widths, align, strict=True))
+
     def lines(items: Sequence[list[str]]) -> list[str]:
         high = max(map(len, items))
-        return ["  ".join((item[n] if n < len(item) else "").rjust(w) if a == "right"
-                          else (item[n] if n < len(item) else "").ljust(w)
-                          for item, w, a in zip(items, widths, align, strict=True)).rstrip() for n in range(high)]
+        if high == 1:
+            return [form.format(*(item[0] for item in items)).rstrip()]
+        return [form.format(*(item[n] if n < len(item) else "" for item in items)).rstrip() for n in range(high)]
     rule = "  ".join("-" * w for w in widths).rstrip()
     return "\n".join([*lines(heads), rule, *(x for r in split for x in lines(r))])
 
