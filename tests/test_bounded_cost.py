@@ -303,3 +303,14 @@ def test_a_stored_text_is_read_as_the_json_module_reads_it(value, after, before)
     except ValueError as err:
         found = type(err)
     assert found == expected
+
+
+@given(st.text(alphabet=st.sampled_from("0123456789٣٤ -.\"{}é李\ud800"), max_size=40))
+def test_a_long_number_is_found_as_a_pattern_finds_it(text):
+    """Import looks for a run of digits too long for a number in the record's bytes, made alike,
+    not with a pattern: it finds one where the pattern finds a run of ASCII digits (the only
+    digits a JSON number has), whatever is around it."""
+    import re
+
+    from pasur_cli.engine import record
+    assert record._long_number(text) == (re.search(f"[0-9]{{{record.MAX_DIGITS + 1}}}", text) is not None)
