@@ -62,7 +62,6 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     says how each column aligns), nothing else is reinterpreted. A header is at least ``padding``
     columns narrower than its column. With ``width``, made to fit that many columns when it can
     (see ``fit_table``)."""
-    import tabulate
     if not "".join(cell for row in rows for cell in row if isinstance(cell, str)).replace("\n", "").isprintable():
         rows = [[safe(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # text from the file
     # (a cell's line breaks are its own: safe keeps them, so cells with no other control are drawn as they are)
@@ -98,6 +97,7 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     plain = None if rtl else _plain_table(rows, headers, align, padding)
     if plain is not None:
         return plain
+    import tabulate  # only for a table _plain_table does not draw (loading it costs more than most tables)
     saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
     try:
         text = str(tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
