@@ -17,7 +17,7 @@ from simulate import random_plays, random_table
 
 import pasur_cli as pasur
 from pasur_cli.engine import playout as sim
-from pasur_cli.engine.advice import INDEX, _game, _position, quick
+from pasur_cli.engine.advice import INDEX, _game, _position, hint, quick
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal
@@ -124,6 +124,10 @@ def test_advise_returns_exactly_the_legal_options(seed):
             assert len(advice) == len(expected)
             assert [a.value for a in advice] == sorted((a.value for a in advice), reverse=True)
             assert advice == pasur.advise(match, hands[player], effort=2, seed=seed)  # same seed, same answer
+            weighed = hint(match, hands[player], effort=2, most=6, seed=seed)  # what `pasur hint` shows
+            assert sorted((a.card, a.take) for a in weighed) == sorted(expected)
+            assert [a.value for a in weighed] == sorted((a.value for a in weighed), reverse=True)
+            assert weighed == hint(match, hands[player], effort=2, most=6, seed=seed)
             return
         card = rng.choice(hands[player])
         hands[player].remove(card)
@@ -148,6 +152,31 @@ def test_the_last_play_of_a_deal_is_valued_exactly():
             assert a.value == scores[me].total - scores[other].total
 
 
+@pytest.mark.parametrize("preset", ["standard", "pagat"])
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_sweep_with_the_last_card_of_a_deal_is_valued_exactly(players, preset):
+    """The last card of a deal takes the whole table (A♠ on A♣ 2♦ 3♥ 4♠); every other card is in
+    a pile. Nothing is hidden and nothing is left to decide: its value is the deal's margin (the
+    player's side less the average of the others) as the referee scores it, to the point."""
+    rules = PRESETS[preset]
+    sides = side_names(players, rules.teams)
+    table = parse_cards("AC 2D 3H 4S")
+    last = parse_card("AS")
+    rest = [c for c in DECK if c not in table and c != last]
+    order = list(dict.fromkeys(sides))
+    piles = {side: rest[k::len(order)] for k, side in enumerate(order)}
+    deal = Deal.from_position(players, rules, table, sides=sides, played=47, piles=piles,
+                              last_capturer=players[1])
+    assert deal.unseen_cards == (last,)
+    (advice,) = pasur.advise(deal, [last], seed=3, effort=4)
+    assert (advice.card, advice.take) == (last, tuple(table))
+    mover = deal.side_of(deal.turn)
+    deal.play(last, table)
+    scores = {side: score.total for side, score in deal.score().items()}
+    others = [total for side, total in scores.items() if side != mover]
+    assert advice.value == pytest.approx(scores[mover] - sum(others) / len(others), abs=1e-9)
+
+
 def play_deal(match: Match, stock: list, choose) -> None:
     """Play the match's deal in progress to its end, ``choose(match, hand)`` picking each play."""
     hands: dict[str, list] = {}
@@ -161,51 +190,49 @@ def play_deal(match: Match, stock: list, choose) -> None:
         match.play(card, list(take))
 
 
-def test_a_deal_played_by_the_engines_own_best_choices_reviews_with_no_label():
+@pytest.mark.parametrize("players", [["Ali", "Sara"], ["Ali", "Sara", "Reza", "Mina"]])
+def test_a_deal_played_by_the_engines_own_best_choices_reviews_with_no_label(players):
+    """Every play the best option of `hint` (the engine's own choice, weighed until settled); the
+    review, with the same seed and effort, weighs each in the same guesses and finds no cost."""
     rng = random.Random(4)
-    match = Match(["Ali", "Sara"], PRESETS["pagat"])
+    match = Match(players, PRESETS["pagat"])
     table, stock = random_table(rng, match.rules)
     match.start_deal(table)
+    weighed = []
 
     def best(m, hand):
-        top = pasur.advise(m, hand, seed=9, effort=3)[0]
-        return top.card, top.take
+        advice = hint(m, hand, seed=9, effort=2, most=4)
+        weighed.append(len(advice))
+        return advice[0].card, advice[0].take
     play_deal(match, stock, best)
-    review = pasur.review(match, 1, seed=9, effort=3)
-    assert len(review.plays) == 48
+    review = pasur.review(match, 1, seed=9, effort=2, most=4)
+    assert [p.choices for p in review.plays] == weighed
     assert all(p.label is None and p.loss == 0 for p in review.plays)
     assert sum(p.choices > 1 for p in review.plays) > 10
+    assert all((p.best_card, p.best_take) == (p.card, p.take) for p in review.plays)
 
 
-def test_a_missed_sur_is_labelled_a_mistake_or_a_blunder():
-    """The policy plays both sides; at the first point where the player to move could make a sur
-    with a numeral (not in the last hand) they trail their lowest card instead. The review marks
-    that play."""
-    for seed in range(100):
-        rng = random.Random(seed)
-        match = Match(["Ali", "Sara"], PRESETS["standard"])
-        table, stock = random_table(rng, match.rules)
-        match.start_deal(table)
-        missed = []
+@pytest.mark.parametrize("preset", ["standard", "pagat"])
+def test_trailing_instead_of_an_obvious_sur_is_a_mistake_or_a_blunder(preset):
+    """Sara leads on A♣ 2♦ 3♥ 4♠ (they sum to 10) holding A♠, which takes all four: a sur. She
+    trails K♦ instead; the rest of the deal is played by the playout policy. The review marks
+    her first play and names the sur as the better option."""
+    match = Match(["Ali", "Sara"], PRESETS[preset])
+    table = parse_cards("AC 2D 3H 4S")
+    held = parse_cards("AS 8H KD QC")
+    others = [c for c in DECK if c not in table and c not in held]
+    random.Random(5).shuffle(others)
+    stock = others[:-4] + held[::-1] + others[-4:]  # Ali is dealt the last four, then Sara these
+    match.start_deal(table)
+    assert match.deal.turn == "Sara"
 
-        def choose(m, hand, missed=missed):
-            deal = m.deal
-            if not missed and deal.hand < 5 and deal.table:
-                surs = [c for c in hand for t in legal_captures(c, deal.table, m.rules).options
-                        if len(t) == len(deal.table) and c.is_numeral]  # a J held back may sweep more later
-                trails = [c for c in hand if not legal_captures(c, deal.table, m.rules).options]
-                if surs and trails:
-                    missed.append(deal.played)
-                    return min(trails), ()
-            return quick(m, hand)
-        play_deal(match, stock, choose)
-        if missed:
-            review = pasur.review(match, 1, seed=1, effort=6)
-            play = review.plays[missed[0]]
-            assert play.label in ("mistake", "blunder"), play
-            assert play.best_take  # the better play captures
-            return
-    pytest.fail("no deal offered a sur to miss")
+    def choose(m, hand):
+        return (parse_card("KD"), ()) if m.deal.played == 0 else quick(m, hand)
+    play_deal(match, stock, choose)
+    first = pasur.review(match, 1, seed=1, effort=2, most=4).plays[0]
+    assert (first.player, first.card, first.take) == ("Sara", parse_card("KD"), ())
+    assert first.label in ("mistake", "blunder"), first
+    assert (first.best_card, first.best_take) == (parse_card("AS"), tuple(table))
 
 
 def test_the_review_of_a_team_deal_names_each_player():
@@ -215,7 +242,7 @@ def test_the_review_of_a_team_deal_names_each_player():
     table, stock = random_table(rng, match.rules)
     match.start_deal(table)
     play_deal(match, stock, quick)
-    review = pasur.review(match, 1, effort=2)
+    review = pasur.review(match, 1, effort=2, most=2)
     assert [p.player for p in review.players] == ["Sara", "Reza", "Mina", "Ali"]
     assert {p.player for p in review.plays} == set(players)
 
