@@ -5,9 +5,11 @@
 Runs a warm-up, then rounds that alternate the commands: `pasur play` (with an undo between,
 not timed), `pasur show`, `pasur check`, the same `play` and `show` in Persian (PASUR_LANG=fa:
 the catalog is read, click's strings are lent to it, facts are isolated), and the baseline.
-Prints each command's median wall time and median peak memory (max RSS of that process, from
-wait4) and the ratio of each to the baseline. The target is for wall time: 1.2x or less in
-English (which loads no catalog), 1.3x in another language. Peak memory is reported, not a target.
+Prints each command's median wall time, median CPU time (user + system of that process, from
+wait4: what a machine shared with other work still measures) and median peak memory (max RSS),
+and the ratio of each to the baseline. The target is for wall time: 1.2x or less in English
+(which loads no catalog), 1.3x in another language; it is judged on CPU time too. Peak memory is
+reported, not a target.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ LANGUAGE_VARS = ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 TARGET = {"fa play": 1.3, "fa show": 1.3}  # the others 1.2
 
 
-def run(argv: list[str], env: dict) -> tuple[float, int]:
-    """Wall seconds and peak RSS in KiB of one process."""
+def run(argv: list[str], env: dict) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak RSS in KiB of one process."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -37,7 +39,7 @@ def run(argv: list[str], env: dict) -> tuple[float, int]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)} failed with {proc.returncode}")
-    return elapsed, usage.ru_maxrss
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def setup(env: dict) -> None:
@@ -72,26 +74,31 @@ def main() -> None:
         }
         undo = [PASUR, "undo"]
         times: dict[str, list[float]] = {k: [] for k in commands}
+        cpus: dict[str, list[float]] = {k: [] for k in commands}
         peaks: dict[str, list[int]] = {k: [] for k in commands}
         for number in range(rounds + 3):
             for name, (argv, command_env) in commands.items():
-                elapsed, peak = run(argv, command_env)
+                elapsed, cpu, peak = run(argv, command_env)
                 if name.endswith("play"):
                     run(undo, env)
                 if number >= 3:  # the first rounds warm the caches
                     times[name].append(elapsed)
+                    cpus[name].append(cpu)
                     peaks[name].append(peak)
-    base_t = statistics.median(times["baseline"])
+    base_t, base_c = statistics.median(times["baseline"]), statistics.median(cpus["baseline"])
     base_m = statistics.median(peaks["baseline"])
     print(f"{rounds} rounds, medians; baseline = python -c 'import click'")
-    print(f"{'command':10} {'wall ms':>8} {'x base':>7} {'peak MiB':>9} {'x base':>7}")
-    ok = True
+    print(f"{'command':10} {'wall ms':>8} {'x base':>7} {'cpu ms':>8} {'x base':>7} {'peak MiB':>9} {'x base':>7}")
+    ok = {"wall-time": True, "CPU-time": True}
     for name in commands:
-        t, m = statistics.median(times[name]), statistics.median(peaks[name])
+        t, c, m = statistics.median(times[name]), statistics.median(cpus[name]), statistics.median(peaks[name])
         target = TARGET.get(name, 1.2)
-        ok &= name == "baseline" or t / base_t <= target
-        print(f"{name:10} {t * 1000:8.1f} {t / base_t:7.2f} {m / 1024:9.1f} {m / base_m:7.2f}")
-    print("wall-time targets (1.2x, fa 1.3x) met" if ok else "wall-time targets (1.2x, fa 1.3x) NOT met")
+        ok["wall-time"] &= name == "baseline" or t / base_t <= target
+        ok["CPU-time"] &= name == "baseline" or c / base_c <= target
+        print(f"{name:10} {t * 1000:8.1f} {t / base_t:7.2f} {c * 1000:8.1f} {c / base_c:7.2f} {m / 1024:9.1f}"
+              f" {m / base_m:7.2f}")
+    for kind, met in ok.items():
+        print(f"{kind} targets (1.2x, fa 1.3x) {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     nice -n 10 python bench/strength.py [--pairs 1000] [--step 25] [--effort N] [--curve 200]
                                         [--efforts 0,1,2,4,8] [--teams] [--opponents greedy,random,noisy]
+                                        [--teams-pairs 200] [--jobs 2]
     python bench/strength.py --speed
     python bench/strength.py --stability DEALS
 
@@ -9,16 +10,19 @@ Strength: each pair is one shuffled deck played twice by two players, seats swap
 deal gives each seat the cards the other had), so the luck of the cards cancels out. The engine
 (``advise`` at the given effort, always taking its best option) plays against
 
-- greedy: the most valuable capture now (points, a club counting half a point, a sur 5); when
-  nothing captures, it trails its least valuable card;
-- random: a uniformly random card, and a random one of its legal captures;
+- greedy: the most valuable capture now (points, a club counting half a point, a sur 5: only
+  where the clearing capture is a sur under the rules then); when nothing captures, it trails
+  its least valuable card;
+- random: uniform over the legal options (card and capture);
 - noisy: greedy, but one play in five is random.
 
 Printed per preset and opponent: the mean margin per deal (engine's deal score less the
 opponent's) with its 95% confidence interval over the pairs, and the median CPU time of one of the
 engine's decisions. ``--curve N``: the margin against greedy (standard) at several efforts (0: the
 playout policy alone, no search), up to N pairs each. ``--teams``: 4 players in teams, the engine's
-partnership against greedy partners, both seatings. Every line advances ``--step`` pairs per round
+partnership against greedy partners, both seatings (``--teams-pairs N``: up to N pairs). ``--jobs
+N``: N processes; each line's round runs whole in one of them, so no figure depends on N (the
+ms/decision are CPU times). Every line advances ``--step`` pairs per round
 and the whole table is printed after each round, so a run cut short still reports every line.
 
 The deals are played in the engine's simulator (``pasur_cli/engine/playout.py``, which the tests
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import statistics
@@ -90,14 +95,13 @@ def greedy(t: Table, seat: int, rng: random.Random, noise: float = 0.0) -> tuple
     captures = [(c, take) for c, take in options if take]
     if captures:
         size = len(t.pos.table)
-        return max(captures, key=lambda o: worth(o[0]) + sum(worth(c) for c in o[1]) + 5 * (len(o[1]) == size))
+        return max(captures, key=lambda o: worth(o[0]) + sum(worth(c) for c in o[1])
+                   + 5 * (len(o[1]) == size and sim.can_sur(t.pos, t.game, seat, o[0])))
     return min(options, key=lambda o: (worth(o[0]), o[0]))
 
 
 def uniform(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
-    card = rng.choice(t.pos.hands[seat])
-    takes = sim.captures(card, t.pos.table, t.game)
-    return card, (rng.choice(takes) if takes else ())
+    return rng.choice(t.options(seat))
 
 
 def engine(effort: int) -> Chooser:
@@ -175,6 +179,16 @@ def teams_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int
         two = play_deal(rules, [them, me, them, me], table, stock, rng, timer, me)
         margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
     return margins
+
+
+def measure_unit(unit: tuple[tuple[str, str, str, int], int, int]) -> tuple[list[float], list[float]]:
+    """One line's pairs of one round: (table, preset, opponent, effort), how many, the seed; the
+    margins and the engine's decision times (a unit runs alone, so ``--jobs`` changes no figure)."""
+    (table, preset, name, effort), count, seed = unit
+    measure = teams_margin if table == "teams" else pairs_margin
+    timer: list[float] = []
+    found = measure(PRESETS[preset], engine(effort), OPPONENTS[name], count, seed, timer)
+    return found, timer
 
 
 def speed() -> None:
@@ -286,9 +300,11 @@ def main() -> None:
     parser.add_argument("--curve", type=int, default=0, help="at most this many pairs per effort on the curve")
     parser.add_argument("--efforts", default="0,1,2,4,8")
     parser.add_argument("--teams", action="store_true", help="also 4 players in teams against greedy")
+    parser.add_argument("--teams-pairs", type=int, default=0, help="at most this many pairs for the teams table")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--stability", type=int, default=0, metavar="DEALS")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=1, help="processes (each line's round runs in one)")
     args = parser.parse_args()
     if args.speed:
         speed()
@@ -304,21 +320,23 @@ def main() -> None:
     ]
     margins: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
     timers: dict[tuple[str, str, str, int], list[float]] = {key: [] for key in lines}
-    engines = {effort: engine(effort) for effort in {key[3] for key in lines}}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parent).stdout.strip()
+    print(f"pasur at commit {commit or '?'}; {' '.join(sys.argv[1:])}; jobs {args.jobs}", flush=True)
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     titles = {"main": f"advise at effort {args.effort} against each opponent, 2 players",
               "curve": "margin against greedy (standard) by effort: the time given",
               "teams": f"4 players in teams, advise (effort {args.effort}) partners against greedy partners"}
     done = 0
     while done < args.pairs:  # rounds of --step pairs on every line, so a run cut short is still a whole table
         step = min(args.step, args.pairs - done)
-        for key in lines:
-            table, preset, name, effort = key
-            count = step if table != "curve" else min(step, max(0, args.curve - done))
-            if not count:
-                continue
-            measure = teams_margin if table == "teams" else pairs_margin
-            margins[key] += measure(PRESETS[preset], engines[effort], OPPONENTS[name], count, args.seed + done,
-                                    timers[key])
+        most = {"main": args.pairs, "curve": args.curve, "teams": args.teams_pairs or args.pairs}
+        units = [(key, min(step, max(0, most[key[0]] - done)), args.seed + done) for key in lines]
+        units = [unit for unit in units if unit[1]]
+        for (key, _, _), (found, times) in zip(units, (pool.map if pool else map)(measure_unit, units),
+                                               strict=True):
+            margins[key] += found
+            timers[key] += times
         done += step
         print(f"\n== after {done} pairs per line (seed {args.seed}) ==")
         for table in ("main", "curve", "teams"):

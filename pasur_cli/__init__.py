@@ -50,6 +50,21 @@ Errors: ``PasurError`` and its kinds ``NotationError``, ``IllegalPlayError``,
 Every value (``Card``, ``Rules``, ``Play``, ...) is frozen, checks itself when made, and
 serializes by field name (``as_dict()`` / ``from_dict()``). Names are loaded on first use, so
 ``import pasur_cli`` costs nothing a command would not pay anyway.
+
+Inside, four layers in five folders; every import points down the picture (tests/test_layers.py
+holds it; the README's "Inside" names every module)::
+
+    cli/    the pasur command (click)        web/   pasur serve (the scoreboard)
+      |                                        |
+      +--------------+-------------------------+
+      v              v
+    text/          store/
+    sentences,     the SQLite record book:
+    layout, JSON   one transaction a change
+      |              |
+      +------+-------+
+             v
+    engine/  pure: every game decision; no files, terminal, click or process-wide language
 """
 
 from __future__ import annotations
@@ -98,7 +113,6 @@ _WHERE = {
     "record_book": "stats",
     "RecordBook": "stats",
     "PlayerRecord": "stats",
-    "Record": "stats",  # PlayerRecord's name before; not in __all__
     "PasurError": "errors",
     "NotationError": "errors",
     "IllegalPlayError": "errors",
@@ -216,7 +230,6 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.scoring import match_winner as match_winner
     from pasur_cli.engine.scoring import score_deal as score_deal
     from pasur_cli.engine.stats import PlayerRecord as PlayerRecord
-    from pasur_cli.engine.stats import Record as Record
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book
     from pasur_cli.engine.tally import tally_scores as tally_scores

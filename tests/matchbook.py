@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import simulate
 from simulate import random_plays, random_table
 
 from pasur_cli.engine.deal import Deal
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.rules import parse_rules
+from pasur_cli.engine.rules import Rules, parse_rules
 from pasur_cli.engine.scoring import PileCount
 from pasur_cli.store.database import Store
 
@@ -87,3 +88,17 @@ def stored(path: Path, matches: list[tuple[list[str], object, int, list[dict], M
                 for players, rules, dealer, actions, match in matches]
     finally:
         store.close()
+
+
+def stored_match(path, players: list[str], rules: Rules, seed: int, deals: int, plays: int = 0) -> Match:
+    """One match stored directly, as an import or a hand edit leaves it (names, actions and
+    snapshots consistent): ``deals`` finished deals of random legal plays drawn from ``seed``, then
+    the next deal's table and ``plays`` plays of it. Returns the engine's twin, at the same point."""
+    engine, actions = Match(players, rules), []
+    for action in simulate.random_match(random.Random(seed), engine):
+        engine.apply(action)
+        actions.append(action)
+        if len(engine.results) == deals and engine.deal is not None and len(engine.deal.plays) == plays:
+            break
+    stored(path, [(list(players), rules, 0, actions, Match.replay(list(players), rules, 0, actions))])
+    return engine

@@ -109,7 +109,7 @@ def mutations():
     return st.tuples(st.integers(0, 1), st.sampled_from(["type", "table", "card", "take", "by", "extra"]), junk)
 
 
-@sized(100)
+@sized(30)
 @given(mutations())
 def test_an_action_apply_accepts_replays_from_its_canonical_form(mutation):
     which, field, value = mutation

@@ -15,10 +15,10 @@ from tier import sized
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
-from pasur_cli.text import render
+from pasur_cli.text import layout
 
 WORDS = st.text(alphabet=st.sampled_from("abcXYZ &-.()/%0123456789éßÖ♣♦♥♠李\u0301\n"), max_size=12)
-CELLS = st.one_of(WORDS, st.integers(-10**6, 10**9), WORDS.map(render.Figure))
+CELLS = st.one_of(WORDS, st.integers(-10**6, 10**9), WORDS.map(layout.Figure))
 
 
 @sized(60)
@@ -34,7 +34,7 @@ def test_plain_tables_are_drawn_as_tabulate_draws_them(table):
         expected = tabulate.tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
     finally:
         tabulate.MIN_PADDING = saved
-    assert render.table(rows, headers, align=align, padding=padding) == expected
+    assert layout.table(rows, headers, align=align, padding=padding) == expected
 
 
 PLAYERS = ["Ali", "Sara"]
@@ -62,7 +62,7 @@ def store_tallied(db, deals: int, overrides=(), seed: int = 1, surs: int = 0) ->
 
 def chart_size(text: str) -> tuple[int, int]:
     lines = text.split("\n")
-    return len(lines), max(render.text_width(line) for line in lines)
+    return len(lines), max(layout.text_width(line) for line in lines)
 
 
 @pytest.mark.parametrize("deals", [20, 1000])

@@ -14,8 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_i18n import OTHERS, assert_no_english, plain
 
-from pasur_cli.cli.app import ANSWERS, BIGGEST, Count, answer, main
+from pasur_cli.cli.app import BIGGEST, Count, main
 from pasur_cli.text import i18n
+from pasur_cli.text.i18n import ANSWERS, answer
 
 # -- yes or no -----------------------------------------------------------------------------------
 YES = {"en": ["y", "yes", "Y", "YES", " yes "], "de": ["j", "ja", "J", "Ja", "JA", "y", "yes"],

@@ -7,12 +7,12 @@ import sys
 
 import pytest
 
-from pasur_cli.store.database import default_path, user_data_dir
+from pasur_cli.store.paths import default_path, user_data_dir
 
 ASK = """
 import json, sys
 from platformdirs import user_data_dir as reference
-from pasur_cli.store.database import user_data_dir
+from pasur_cli.store.paths import user_data_dir
 print(json.dumps([reference("pasur", appauthor=False), user_data_dir()]))
 """
 

@@ -619,9 +619,10 @@ def test_a_tally_names_sides_in_any_normalization(tmp_path, seed):
 
 
 # -- closed standard input, odd terminal sizes ---------------------------------------------------
-# the commands that read standard input or may ask (the quick suite); the others only start (soak)
-CLOSED = [["session"], ["tally"], ["delete", "--match", "1"], ["import", "-"], ["play", "5h"],
-          *(pytest.param(c, marks=pytest.mark.soak) for c in (["undo"], ["show"]))]
+# the session and the commands that ask (the quick suite); the others, reading standard input or
+# only starting, under soak
+CLOSED = [["session"], ["tally"], ["delete", "--match", "1"],
+          *(pytest.param(c, marks=pytest.mark.soak) for c in (["import", "-"], ["play", "5h"], ["undo"], ["show"]))]
 
 
 @pytest.mark.parametrize("command", CLOSED)

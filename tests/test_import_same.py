@@ -73,7 +73,8 @@ def test_the_content_is_checked_in_the_transaction_that_stores(pasur, db, tmp_pa
     """Two imports at once: the check made before the question is made again where the match is
     stored, so a match that arrived meanwhile is refused there, storing nothing."""
     from pasur_cli.engine.record import read_record
-    from pasur_cli.store.database import AlreadyImported, Store
+    from pasur_cli.store.database import Store
+    from pasur_cli.store.errors import AlreadyImported
     record = read_record(Path(exported(pasur, tmp_path)).read_text(encoding="utf-8"))
     store = Store(str(db), write=True)
     try:

@@ -46,6 +46,11 @@ MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 @functools.cache  # each module parsed once a process
+def tree(name: str) -> ast.Module:
+    return ast.parse(MODULES[name].read_text(encoding="utf-8"))
+
+
+@functools.cache
 def imports(name: str, top_only: bool = False) -> frozenset[str]:
     """The modules ``name`` imports (``from P import m`` is P.m when that is a module of ours);
     with ``top_only`` only those imported when the module loads (not inside a function, not under
@@ -69,7 +74,7 @@ def imports(name: str, top_only: bool = False) -> frozenset[str]:
                 continue
             else:
                 visit(child, inside or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda))
-    visit(ast.parse(MODULES[name].read_text(encoding="utf-8")), False)
+    visit(tree(name), False)
     return frozenset(found)
 
 
@@ -83,8 +88,7 @@ def under(module: str, names: set[str] | str) -> bool:
 
 def builtin_io(name: str) -> list[str]:
     """Calls of open, print or input in module ``name`` (the engine's I/O by the builtins)."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
-    return [f"{node.func.id}() line {node.lineno}" for node in ast.walk(tree)
+    return [f"{node.func.id}() line {node.lineno}" for node in ast.walk(tree(name))
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BUILTIN_IO]
 
 
@@ -188,6 +192,13 @@ if __name__ == "__main__":
         files = [m for m in MODULES if under(m, name)]
         print(f"{name:18} {len(files):2} modules: {', '.join(m.rsplit('.', 1)[-1] for m in files)}")
     print("other            ", ", ".join(m for m in MODULES if not under(m, {ENGINE, STORE, TEXT, CLI, WEB})))
+    layers = (ENGINE, STORE, TEXT, CLI, WEB)
+    print("imports between layers (modules of the row's layer importing one of the column's, any level):")
+    print(" " * 18 + "".join(f"{name.rsplit('.', 1)[1]:>8}" for name in layers))
+    for row in layers:
+        mine = [m for m in MODULES if under(m, row)]
+        counts = [sum(any(under(i, col) for i in imports(m)) for m in mine) for col in layers]
+        print(f"{row:18}" + "".join(f"{n:8}" for n in counts))
     print("cycles (module level):", cycles() or "none")
     print("upward or sideways imports:")
     for module, imported in upward():

@@ -186,6 +186,7 @@ def play_match_one_shot(pasur, db, all_at_terminal: bool) -> int:
     return asked
 
 
+@pytest.mark.soak  # a process a question: the question at a terminal is test_play_at_a_terminal_asks_which_capture
 def test_a_whole_four_player_match_through_play_with_its_questions(pasur, db):
     assert play_match_one_shot(pasur, db, all_at_terminal=False) >= 2
 

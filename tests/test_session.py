@@ -327,6 +327,7 @@ def test_a_whole_two_player_match_at_a_real_terminal(pasur, db):
 
 
 @TTY
+@pytest.mark.soak  # the session at a terminal: the two-player match above
 def test_a_whole_four_player_match_at_a_real_terminal(pasur, db):
     rules = ["fixed_deals=1"]
     pasur("new", "Ali", "Sara", "Reza", "Mina", *[a for r in rules for a in ("--rule", r)])

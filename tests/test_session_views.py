@@ -20,6 +20,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from click.testing import CliRunner
+from tier import some
 
 from pasur_cli.cli.app import main
 
@@ -162,7 +163,7 @@ def test_a_replaced_or_deleted_file_is_said_and_nothing_is_recorded(tmp_path, ho
 LINES = {"play": "2s", "undo": "undo", "deal": None, "tally": None}
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", some(range(4), 1))
 def test_ctrl_c_while_waiting_on_a_busy_file_leaves_at_once_and_says_what_was_not_recorded(tmp_path, seed):
     """A write waiting on a file another program holds (for up to 600 s here): Ctrl-C ends the wait
     at once, the goodbye says the line was not recorded (never "Everything is saved"), and the
@@ -271,11 +272,11 @@ def test_delete_at_a_terminal_is_refused_when_the_match_moved_while_it_asked(tmp
     assert child.exitstatus == 1 and length(path) == 2
 
 
-ONE_SHOT = [["play", "2S"], ["undo"], ["delete", "--match", "1", "--yes"], ["new", "Reza", "Mina"],
-            ["tally", "--count", "Ali: clubs=7"], ["deal", "2C", "3C", "4C", "5C"]]
+ONE_SHOT = [["play", "2S"], ["tally", "--count", "Ali: clubs=7"], ["undo"], ["delete", "--match", "1", "--yes"],
+            ["new", "Reza", "Mina"], ["deal", "2C", "3C", "4C", "5C"]]
 
 
-@pytest.mark.parametrize("command", ONE_SHOT, ids=[c[0] for c in ONE_SHOT])
+@pytest.mark.parametrize("command", some(ONE_SHOT, 2), ids=[c[0] for c in ONE_SHOT])  # one wait: every command under soak
 def test_ctrl_c_while_a_command_waits_on_a_busy_file_leaves_at_once(tmp_path, command):
     """Every command waiting for a file another program holds (for up to 600 s here) says at a
     terminal that it waits, and Ctrl-C ends the wait at once, changing nothing."""

@@ -6,11 +6,10 @@ import random
 import unicodedata
 
 import pytest
-from simulate import random_match
+from matchbook import stored_match
+from tier import some
 
-from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
-from pasur_cli.store.database import Store
 
 # what a hand edit can put in a name: C0 and C1 controls, ESC sequences, bidi overrides and
 # isolates, marks and other format characters (the joiners of Persian spelling are allowed)
@@ -45,22 +44,12 @@ def hostile_name(rng: random.Random, seat: int) -> str:
     return f"P{seat}" + "".join(parts)  # distinct whatever was drawn
 
 
-def stored(db, players: list[str], seed: int, deals: int = 1, plays: int = 3) -> None:
-    """A match with these names stored as a hand edit could leave it (names, actions and snapshots
-    consistent): ``deals`` finished deals, then ``plays`` plays of the next."""
-    rules = parse_rules("standard", [])
-    engine, actions = Match(players, rules), []
-    for action in random_match(random.Random(seed), engine):
-        engine.apply(action)
-        actions.append(action)
-        if len(engine.results) == deals and engine.deal is not None and len(engine.deal.plays) == plays:
-            break
-    store = Store(str(db), create=True)
-    store.create(players, rules, 0, actions, match=Match.replay(players, rules, 0, actions))
-    store.close()
+def stored(db, players: list[str], seed: int) -> None:
+    """A match with these names as a hand edit could leave it: a finished deal, three plays of the next."""
+    stored_match(db, players, parse_rules("standard", []), seed, deals=1, plays=3)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", some(range(6), 2))
 def test_hostile_stored_names_are_escaped_by_every_command(pasur, db, seed):
     rng = random.Random(seed)
     count = rng.choice([2, 3, 4])

@@ -166,7 +166,7 @@ def game(players, teams, points):
 def test_the_session_prompt_leaves_room_to_type(monkeypatch, lang, columns):
     from pasur_cli.cli.commands.session import TYPING, Session
     from pasur_cli.text import i18n
-    from pasur_cli.text.render import text_width
+    from pasur_cli.text.layout import text_width
     i18n.set_language(lang)
     monkeypatch.setenv("COLUMNS", str(columns))
     for players, teams in [(FOUR[:2], True), (FOUR[:3], True), (FOUR, True), (FOUR, False)]:
@@ -187,11 +187,11 @@ def test_the_session_help_wraps_its_second_column(lang, columns):
     import re
 
     from pasur_cli.cli.commands.session import HELP
-    from pasur_cli.text import i18n, render
+    from pasur_cli.text import i18n, layout
     i18n.set_language(lang)
-    text = render.help_text(i18n._(HELP), columns)
+    text = layout.help_text(i18n._(HELP), columns)
     lines = text.splitlines()
-    assert max(render.text_width(line) for line in lines) <= columns
+    assert max(layout.text_width(line) for line in lines) <= columns
     assert " ".join(text.split()) == " ".join(i18n._(HELP).split())  # every word, in order
     column = re.match(r"( +\S+ +)", lines[1]).end()  # where "7c"'s explanation starts
     following = lines[2:lines.index(next(line for line in lines[2:] if line.startswith("  7c 4d")))]
@@ -285,7 +285,7 @@ def test_text_width_is_what_wcwidth_says_a_terminal_shows(text):
     none. (Not U+200D: wcwidth reads it as joining an emoji and gives the next character none.)"""
     from wcwidth import wcswidth
 
-    from pasur_cli.text.render import text_width
+    from pasur_cli.text.layout import text_width
     assert text_width(text) == wcswidth(text)
     assert text_width("\x1b[31m" + text + "\x1b[0m") == wcswidth(text)  # colour codes take no column
 
@@ -386,9 +386,9 @@ def test_the_session_help_lists_its_commands_as_one_item(lang, first):
     """review and hint continue the list of commands (indented under it), not a line of their own
     that starts at the margin after a line ending in a comma."""
     from pasur_cli.cli.commands.session import HELP
-    from pasur_cli.text import i18n, render
+    from pasur_cli.text import i18n, layout
     i18n.set_language(lang)
-    lines = render.help_text(i18n._(HELP), 80).splitlines()
+    lines = layout.help_text(i18n._(HELP), 80).splitlines()
     start = next(k for k, line in enumerate(lines) if line.startswith(first))
     rest = lines[start + 1:]
     listed = lines[start:start + 1] + rest[:next(k for k, line in enumerate(rest) if not line.startswith("  "))]

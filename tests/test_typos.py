@@ -143,14 +143,15 @@ def test_every_rank_letter_a_translation_uses_can_be_typed(lang):
 
 @pytest.mark.skipif(__import__("os").name != "posix", reason="needs a pseudo-terminal")
 def test_did_you_mean_in_a_real_terminal(pasur, db):
-    """As found: `pasur play c10` at an 80x24 terminal, 10♣ already played."""
+    """As found: `pasur play c10` at an 80x24 terminal, 10♣ already played (the other questions
+    in-process: the terminal changes none of their words)."""
     from test_wording import screen
     pasur("new", "Ali", "Reza")
     pasur("deal", "2C", "5H", "9D", "3S")
-    assert "did you mean Q♣?" in screen(db, "play", "cq")
-    assert "did you mean 10♣?" in screen(db, "play", "c10")
+    assert "did you mean Q♣?" in pasur("play", "cq").output
+    assert "did you mean 10♣?" in pasur("play", "c10").output
     pasur("play", "10C")
     shown = " ".join(screen(db, "play", "c10").split())
     assert "did you mean 10♠ 10♥ 10♦?" in shown and "10♣" not in shown.split("?")[0].split("mean")[-1]
-    assert "did you mean 10♠ 10♥ 10♦?" in " ".join(screen(db, "check", "c10", "--table", "10C 2C").split())
-    assert screen(db, "--lang", "de", "check", "DH", "--table", "QC 2C").startswith("Q♥ auf")  # D is Dame
+    assert "did you mean 10♠ 10♥ 10♦?" in " ".join(pasur("check", "c10", "--table", "10C 2C").output.split())
+    assert pasur("--lang", "de", "check", "DH", "--table", "QC 2C").output.startswith("Q♥ auf")  # D is Dame

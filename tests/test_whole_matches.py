@@ -10,13 +10,13 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 
 NAMES = ["Ali", "Sara", "Reza", "Mina"]
-# each preset, 2 and 4 players, teams and solo in the quick suite (three players: test_snapshots,
-# test_stats); every combination under soak
+# two players in the quick suite (three and four, teams, pagat: test_snapshots, test_stats, test_tally;
+# solo: test_deals); every combination under soak
 SOAK = pytest.mark.soak
 CASES = [
     (2, "standard", []), pytest.param(2, "pagat", [], marks=SOAK), pytest.param(3, "standard", [], marks=SOAK),
-    pytest.param(3, "pagat", [], marks=SOAK), (4, "standard", []), pytest.param(4, "pagat", [], marks=SOAK),
-    pytest.param(4, "standard", ["--solo"], marks=SOAK), (4, "pagat", ["--solo"]),
+    pytest.param(3, "pagat", [], marks=SOAK), pytest.param(4, "standard", [], marks=SOAK), pytest.param(4, "pagat", [], marks=SOAK),
+    pytest.param(4, "standard", ["--solo"], marks=SOAK), pytest.param(4, "pagat", ["--solo"], marks=SOAK),
 ]
 
 

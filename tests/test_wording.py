@@ -9,6 +9,7 @@ import sys
 
 import pexpect
 import pytest
+from tier import some
 
 TTY = pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
 
@@ -37,12 +38,12 @@ def test_playing_before_the_table_names_the_command_with_its_placeholder(pasur, 
 
 
 @TTY
-@pytest.mark.parametrize("lang,why", [
+@pytest.mark.parametrize("lang,why", some([  # English and Persian (right to left) quick, each language under soak
     ("en", "Level at 10; at or above the target (10): another deal decides."),
+    ("fa", "به هدف"),
     ("de", "Gleichstand bei 10; Ziel (10) erreicht: eine weitere Runde entscheidet."),
     ("es", "Empate a 10; objetivo (10) alcanzado: decide otra ronda."),
-    ("fa", "به هدف"),
-])
+], 2, unpack=True))
 def test_a_tie_over_the_target_says_why_play_goes_on(pasur, db, lang, why):
     pasur("new", "Ali", "Reza", "--rule", "target=10")
     tally_even(pasur)
@@ -57,12 +58,12 @@ def test_a_tie_after_the_fixed_deals_says_another_deal_decides(pasur):
 
 
 @TTY
-@pytest.mark.parametrize("lang,lead,won", [
+@pytest.mark.parametrize("lang,lead,won", some([
     ("en", "Ali & Sara lead with 17;", "Ali & Sara won the match, 68 to 12."),
     ("de", "Ali & Sara führen mit 17;", "Ali & Sara haben das Match gewonnen"),
     ("es", "Ali & Sara van delante con 17;", "Ali & Sara ganaron la partida"),
     ("fa", "جلو هستند", "بازی را بردند"),
-])
+], 2, unpack=True))
 def test_a_side_of_two_takes_the_plural(pasur, db, lang, lead, won):
     pasur("new", "Ali", "Reza", "Sara", "Mina")
     counts = ["--count", "Ali: clubs=8 aces=3 jacks=2 two_clubs=yes ten_diamonds=yes",

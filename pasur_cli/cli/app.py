@@ -15,15 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from pasur_cli.cli import process
-from pasur_cli.cli.screen import echo as echo  # the commands find these here too
-from pasur_cli.cli.screen import echo_csv as echo_csv
-from pasur_cli.cli.screen import fit as fit
-from pasur_cli.cli.screen import terminal_width as terminal_width
+from pasur_cli.cli.screen import OutputFailed, is_terminal
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.text import i18n
-from pasur_cli.text.i18n import ANSWERS as ANSWERS  # where the tests and commands have found them
 from pasur_cli.text.i18n import N_, _
-from pasur_cli.text.i18n import answer as answer  # where the tests have found it
 
 if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
     from click.shell_completion import CompletionItem
@@ -234,13 +229,21 @@ class PasurGroup(Translated, click.Group):
         return dict(self.commands)
 
     def invoke(self, ctx: click.Context) -> Any:
+        import gc
+        # A command that ends once it has printed leaves Python's cycle collector off while it runs: the
+        # collector would walk every object made so far again and again while a long match or a whole
+        # record book is read (a third of `pasur import` of 13,000 deals); what it frees, the end frees.
+        # The session and the scoreboard run for hours and keep it.
+        pause = gc.isenabled() and ctx.invoked_subcommand not in ("session", "serve")
+        if pause:
+            gc.disable()
         try:
             return super().invoke(ctx)
         except PasurError as err:
             raise refuse(err, ctx) from None
         except OSError as err:
             if process.output_error(err):
-                raise process.OutputFailed(err) from None
+                raise OutputFailed(err) from None
             raise
         except Exception as err:
             import sqlite3  # already loaded whenever a database was touched
@@ -248,6 +251,9 @@ class PasurGroup(Translated, click.Group):
                 text = _("pasur cannot use its database ({error}); nothing was changed.")
                 raise Refused(text.format(error=err)) from None
             raise
+        finally:
+            if pause:
+                gc.enable()
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
@@ -428,9 +434,9 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
     from pasur_cli.store.database import Store
     path = ctx.meta.get("pasur.db")
     waiting = None
-    if sys.stderr is not None and sys.stderr.isatty():  # a person waits: say why nothing happens yet
+    if is_terminal(sys.stderr):  # a person waits: say why nothing happens yet
         def waiting() -> None:
-            from pasur_cli.store.database import default_path
+            from pasur_cli.store.paths import default_path
             from pasur_cli.text.render import Look
             look = Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=True, stream=sys.stderr)
             click.echo(look.say("{path} is busy (another program is using it): waiting for it; Ctrl-C leaves.",
@@ -453,7 +459,7 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
 def current(ctx: click.Context, store: Store) -> tuple[int, Match]:
     """(id, replayed match) of --match, else of the most recently changed match that is not
     finished, else of the most recent one (so `pasur score` still shows a match just won)."""
-    from pasur_cli.store.database import StoreError
+    from pasur_cli.store.errors import StoreError
     chosen = ctx.meta.get("pasur.match_id")
     if chosen is not None:
         return chosen, store.match(chosen)[1]

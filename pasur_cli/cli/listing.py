@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pasur_cli.engine.names import name_key
-from pasur_cli.store.database import DamagedError, Store
-from pasur_cli.text import render
+from pasur_cli.store.database import Store
+from pasur_cli.store.errors import DamagedError
+from pasur_cli.text import shapes
 
 
 def listing(store: Store, player: str | None = None, unfinished: bool = False) -> list[dict[str, object]]:
@@ -13,10 +14,10 @@ def listing(store: Store, player: str | None = None, unfinished: bool = False) -
     rows: list[dict[str, object]] = []
     for mid, read in store.all_checked():  # every snapshot checked, as score checks them
         if isinstance(read, DamagedError):
-            rows.append(render.damaged_row(mid, store.summary(mid)[0], read.reason))
+            rows.append(shapes.damaged_row(mid, store.summary(mid)[0], read.reason))
             continue
         record, match = read
-        rows += render.matches_rows([(mid, record.created, match)])
+        rows += shapes.matches_rows([(mid, record.created, match)])
     return filtered(rows, player, unfinished)
 
 

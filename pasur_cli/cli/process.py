@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.screen import OutputFailed as OutputFailed  # raised by the click layer, caught here
-from pasur_cli.cli.screen import fit, is_terminal, terminal_width
+from pasur_cli.cli.screen import OutputFailed, fit, is_terminal, terminal_width
 
 if TYPE_CHECKING:
     from pasur_cli.store.database import Store

@@ -67,7 +67,7 @@ def fit(text: str, width: int | None) -> str:
     when ``width`` is None."""
     if width is None:
         return text
-    from pasur_cli.text.render import wrap
+    from pasur_cli.text.layout import wrap
     return wrap(text, width)
 
 

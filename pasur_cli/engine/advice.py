@@ -3,12 +3,16 @@ finished deal cost (``review``).
 
 Knowledge rule: a player knows their own hand, the table, and every card seen in the deal (the
 initial table, every card played or captured); never the other hands or the stock. The engine
-therefore weighs an option by determinized Monte Carlo: it deals the unseen cards at random into
-the other hands (of the sizes they have now) and the stock, many times, plays each option in each
-such deal and finishes the deal with a fast playout policy for every seat (``playout.policy``),
-and averages the deal margin: the player's side's deal score less the average of the other
-sides'. Every option is played in the same guessed deals (common random numbers), so the
-differences between options carry much less noise than the values themselves.
+therefore weighs an option by determinized Monte Carlo (``playout.searched``): it deals the unseen
+cards at random into the other hands (of the sizes they have now) and the stock, many times, plays
+each option in such guessed deals and plays on with a fast playout policy for every seat
+(``playout.policy``) to the end of a hand a few plays ahead, where the deal is judged
+(``playout.judge``), or to the end of the deal; the value is the mean deal margin: the player's
+side's deal score less the average of the other sides'. Every option is played in the same
+guessed deals (common random numbers), so the differences between options carry much less noise
+than the values themselves; the guesses go to the options that could be best (successive
+halving); with nothing hidden that matters (two sides, the stock empty) the deal is played out
+exactly (minimax).
 
 An option's ``value`` is that expected deal margin at the end of the deal, counting what the sides
 already hold (so the last play of a deal, with nothing hidden, is valued exactly). A play's
@@ -29,7 +33,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 from pasur_cli.engine.weighing import Weighing
 
-EFFORT = 4  # guessed deals per decision at the default effort: cheap (bench/strength.py plays thousands of deals)
+EFFORT = 12  # guessed deals per option at the default effort (bench/strength.py: about 7 ms a decision)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
 REVIEW_MOST = 400  # doubt, up to these: two seeds must agree on both (engine.weighing)
 HINT_EFFORT = 16  # one decision, read by a person: first guesses, then more where the best options
@@ -199,29 +203,29 @@ def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
 def weigh(deal: Deal, hand: list[Card], card: Card, take: tuple[Card, ...], seed: int | None = None,
           effort: int = REVIEW_EFFORT) -> tuple[tuple[Card, tuple[Card, ...]], float, float]:
     """What playing ``card`` taking ``take`` from ``hand`` cost: the best option, the loss (>= 0)
-    and the best option's lead over the second. ``effort`` guesses first (the same ones ``advise``
-    makes with this seed and effort), then more, up to four times as many, while the loss is within two
-    standard errors of a label's threshold: the guesses go where the label is in doubt."""
+    and the best option's lead over the second. First ``advise``'s own search with this seed and
+    effort; then, while the loss is within two standard errors of a label's threshold, the search
+    again with twice the effort, up to four times as much: the guesses go where the label is in
+    doubt."""
     game, base, seat, unseen, sizes, choices = _setting(deal, hand)
     coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in tk))) for c, tk in choices]
     mine = next(k for k, (c, tk) in enumerate(choices) if c == card and tk == take)
-    rng = random.Random(0 if seed is None else seed)
     cards = [INDEX[c] for c in hand]
-    found = sim.samples(game, base, seat, cards, unseen, sizes, coded, rng, effort)
+    most = REVIEW_MOST * effort // REVIEW_EFFORT
     while True:
-        means = [sum(v) / len(v) for v in found]
-        best = max(range(len(means)), key=lambda k: (means[k], -k))
-        diffs = [b - m for b, m in zip(found[best], found[mine], strict=True)]
-        n = len(diffs)
+        rng = random.Random(0 if seed is None else seed)
+        means, found = sim.searched(game, base, seat, cards, unseen, sizes, coded, rng, effort)
+        best = min(range(len(means)), key=lambda k: (-means[k], k))
         loss = max(0.0, means[best] - means[mine])
-        if n < 2 or n >= REVIEW_MOST * effort // REVIEW_EFFORT:
+        n = min(len(found[best]), len(found[mine]))
+        if n < 2 or 2 * effort > most:
             break
-        spread = (sum((d - loss) ** 2 for d in diffs) / (n - 1)) ** 0.5
+        diffs = [b - m for b, m in zip(found[best][:n], found[mine][:n], strict=True)]
+        middle = sum(diffs) / n
+        spread = (sum((d - middle) ** 2 for d in diffs) / (n - 1)) ** 0.5
         if all(abs(loss - edge) > 2 * spread / n ** 0.5 for edge in (INACCURACY, MISTAKE, BLUNDER)):
             break
-        more = sim.samples(game, base, seat, cards, unseen, sizes, coded, rng, effort)
-        for k, values in enumerate(more):
-            found[k].extend(values)
+        effort *= 2
     ranked = sorted(means, reverse=True)
     lead = ranked[0] - ranked[1] if len(ranked) > 1 else 0.0
     return choices[best], loss, lead
@@ -245,7 +249,8 @@ def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None 
            effort: int = EFFORT) -> tuple[Advice, ...]:
     """Every legal option of ``hand`` (the cards, as ``Card``s or codes, of the player to move in
     the match's deal in progress), best first, each with its value. Same ``seed``, same answer;
-    ``effort`` is the number of guessed deals each option is played in.
+    ``effort`` is the number of guessed deals per option (spent by successive halving: the
+    options that could be best are played in more of them).
 
     Raises IllegalPlayError when no deal waits for a play, a card has been seen in this deal (it
     cannot be in the hand), or the hand holds more or fewer cards than the player has now;

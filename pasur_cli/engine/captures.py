@@ -84,15 +84,16 @@ def _by_value(cards: Iterable[Card]) -> dict[int, list[Card]]:
     return groups
 
 
-def _sets(t: int, counts: Counts, top: int = 10) -> Iterator[dict[int, int]]:
-    """Every value multiset (as {value: k}) summing to t within counts, values at most ``top``."""
+def _sets(t: int, counts: Counts, top: int = 10) -> Iterator[Counts]:
+    """Every value multiset (a shape: index v, how many of value v) summing to t within counts,
+    values at most ``top``. The analysis engine's simulator (engine.playout) uses it too."""
     if t == 0:
-        yield {}
+        yield (0,) * 11
         return
     for v in range(min(t, top), 0, -1):
         for k in range(min(counts[v], t // v), 0, -1):
             for rest in _sets(t - k * v, counts, v - 1):
-                yield {v: k, **rest}
+                yield (*rest[:v], k, *rest[v + 1:])
 
 
 def _reaches(t: int, counts: Counts) -> bool:
@@ -112,13 +113,8 @@ def _splits(t: int, counts: Counts) -> bool:
         return True
     rest = list(counts)
     rest[top] -= 1
-    for group in _sets(t - top, tuple(rest), top):
-        left = list(rest)
-        for v, k in group.items():
-            left[v] -= k
-        if _splits(t, tuple(left)):
-            return True
-    return False
+    left = tuple(rest)
+    return any(_splits(t, _minus(left, group)) for group in _sets(t - top, left, top))
 
 
 def _minus(a: Counts, b: Counts) -> Counts:
@@ -138,7 +134,7 @@ def _ways(shape: Counts, counts: Counts) -> int:
 
 def _single(t: int, numerals: list[Card]) -> Captures:
     counts, groups = _counts(numerals), _by_value(numerals)
-    shapes = [tuple(s.get(v, 0) for v in range(11)) for s in _sets(t, counts)]
+    shapes = list(_sets(t, counts))
     return _collect(shapes, counts, groups, complete=True)
 
 
@@ -313,7 +309,7 @@ def capture_problem(card: Card, table: Sequence[Card], take: Iterable[Card], rul
     rest = [c for c in table if c.is_numeral and c not in take]
     if _reaches(t, _counts(rest)):
         shape = next(_sets(t, _counts(rest)))
-        witness = list(next(_expand(tuple(shape.get(v, 0) for v in range(11)), _by_value(rest))))
+        witness = list(next(_expand(shape, _by_value(rest))))
         return IllegalPlayError("the capture is not complete: {cards} = 11 as well, so {witness} must be taken"
                                 " too.", cards=Sum((card, *witness)), witness=witness)
     return None

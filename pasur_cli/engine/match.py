@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pasur_cli.engine.action import action_text, check_action
+from pasur_cli.engine.action import action_text, check_action, tally_key
 from pasur_cli.engine.cards import Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
@@ -187,6 +187,10 @@ class Match:
 
     # -- actions ---------------------------------------------------------------------------
     def _ready(self) -> None:
+        rules = self.rules  # most often not over yet, known without looking for a winner
+        if (len(self.results) < rules.fixed_deals if rules.fixed_deals is not None
+                else max(self.totals.values(), default=0) < rules.target):
+            return
         if self.finished:
             raise IllegalPlayError("the match is over: {side} won.", side=self.winner)
 
@@ -296,15 +300,17 @@ class Match:
         assert isinstance(result, DealResult)
         return result
 
-    def _verify_tally(self, action: dict[str, Any]) -> tuple[dict[str, Any], DealResult]:
-        """The canonical form of a tally action and the result it records; raises its refusal."""
-        from pasur_cli.engine.tally import tally_action, tally_scores
+    def _verify_tally(self, action: dict[str, Any],
+                      key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], DealResult]:
+        """The canonical form of a tally action (its ``tally_key`` when known) and the result it
+        records; raises its refusal."""
+        from pasur_cli.engine.tally import scored_tally
         self.check_tally_allowed()
-        canonical = tally_action(self, action)
-        return canonical, DealResult(self.deal_number, self.dealer, tally_scores(self, canonical), tallied=True)
+        canonical, scores = scored_tally(self, action, key)
+        return canonical, DealResult(len(self.results) + 1, self.dealer, scores, True)
 
-    def _tally(self, action: dict[str, Any]) -> DealResult:
-        canonical, result = self._verify_tally(action)
+    def _tally(self, action: dict[str, Any], key: tuple[Any, ...] | None = None) -> DealResult:
+        canonical, result = self._verify_tally(action, key)
         self.log.append(canonical)
         self._finish(result, at=self.length)
         return result
@@ -340,6 +346,9 @@ class Match:
         >>> match.log[-1]
         {'type': 'play', 'card': '2S', 'take': ['9D'], 'by': 'Sara'}
         """
+        key = tally_key(action)  # a tally that is plainly right (check_action would pass it), as a key
+        if key is not None:
+            return self._tally(action, key)
         check_action(action)
         kind = action["type"]
         if kind == "deal":
@@ -347,6 +356,11 @@ class Match:
         if kind == "play":
             return self.play(action["card"], action.get("take"), action.get("by"))
         return self._tally(action)
+
+    def apply_tally(self, action: dict[str, Any], key: tuple[Any, ...]) -> DealResult:
+        """``apply`` of a tally action whose ``tally_key`` the caller has (a record's reader computes
+        it once for all it does with the action): what ``apply`` does with it, without the key again."""
+        return self._tally(action, key)
 
     @property
     def last_action(self) -> dict[str, Any] | None:

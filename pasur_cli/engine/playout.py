@@ -17,7 +17,9 @@ from __future__ import annotations
 import random
 from functools import cache, lru_cache
 from itertools import combinations, product
+from math import comb
 
+from pasur_cli.engine.captures import Counts, _maximal_shapes, _sets, _splits  # the referee's search
 from pasur_cli.engine.rules import Rules
 
 RANK = tuple(i // 4 + 1 for i in range(52))  # 1 (A) .. 13 (K)
@@ -28,15 +30,19 @@ TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
 HANDS = {2: 6, 3: 4, 4: 3}
 _CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
 _TAKES: dict[Rules, dict[tuple[int, tuple[int, ...]], list[Take]]] = {}
-_SWEEPS: dict[Rules, dict[tuple[int, ...], bool]] = {}
+_SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
 # the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
 # the share of the worth left on the table counted against a play, and the share of a sur an
 # opponent is assumed to make of a table some card could sweep
-CLUB_SHARE, LEFT_SHARE, DANGER = 1.2, 0.3, 0.6
+LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
+DEPTH = 4  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
+RACE = 0.0  # standard errors by which the best option must lead the others to stop early (0: never)
+EXACT = 4  # unseen cards at most (all in the one other hand) for the deal to be played out by minimax
 
-Counts = tuple[int, ...]  # index v (1..10): how many numerals of value v; index 0 unused
 Take = tuple[int, ...]
-Move = tuple[Take, float, bool, tuple[int, ...]]  # take, the policy's score before a sur, clears, table left
+# take, points and clubs brought in, clears the table, the table left, its points and clubs, the ranks
+# that clear it and those that would make a sur of it (bits)
+Move = tuple[Take, int, int, bool, tuple[int, ...], int, int, int, int]
 
 
 class Game:
@@ -47,12 +53,15 @@ class Game:
         "cache",
         "clubs_min",
         "clubs_points",
+        "clubs_value",
         "court_all",
         "dealer",
         "hands",
         "jack_sur",
         "jack_wild",
+        "keep_jack",
         "last_hand_sur",
+        "left_share",
         "mode",
         "multi",
         "players",
@@ -64,10 +73,10 @@ class Game:
         "sur_open",
         "sur_points",
         "sweeps",
+        "take_share",
         "takes",
         "third",
         "total_plays",
-        "worth",
     )
 
     def __init__(self, rules: Rules, seat_side: list[int], dealer: int, sur_open: list[bool]) -> None:
@@ -96,9 +105,9 @@ class Game:
         points[TEN_DIAMONDS] += 3
         points[SEVEN_DIAMONDS] += rules.seven_diamonds
         self.points = tuple(points)
-        # what a card is worth to the playout policy: its points and a share of the clubs points
-        club_share = rules.clubs_points / 13 * CLUB_SHARE
-        self.worth = tuple(points[i] + (club_share if CLUB[i] else 0.0) + 0.02 for i in range(52))
+        self.clubs_value = _clubs_table(self.clubs_min, self.clubs_points)
+        self.left_share, self.take_share = LEFT_SHARE, TAKE_SHARE
+        self.keep_jack = KEEP_JACK if self.jack_wild and self.mode == "sum11" else 0.0
         key = (rules, self.sur_open, self.players)
         self.cache = _CACHES.setdefault(key, {})  # (card, table): the policy's view of each play
         self.takes = _TAKES.setdefault(rules, {})  # (rank, table): the legal captures
@@ -110,81 +119,29 @@ class Position:
     order it will be dealt), the plays made so far, and per side the clubs, points and surs held;
     ``last`` is the seat that captured last (-1: nobody yet)."""
 
-    __slots__ = ("clubs", "hands", "last", "played", "points", "stock", "surs", "table")
+    __slots__ = ("clubs", "hands", "last", "live", "played", "points", "stock", "surs", "table")
 
     def __init__(self, table: tuple[int, ...], hands: list[list[int]], stock: list[int], played: int,
-                 clubs: list[int], points: list[int], surs: list[int], last: int) -> None:
+                 clubs: list[int], points: list[int], surs: list[int], last: int,
+                 live: list[int] | None = None) -> None:
         self.table, self.hands, self.stock, self.played = table, hands, stock, played  # table: sorted
         self.clubs, self.points, self.surs, self.last = clubs, points, surs, last
+        self.live = live  # cards of each rank in a hand or the stock (``live``), counted when first needed
 
     def copy(self) -> Position:
         return Position(self.table, [h[:] for h in self.hands], self.stock[:], self.played, self.clubs[:],
-                        self.points[:], self.surs[:], self.last)
+                        self.points[:], self.surs[:], self.last, None if self.live is None else self.live[:])
 
 
 # -- captures ------------------------------------------------------------------------------------
-def _sets(t: int, counts: Counts, top: int = 10) -> list[Counts]:
-    """Every value shape (counts) within ``counts`` summing to ``t``, values at most ``top``."""
-    if t == 0:
-        return [(0,) * 11]
-    found = []
-    for v in range(min(t, top), 0, -1):
-        for k in range(min(counts[v], t // v), 0, -1):
-            for rest in _sets(t - k * v, counts, v - 1):
-                shape = list(rest)
-                shape[v] = k
-                found.append(tuple(shape))
-    return found
-
-
-def _reaches(t: int, counts: Counts) -> bool:
-    bits, mask = 1, (1 << (t + 1)) - 1
-    for v in range(1, 11):
-        for _ in range(counts[v]):
-            bits = (bits | (bits << v)) & mask
-    return bool(bits >> t & 1)
-
-
-@cache
-def _splits(t: int, counts: Counts) -> bool:
-    """Whether ``counts`` splits into disjoint sets each summing to ``t``."""
-    top = max((v for v in range(1, 11) if counts[v]), default=0)
-    if not top:
-        return True
-    rest = list(counts)
-    rest[top] -= 1
-    for group in _sets(t - top, tuple(rest), top):
-        if _splits(t, tuple(a - b for a, b in zip(rest, group, strict=True))):
-            return True
-    return False
-
-
 @lru_cache(maxsize=1 << 16)
 def sum_shapes(t: int, counts: Counts, multi: bool) -> tuple[Counts, ...]:
     """The value shapes a capture by sum ``t`` can take from a table of numerals ``counts``: one set
-    (``multi`` false), or every maximal union of disjoint sets (``multi`` true)."""
+    (``multi`` false), or every maximal union of disjoint sets (``multi`` true), found as the
+    referee finds them (engine.captures), cached."""
     if not multi:
         return tuple(_sets(t, counts))
-    values = [v for v in range(1, min(t, 10) + 1) if counts[v]]
-    found: list[Counts] = []
-    shape = [0] * 11
-
-    def walk(i: int, total: int) -> None:
-        if i == len(values):
-            if total and not total % t:
-                taken = tuple(shape)
-                left = tuple(c - s for c, s in zip(counts, taken, strict=True))
-                if not _reaches(t, left) and _splits(t, taken):
-                    found.append(taken)
-            return
-        v = values[i]
-        for k in range(counts[v] + 1):
-            shape[v] = k
-            walk(i + 1, total + k * v)
-        shape[v] = 0
-
-    walk(0, 0)
-    return tuple(found)
+    return tuple(_maximal_shapes(t, counts)[0])
 
 
 def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[Take]:
@@ -219,8 +176,11 @@ def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[
     found: list[Take] = []
     for shape in shapes:
         parts = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
-        for pick in product(*parts):
-            found.append(tuple(sorted(c for part in pick for c in part)))
+        if len(parts) == 1:
+            found.extend(parts[0])  # each already sorted
+            continue
+        for pick in product(*parts):  # the parts by value, each sorted: sorted as they come
+            found.append(tuple(c for part in pick for c in part))
     return found
 
 
@@ -244,6 +204,8 @@ def play(pos: Position, game: Game, card: int, take: Take) -> None:
     when this one is played out, and give the table to the last capturer after the last card."""
     seat = (game.dealer + 1 + pos.played) % game.players
     pos.hands[seat].remove(card)
+    if pos.live is not None:
+        pos.live[RANK[card]] -= 1
     table = pos.table
     if take:
         side = game.seat_side[seat]
@@ -313,87 +275,97 @@ def margin(result: list[int], side: int) -> float:
 
 
 # -- the playout policy ----------------------------------------------------------------------------
-@lru_cache(maxsize=1 << 16)
-def _sweepable(counts: Counts, jacks: int, queens: int, kings: int, key: tuple[object, ...]) -> bool:
-    """Whether some single card could clear a table of these cards as a sur (``key``: the rules)."""
-    mode, multi, court_all, jack_wild, jack_sur = key
-    numerals = sum(counts)
-    if mode == "rank":
-        kinds = sum(1 for k in counts if k) + (jacks > 0) + (queens > 0) + (kings > 0)
-        return kinds == 1
-    courts = queens + kings
-    if courts:
-        if numerals or jacks or (queens and kings):
-            return False
-        return bool(court_all) or courts == 1
-    if jacks:
-        return bool(jack_wild and jack_sur)
-    if jack_wild and jack_sur and numerals:
-        return True
-    total = sum(v * k for v, k in enumerate(counts))
-    tops = list(range(1, 11)) + ([11] if not jack_wild and jack_sur else [])
-    for t in tops:
-        if multi:
-            if total % t == 0 and total and _splits(t, counts):
-                return True
-        elif total == t:
-            return True
-    return False
+@cache
+def _clubs_table(clubs_min: int, clubs_points: int) -> list[list[list[float]]]:
+    """``[mine][theirs][k]``: the clubs points' expected share in the margin (clubs points times the
+    chance of scoring them, less the other side's) once ``k`` more clubs are the player's, every
+    club not yet taken going to either side alike."""
+    need, points = clubs_min, clubs_points
+
+    def chance(have: int, rest: int) -> float:  # P(at least need - have of rest fair coins)
+        want = need - have
+        if want <= 0:
+            return 1.0
+        if want > rest:
+            return 0.0
+        return sum(comb(rest, j) for j in range(want, rest + 1)) / 2.0 ** rest
+
+    table = []
+    for mine in range(14):
+        row = []
+        for theirs in range(14):
+            values = []
+            for k in range(14):
+                m = min(13, mine + k)
+                rest = max(0, 13 - m - theirs)
+                values.append(points * (chance(m, rest) - chance(theirs, rest)))
+            row.append(values)
+        table.append(row)
+    return table
 
 
-def sweepable(table: tuple[int, ...], game: Game) -> bool:
-    """Whether some single card could clear ``table`` as a sur (cached per rules)."""
-    found = game.sweeps.get(table)
-    if found is None:
-        found = game.sweeps[table] = _sweepable_table(table, game)
-    return found
-
-
-def _sweepable_table(table: tuple[int, ...], game: Game) -> bool:
-    counts = [0] * 11
-    jacks = queens = kings = 0
-    for c in table:
-        r = RANK[c]
-        if r <= 10:
+def _clearers(ranks: tuple[int, ...], game: Game) -> tuple[int, int]:
+    """Which ranks (bits) clear a table of these ranks with one capture, and which of those make a
+    sur (a J under ``jack_sur=false`` clears without one)."""
+    kinds = set(ranks)
+    clear = 0
+    if game.mode == "rank":
+        if len(kinds) == 1:
+            clear = 1 << ranks[0]
+    elif QUEEN in kinds or KING in kinds:
+        if len(kinds) == 1 and (game.court_all or len(ranks) == 1):
+            clear = 1 << ranks[0]
+    elif JACK in kinds:
+        if game.jack_wild:
+            clear = 1 << JACK
+    else:
+        if game.jack_wild:
+            clear = 1 << JACK
+        counts = [0] * 11
+        for r in ranks:
             counts[r] += 1
-        elif r == JACK:
-            jacks += 1
-        elif r == QUEEN:
-            queens += 1
-        else:
-            kings += 1
-    return _sweepable(tuple(counts), jacks, queens, kings,
-                      (game.mode, game.multi, game.court_all, game.jack_wild, game.jack_sur))
+        shape = tuple(counts)
+        total = sum(ranks)
+        for rank in range(1, 11 if game.jack_wild else 12):
+            t = 11 - rank if rank <= 10 else 11
+            if (total == t or (game.multi and not total % t and _splits(t, shape))) and t:
+                clear |= 1 << rank
+    surs = clear & ~(1 << JACK) if not game.jack_sur else clear
+    return clear, surs
 
 
+def clearers(table: tuple[int, ...], game: Game) -> tuple[int, int]:
+    """``_clearers`` of ``table``, cached per rules by its ranks."""
+    ranks = tuple([RANK[c] for c in table])  # the table is sorted, so are its ranks
+    found = game.sweeps.get(ranks)
+    if found is None:
+        found = game.sweeps[ranks] = _clearers(ranks, game) if ranks else (0, 0)
+    return found
 
 
 def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     """What the policy needs of each legal play of ``card`` on ``table`` (cached per rules): the
-    worth of the cards taken, less a share of the worth left on the table and the danger of
-    leaving a table an opponent could sweep."""
+    take, the points and clubs the play brings in (the card and the take), whether it clears the
+    table, the table left, its points and clubs, and the ranks that could clear it (bits)."""
     key = (card, table)
     cached = game.cache.get(key)
     if cached is None:
-        worth = game.worth
-        danger = game.sur_points * DANGER
+        points = game.points
         takes = game.takes.get((RANK[card], table))
         if takes is None:
             takes = game.takes[RANK[card], table] = captures(card, table, game)
         found: list[Move] = []
-        if takes:
-            for take in takes:
+        for take in takes or [()]:
+            if take:
                 left = tuple(c for c in table if c not in take)
-                score = worth[card] + sum(worth[c] for c in take) - LEFT_SHARE * sum(worth[c] for c in left)
-                if left and sweepable(left, game):
-                    score -= danger
-                found.append((take, score, not left, left))
-        else:
-            left = tuple(sorted((*table, card)))
-            score = -worth[card] - LEFT_SHARE * sum(worth[c] for c in left)
-            if sweepable(left, game):
-                score -= danger
-            found.append(((), score, False, left))
+                gain = points[card] + sum(points[c] for c in take)
+                clubs = CLUB[card] + sum(CLUB[c] for c in take)
+            else:
+                left = tuple(sorted((*table, card)))
+                gain = clubs = 0
+            clear, surs = clearers(left, game)
+            found.append((take, gain, clubs, bool(take) and not left, left, sum(points[c] for c in left),
+                          sum(CLUB[c] for c in left), clear, surs))
         if len(game.cache) > 100_000:  # memory stays flat: about 30 MB at most
             game.cache.clear()
             game.takes.clear()
@@ -402,23 +374,112 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     return cached
 
 
+def _miss(unseen: int, sweepers: int, held: int) -> float:
+    """The chance that ``held`` cards dealt from ``unseen`` include none of ``sweepers`` of them."""
+    p = 1.0
+    for i in range(held):
+        if unseen - i <= 0:
+            break
+        p *= max(0, unseen - sweepers - i) / (unseen - i)
+    return p
+
+
+def _hit(ranks: int, counts: list[int], mine: list[int], unseen: int, held: int) -> float:
+    """The chance that the next player, holding ``held`` of the ``unseen`` cards, has one of these
+    ranks (bits), counting the cards of them still unseen by the player to move."""
+    n = 0
+    for r in range(1, 14):
+        if ranks >> r & 1:
+            n += counts[r] - mine[r]
+    return 1.0 - _miss(unseen, n, held) if n else 0.0
+
+
+def live(pos: Position) -> list[int]:
+    """How many cards of each rank are still in a hand or the stock (counted once, then kept)."""
+    found = pos.live
+    if found is None:
+        found = [0] * 14
+        for hand in pos.hands:
+            for c in hand:
+                found[RANK[c]] += 1
+        for c in pos.stock:
+            found[RANK[c]] += 1
+        pos.live = found
+    return found
+
+
 def policy(pos: Position, game: Game) -> tuple[int, Move]:
-    """The playout policy's play for the seat to move: the capture worth most now (a sur counts its
-    points), less a share of what the table it leaves holds and the danger of leaving one an
-    opponent could sweep. Cheap, and far better than greedy."""
+    """The playout policy's play for the seat to move, from what that seat can know (its hand, the
+    table, the cards seen): the points and clubs a play brings in (a club worth its share of the
+    clubs points by how the clubs stand), a sur's points, less a share of what the table it leaves
+    holds, and, by the chance that the next player holds a card that clears it (counted from the
+    unseen cards), the sur and the table that player would take. A J (when wild) is kept for a
+    better table unless it brings in enough."""
     seat = (game.dealer + 1 + pos.played) % game.players
+    hand = pos.hands[seat]
     table = pos.table
     cache = game.cache
-    sur = -1.0
+    side = game.seat_side[seat]
+    clubs = pos.clubs
+    mine = clubs[side]
+    theirs = clubs[1 - side] if game.sides == 2 else max(clubs[s] for s in range(game.sides) if s != side)
+    row = game.clubs_value[mine][theirs]
+    base = row[0]
+    club = row[1] - base
+    lost = base - game.clubs_value[mine][min(13, theirs + 1)][0]
+    counts: list[int] = []
+    mine_ranks: list[int] = []
+    unseen = 0
+    plays = game.total_plays
+    after = pos.played + 1
+    if after >= plays:
+        nxt_held = 0
+    else:
+        nxt = (seat + 1) % game.players
+        nxt_held = len(pos.hands[nxt]) or 4
+        if after % (4 * game.players) == 0 and not pos.stock:
+            nxt_held = 0
+    sur_next = 0.0
+    if nxt_held:
+        nxt_seat = (seat + 1) % game.players
+        last_hand = after // (4 * game.players) + 1 >= game.hands
+        if (game.last_hand_sur or not last_hand) and game.sur_open[game.seat_side[nxt_seat]]:
+            sur_next = game.sur_points
+        if game.seat_side[nxt_seat] == side:
+            nxt_held = 0
+    my_sur = -1.0
+    keep_jack = game.keep_jack
+    share, take_share = game.left_share, game.take_share
     best_card, best, best_score = -1, None, -1e9
-    for card in pos.hands[seat]:
+    misses: dict[int, float] = {}
+    for card in hand:
         found = cache.get((card, table)) or moves(card, table, game)
         for move in found:
-            score = move[1]
-            if move[2]:
-                if sur < 0:
-                    sur = game.sur_points if can_sur(pos, game, seat, card) else 0.0
-                score += sur
+            _, gain, cl, clears, left, lpts, lcl, clear, surs = move
+            score = gain + (row[cl] - base if cl > 1 else club * cl)
+            if clears:
+                if my_sur < 0:
+                    my_sur = game.sur_points if can_sur(pos, game, seat, card) else 0.0
+                score += my_sur
+            elif left:
+                worth = lpts + lost * lcl
+                score -= share * worth
+                if clear and nxt_held:
+                    p = misses.get(clear)
+                    if p is None:
+                        if not counts:  # what the seat has not seen, counted once it matters
+                            counts = live(pos)
+                            mine_ranks = [0] * 14
+                            for c in hand:
+                                mine_ranks[RANK[c]] += 1
+                            unseen = sum(counts) - len(hand)
+                        p = misses[clear] = _hit(clear, counts, mine_ranks, unseen, nxt_held)
+                    score -= p * take_share * worth
+                    if surs and sur_next:
+                        q = p if surs == clear else _hit(surs, counts, mine_ranks, unseen, nxt_held)
+                        score -= q * sur_next
+            if keep_jack and RANK[card] == JACK and not clears:
+                score -= keep_jack
             if score > best_score:
                 best_card, best, best_score = card, move, score
     assert best is not None
@@ -431,13 +492,14 @@ def play_move(pos: Position, game: Game, card: int, move: Move) -> None:
     if not take or len(take) < len(pos.table):
         seat = (game.dealer + 1 + pos.played) % game.players
         pos.hands[seat].remove(card)
+        if pos.live is not None:
+            pos.live[RANK[card]] -= 1
         if take:
             side = game.seat_side[seat]
-            points = game.points
-            pos.points[side] += points[card] + sum(points[c] for c in take)
-            pos.clubs[side] += CLUB[card] + sum(CLUB[c] for c in take)
+            pos.points[side] += move[1]
+            pos.clubs[side] += move[2]
             pos.last = seat
-        pos.table = move[3]
+        pos.table = move[4]
         _next(pos, game)
     else:
         play(pos, game, card, take)
@@ -450,6 +512,55 @@ def playout(pos: Position, game: Game) -> list[int]:
         card, move = policy(pos, game)
         play_move(pos, game, card, move)
     return scores(pos, game)
+
+
+def rollout(pos: Position, game: Game, side: int, stop: int) -> float:
+    """Play on with the policy for every seat up to play number ``stop`` (the end of a hand, or of
+    the deal); ``side``'s deal margin: exact at the end of the deal, else ``judge``'s estimate."""
+    while pos.played < stop:
+        card, move = policy(pos, game)
+        play_move(pos, game, card, move)
+    if pos.played >= game.total_plays:
+        return margin(scores(pos, game), side)
+    return judge(pos, game, side)
+
+
+def judge(pos: Position, game: Game, side: int) -> float:
+    """``side``'s expected deal margin as a hand begins: the points and surs held, the clubs points
+    by how the clubs stand (``clubs_value``), and the table, which the hand's leader clears by the
+    chance that one of its four cards (any of the cards not yet played) does so (a sur when the
+    rules allow it then)."""
+    held = [pos.points[s] + pos.surs[s] * game.sur_points for s in range(game.sides)]
+    clubs = pos.clubs
+    theirs = max(clubs[s] for s in range(game.sides) if s != side)
+    value = margin(held, side) + game.clubs_value[clubs[side]][theirs][0]
+    table = pos.table
+    if table:
+        counts = live(pos)
+        clear, surs = clearers(table, game)
+        if clear:
+            leader = (game.dealer + 1) % game.players
+            n = 0
+            for r in range(1, 14):
+                if clear >> r & 1:
+                    n += counts[r]
+            p = 1.0 - _miss(sum(counts), n, 4)
+            gain = sum(game.points[c] for c in table)
+            last_hand = pos.played // (4 * game.players) + 1 >= game.hands
+            if surs and (game.last_hand_sur or not last_hand) and game.sur_open[game.seat_side[leader]]:
+                gain += game.sur_points
+            sign = 1.0 if game.seat_side[leader] == side else -1.0 / (game.sides - 1)
+            value += sign * p * gain
+    return value
+
+
+def horizon(game: Game, played: int) -> int:
+    """Where a guessed deal is played to from play number ``played``: the end of the hand of play
+    ``played + DEPTH`` (the end of the deal at most); DEPTH < 0: the end of the deal."""
+    if DEPTH < 0:
+        return game.total_plays
+    per_hand = 4 * game.players
+    return min(game.total_plays, ((played + DEPTH) // per_hand + 1) * per_hand)
 
 
 def deal_hidden(rng: random.Random, unseen: list[int], sizes: list[int]) -> tuple[list[list[int]], list[int]]:
@@ -497,24 +608,143 @@ def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list
     """Determinized Monte Carlo: for each option (card, take) of ``seat``, holding ``mine``, at
     ``base`` (whose hands and stock are ignored), the deal margin of the seat's side in each of
     ``guesses`` guesses at the hidden cards (``unseen`` dealt into hands of ``sizes``, the rest
-    the stock). Every option is played in the same guesses and the deal finished by the policy.
-    With nothing hidden one guess is exact, and only one is made."""
+    the stock). Every option is played in the same guesses and the deal played on by the policy
+    to ``horizon`` (``rollout``). With nothing hidden one guess is all there is, and only one is made."""
     side = game.seat_side[seat]
+    stop = horizon(game, base.played)
     found: list[list[float]] = [[] for _ in options]
     guess = Guesses(rng, unseen, sizes)
     for _ in range(guesses if unseen else 1):
         hands, stock = guess.next()
         hands[seat] = mine
+        counts = live(Position((), hands, stock, 0, [], [], [], -1))
         for k, (card, take) in enumerate(options):
             pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
-                           base.points[:], base.surs[:], base.last)
+                           base.points[:], base.surs[:], base.last, counts[:])
             play(pos, game, card, take)
-            found[k].append(margin(playout(pos, game), side))
+            found[k].append(rollout(pos, game, side, stop))
     return found
+
+
+def exact(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+          options: list[tuple[int, Take]]) -> list[float]:
+    """The value of each option with nothing hidden that matters (two sides, the stock empty, every
+    unseen card in the other hands): the deal played out by minimax (alpha-beta), every seat's best
+    play, rather than by the policy. When the unseen cards could be split between several other
+    hands, each split is one guess; this is only called when there is one other hand."""
+    side = game.seat_side[seat]
+    hands: list[list[int]] = []
+    k = 0
+    for size in sizes:
+        hands.append(unseen[k:k + size])
+        k += size
+    hands[seat] = mine
+    values = []
+    for card, take in options:
+        pos = Position(base.table, [h[:] for h in hands], [], base.played, base.clubs[:], base.points[:],
+                       base.surs[:], base.last)
+        play(pos, game, card, take)
+        values.append(_minimax(pos, game, side, -1e9, 1e9))
+    return values
+
+
+def _minimax(pos: Position, game: Game, side: int, alpha: float, beta: float) -> float:
+    """The deal margin of ``side`` with best play by both sides from ``pos`` (everything known)."""
+    if pos.played >= game.total_plays:
+        return margin(scores(pos, game), side)
+    seat = (game.dealer + 1 + pos.played) % game.players
+    mine = game.seat_side[seat] == side
+    best = -1e9 if mine else 1e9
+    for card in pos.hands[seat]:
+        for move in moves(card, pos.table, game):
+            child = pos.copy()
+            play_move(child, game, card, move)
+            value = _minimax(child, game, side, alpha, beta)
+            if mine:
+                if value > best:
+                    best = value
+                    alpha = max(alpha, value)
+            elif value < best:
+                best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                return best
+    return best
+
+
+def _clear_lead(played: list[list[float]], alive: list[int]) -> bool:
+    """Whether the first of ``alive`` leads every other by more than RACE standard errors of their
+    difference on their common guesses (at least four): no more guesses are needed to choose."""
+    top = played[alive[0]]
+    n = len(top)
+    if n < 4:
+        return False
+    for k in alive[1:]:
+        diffs = [a - b for a, b in zip(top, played[k], strict=True)]
+        mean = sum(diffs) / n
+        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
+        if mean <= RACE * spread / n ** 0.5:
+            return False
+    return True
 
 
 def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
            options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
-    """The mean of ``samples``: the value of each option."""
-    found = samples(game, base, seat, mine, unseen, sizes, options, rng, effort)
-    return [sum(values) / len(values) for values in found]
+    """The value of each option (``searched``'s values)."""
+    return searched(game, base, seat, mine, unseen, sizes, options, rng, effort)[0]
+
+
+def searched(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
+             options: list[tuple[int, Take]], rng: random.Random,
+             effort: int) -> tuple[list[float], list[list[float]]]:
+    """The value of each option: its mean deal margin over guesses at the hidden cards, spending
+    ``effort`` playouts per option in all by successive halving: every option is played in the
+    same first guesses, the better half goes on to more guesses, and so on, so the guesses go to
+    the options that could be best. An option dropped early is valued against the best one on the
+    guesses both were played in (common random numbers): the best's mean, less their mean
+    difference there. With nothing hidden that matters (two sides, the stock empty, the unseen
+    cards all in the one other hand) the deal is played out by minimax (``exact``) instead.
+    Also each option's margins guess by guess (the first guesses are common to all options)."""
+    n = len(options)
+    if (n > 1 and game.sides == 2 and len(unseen) == sum(sizes) <= EXACT
+            and sum(1 for size in sizes if size) == 1):
+        values = exact(game, base, seat, mine, unseen, sizes, options)
+        return values, [[v] for v in values]
+    if n == 1 or not unseen or effort <= 1:
+        found = samples(game, base, seat, mine, unseen, sizes, options, rng, max(effort, 1))
+        return [sum(values) / len(values) for values in found], found
+    side = game.seat_side[seat]
+    stop = horizon(game, base.played)
+    guess = Guesses(rng, unseen, sizes)
+    guesses: list[tuple[list[list[int]], list[int], list[int]]] = []
+    played: list[list[float]] = [[] for _ in options]
+    alive = list(range(n))
+    rounds = max(1, (n - 1).bit_length())
+    budget = effort * n
+    for round_ in range(rounds):
+        share = budget // (rounds - round_)
+        more = max(1, share // len(alive))
+        budget -= more * len(alive)
+        upto = len(played[alive[0]]) + more
+        while len(guesses) < upto:
+            hands, stock = guess.next()
+            hands[seat] = mine
+            guesses.append((hands, stock, live(Position((), hands, stock, 0, [], [], [], -1))))
+        for k in alive:
+            card, take = options[k]
+            values = played[k]
+            for hands, stock, counts in guesses[len(values):upto]:
+                pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],
+                               base.points[:], base.surs[:], base.last, counts[:])
+                play(pos, game, card, take)
+                values.append(rollout(pos, game, side, stop))
+        alive.sort(key=lambda k: (-sum(played[k]), k))
+        if RACE and _clear_lead(played, alive):
+            alive = alive[:1]
+            break
+        if round_ < rounds - 1:
+            alive = alive[:(len(alive) + 1) // 2]
+    best = max(alive, key=lambda k: (sum(played[k]), -k))
+    top = played[best]
+    mean = sum(top) / len(top)
+    return [mean - (sum(top[:len(v)]) - sum(v)) / len(v) for v in played], played

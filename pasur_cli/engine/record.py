@@ -29,7 +29,10 @@ from pasur_cli.engine.action import (
     SURS_MOST,
     TAKE_MOST,
     action_text,
+    key_of_tally,
     parse_action,
+    plainly_tally,
+    tally_key,
 )
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
@@ -51,8 +54,8 @@ TOP_FIELDS = ("format", "version", "players", "dealer", "rules", "created", "act
 
 class CheckedRecord(NamedTuple):
     """A record that passed every check: its players, rules, dealer seat, canonical actions, their
-    times, the match they replay to, the fingerprint of its content, and when the match was
-    created (None when the record does not say)."""
+    times, the match they replay to, the fingerprint of its content, when the match was
+    created (None when the record does not say) and the actions' lines."""
 
     players: list[str]
     rules: Rules
@@ -62,6 +65,7 @@ class CheckedRecord(NamedTuple):
     match: Match
     fingerprint: str
     created: str | None = None
+    texts: list[str] | None = None  # each action's line (``action_text``), checked to read back as the action
 
 
 def write_record(record: Any) -> dict[str, Any]:
@@ -89,8 +93,7 @@ def _check_depth(text: str) -> None:
         if token in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise NotationError("the record nests deeper than a match record can ({most} levels);"
-                                    " it is not a pasur match record.", most=MAX_DEPTH)
+                raise too_deep()
         elif token in "]}":
             depth -= 1
 
@@ -111,21 +114,47 @@ def _int(text: str) -> int:
     return int(text)
 
 
-def load_json(text: str) -> Any:
-    """The JSON document in ``text``, bounded in size, depth and numbers. Raises NotationError."""
+def load_json(text: str, depth: bool = True) -> Any:
+    """The JSON document in ``text``, bounded in size, depth and numbers (``depth=False``: the
+    depth is left to the caller, ``too_deep``). Raises NotationError."""
     if len(text) > MAX_BYTES:
         raise NotationError("the record is larger than {most} MB; it is not a pasur match record.",
                             most=MAX_BYTES // 2**20)
-    _check_depth(text)
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int)
-    except RecursionError:  # the depth check makes this unreachable; a sentence all the same
+    try:  # parsed first (the C parser stops itself at Python's recursion limit), its depth checked after
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int)
+    except RecursionError:
+        _check_depth(text)  # says how deep a record may nest
         raise NotationError("the record nests too deeply; it is not a pasur match record.") from None
     except json.JSONDecodeError as err:  # its text is Python's, in English: only where it went wrong is said
+        _check_depth(text)  # too deep is said first, as before the document is read
         if not text.strip():
             raise NotationError("the record is empty.") from None
         raise NotationError("the record is not JSON (line {line}, column {column}).", line=err.lineno,
                             column=err.colno) from None
+    except NotationError:
+        _check_depth(text)
+        raise
+    if depth and _depth(doc) > MAX_DEPTH:
+        raise too_deep()
+    return doc
+
+
+def too_deep() -> NotationError:
+    return NotationError("the record nests deeper than a match record can ({most} levels); it is not a pasur"
+                         " match record.", most=MAX_DEPTH)
+
+
+def _depth(doc: Any) -> int:
+    """How deep the parsed document nests (as ``_check_depth`` counts brackets): one level of
+    containers at a time, stopping once past MAX_DEPTH."""
+    depth, level = 0, [doc] if doc.__class__ in (dict, list) else []
+    while level and depth <= MAX_DEPTH:
+        depth += 1
+        inner = []
+        for item in level:
+            inner += [v for v in (item.values() if item.__class__ is dict else item) if v.__class__ in (dict, list)]
+        level = inner
+    return depth
 
 
 # -- checking each field ------------------------------------------------------------------
@@ -198,7 +227,10 @@ def _card(value: object, where: object) -> str:
     text = _text(value, where, 4)
     if text != text.strip() or not text:
         raise _bad(where, Words("one card"), value)
-    return parse_card(text).code
+    code = parse_card(text).code
+    if len(_CODES) < 4096:
+        _CODES[text] = code
+    return code
 
 
 def _cards(value: object, where: object, most: int = PILE_MOST) -> list[str]:
@@ -269,17 +301,81 @@ def check_action(value: object, number: int, sides: list[str]) -> dict[str, Any]
             "partial": _flag(action.get("partial", False), Words("partial in {where}", where=where))}
 
 
+_CODES: dict[str, str] = {}  # a card as a record wrote it -> its code, for each text ``_card`` accepted
+
+
+def _quick_codes(value: object, most: int) -> list[str] | None:
+    """``_cards`` for a list of cards each written as one already read (``_CODES``), else None."""
+    if type(value) is not list or len(value) > most:
+        return None
+    codes = [_CODES.get(v) if v.__class__ is str else None for v in value]
+    return codes if None not in codes and len(set(codes)) == len(codes) else None  # type: ignore[return-value]
+
+
+def quick_action(value: dict[str, Any], sides: frozenset[str]) -> tuple[dict[str, Any], tuple[Any, ...] | None] | None:
+    """What ``check_action`` returns for an action whose every field is plainly right (the sides
+    named exactly as the match names them, cards written as before), without building the words
+    of a refusal, with its ``tally_key`` (None for a deal or a play); None for anything else,
+    which ``check_action`` then reads (and says what is wrong)."""
+    kind = value.get("type")
+    if kind == "tally":
+        if not plainly_tally(value):  # read field by field
+            return None
+        piles, counts = value.get("piles", {}), value.get("counts", {})
+        if not (piles.keys() | counts.keys() | value.get("surs", {}).keys()) <= sides:
+            return None  # a side spelt otherwise (decomposed, with spaces): _sides reads it
+        if not all(len(set(cards)) == len(cards) for cards in piles.values()):
+            return None  # a card named twice: _cards says where
+        action = {"type": "tally", "piles": {side: list(cards) for side, cards in piles.items()},
+                  "counts": {side: {k: given.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS}
+                             for side, given in counts.items()},
+                  "surs": dict(value.get("surs", {})), "partial": value.get("partial", False)}
+        return action, key_of_tally(action)  # made of the values just checked, the missing counts filled
+    if kind == "deal" and value.keys() <= {"type", "table"}:
+        table = _quick_codes(value.get("table"), PILE_MOST)
+        return None if table is None else ({"type": "deal", "table": table}, None)
+    if kind == "play" and value.keys() <= {"type", "card", "take", "by"} and "take" in value:
+        card, take, by = value.get("card"), _quick_codes(value["take"], TAKE_MOST), value.get("by")
+        card = _CODES.get(card) if card.__class__ is str else None
+        if card is None or take is None or not (by is None or (by.__class__ is str and len(by) <= MAX_NAME
+                                                 and by.isprintable())):
+            return None
+        return {"type": "play", "card": card, "take": take, "by": by}, None
+    return None
+
+
+def _quick_time(value: object) -> bool:
+    """Whether an "at" is plainly a time ``_plain`` accepts (printable ASCII, short enough)."""
+    return type(value) is str and len(value) <= MAX_TIME and value.isascii() and value.isprintable()
+
+
 def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dict[str, Any]]) -> str:
     """A hash of what a record means (players, first dealer, rules, canonical actions; not times)."""
-    content = json.dumps([players, dealer, rules.as_dict(), [action_text(a) for a in actions]],
-                         ensure_ascii=False, sort_keys=True)
+    return _fingerprint(players, dealer, rules, [action_text(a) for a in actions])
+
+
+def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]) -> str:
+    """``fingerprint`` of the actions' lines."""
+    content = json.dumps([players, dealer, rules.as_dict(), texts], ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:32]
 
 
 def read_record(text: str) -> CheckedRecord:
     """Parse, check and replay a record. Raises NotationError for a malformed document,
     IllegalPlayError for one that breaks a rule."""
-    doc = load_json(text)
+    doc = load_json(text, depth=False)
+    try:
+        return _read(doc)
+    except PasurError:
+        # no record nested deeper than MAX_DEPTH passes the checks (a match record nests 6 levels),
+        # so its depth is measured only when one fails: nesting too deep is what is said first
+        if _depth(doc) > MAX_DEPTH:
+            raise too_deep() from None
+        raise
+
+
+def _read(doc: Any) -> CheckedRecord:
+    """``read_record`` of the parsed document."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise NotationError("this is not a pasur match record (its \"format\" is not {format}).", format=repr(FORMAT))
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
@@ -298,29 +394,54 @@ def read_record(text: str) -> CheckedRecord:
     seat = players.index(find_name(players, dealer_name) or players[0]) if dealer_name else 0  # checked above
     match = Match(players, rules, seat)
     sides = list(match.sides)
-    actions, times = [], []
+    actions, times, keys = [], [], []
+    named, canonical = frozenset(sides), True  # whether each action was replayed in its canonical form
     for number, entry in enumerate(entries, 1):
         if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
             raise NotationError("action {number} of the record is malformed: {entry}", number=number,
                                 entry=json.dumps(entry, ensure_ascii=True)[:80])
-        _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
-        times.append(_plain(entry.get("at", ""), Words("the time of action {number}", number=number), MAX_TIME))
-        action = check_action(entry["action"], number, sides)
+        at = entry.get("at", "")
+        if not (entry.keys() <= {"at", "action"} and _quick_time(at)):  # else read field by field, to say why
+            _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
+            at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
+        times.append(at)
+        quick = quick_action(entry["action"], named)
+        if quick is None:
+            action = check_action(entry["action"], number, sides)
+            key = tally_key(action)
+        else:
+            action, key = quick
         try:
-            match.apply(action)
+            match.apply(action) if key is None else match.apply_tally(action, key)
         except PasurError as err:
             raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
                                    number=number, reason=err) from None
         done = match.last_action  # the canonical form: what replayed, not the input
         assert done is not None
         actions.append(done)
+        same = done == action
+        keys.append(key if key is not None and same else None)  # then the canonical form's key too
+        canonical = canonical and same
     dealer = match.first_dealer
-    again = Match(players, rules, dealer)
-    for number, action in enumerate(actions, 1):  # the canonical form must replay to the same match
-        if parse_action(action_text(action)) != action:
-            raise NotationError("action {number} cannot be stored as it reads back differently.", number=number)
-        again.apply(action)
-    if again.results != match.results or again.totals != match.totals:
-        raise IllegalPlayError("the record replays differently from its own canonical form; it was not imported.")
-    return CheckedRecord(players, rules, dealer, actions, times, match, fingerprint(players, dealer, rules, actions),
-                  created)
+    texts: list[str] = []
+    read_back: dict[tuple[Any, ...], str] = {}  # a tally's line, read back once for equal tallies (one tally_key)
+    for number, (action, key) in enumerate(zip(actions, keys, strict=True), 1):
+        key = key or tally_key(action)
+        text = read_back.get(key) if key is not None else None
+        if text is None:
+            text = action_text(action)
+            if parse_action(text) != action:
+                raise NotationError("action {number} cannot be stored as it reads back differently.", number=number)
+            if key is not None:
+                read_back[key] = text
+        texts.append(text)
+    if not canonical:  # the canonical form must replay to the same match (when every action was replayed in its
+        again = Match(players, rules, dealer)  # canonical form already, that replay was the one above)
+        for action, key in zip(actions, keys, strict=True):
+            key = key or tally_key(action)
+            again.apply(action) if key is None else again.apply_tally(action, key)
+        if again.results != match.results or again.totals != match.totals:
+            raise IllegalPlayError("the record replays differently from its own canonical form; it was not"
+                                   " imported.")
+    return CheckedRecord(players, rules, dealer, actions, times, match, _fingerprint(players, dealer, rules, texts),
+                         created, texts)

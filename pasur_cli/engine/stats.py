@@ -121,22 +121,26 @@ class _Tally:
                                      "two_clubs", "ten_diamonds"), 0)
         self.best: BestDeal | None = None
 
-    def add_match(self, match: Match, match_id: int, side: str) -> None:
-        if match.finished:
-            self.counts["matches"] += 1
-            self.counts["won"] += match.winner == side
+    def add_match(self, match: Match, match_id: int, side: str, winner: str | None = None) -> None:
+        """Add the match's deals for ``side``; ``winner``: the match's (None while it goes on)."""
+        counts = self.counts
+        if winner is not None:
+            counts["matches"] += 1
+            counts["won"] += winner == side
         else:
-            self.counts["unfinished"] += 1
+            counts["unfinished"] += 1
+        best = self.best
         for result in match.results:
             score = result.scores[side]
-            self.counts["deals"] += 1
-            self.counts["points"] += score.total
-            self.counts["surs"] += score.surs
-            self.counts["clubs"] += score.clubs_points > 0
-            self.counts["two_clubs"] += score.two_clubs > 0
-            self.counts["ten_diamonds"] += score.ten_diamonds > 0
-            if self.best is None or score.total > self.best.points:
-                self.best = BestDeal(score.total, match_id, result.number)
+            counts["deals"] += 1
+            counts["points"] += score.total
+            counts["surs"] += score.surs
+            counts["clubs"] += score.clubs_points > 0
+            counts["two_clubs"] += score.two_clubs > 0
+            counts["ten_diamonds"] += score.ten_diamonds > 0
+            if best is None or score.total > best.points:
+                best = BestDeal(score.total, match_id, result.number)
+        self.best = best
 
     def record(self, name: str, players: tuple[str, ...]) -> PlayerRecord:
         return PlayerRecord(name, players, best=self.best, **self.counts)
@@ -153,25 +157,26 @@ def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = (
     wins: dict[str, dict[str, int]] = {}
     finished = unfinished = 0
     for match_id, match in ordered:
-        finished += match.finished
-        unfinished += not match.finished
+        winner = match.winner  # looked for once a match
+        finished += winner is not None
+        unfinished += winner is None
         seats = list(zip(match.players, match.seat_sides, strict=True))
         members = {side: [p for p, s in seats if s == side] for side in match.sides}
         for side, players in members.items():
             for player in players:
                 names[name_key(player)] = player
-                people.setdefault(name_key(player), _Tally((player,))).add_match(match, match_id, side)
+                people.setdefault(name_key(player), _Tally((player,))).add_match(match, match_id, side, winner)
             if len(players) == 2:
                 pair = frozenset(name_key(p) for p in players)
                 pairs[pair] = (side, tuple(players))
-                teams.setdefault(pair, _Tally(tuple(players))).add_match(match, match_id, side)
-        if match.finished:
+                teams.setdefault(pair, _Tally(tuple(players))).add_match(match, match_id, side, winner)
+        if winner is not None:
             for side, players in members.items():
                 for player in players:
                     row = wins.setdefault(name_key(player), {})
                     for other, opponents in members.items():
                         for opponent in opponents if other != side else ():
-                            row[name_key(opponent)] = row.get(name_key(opponent), 0) + (side == match.winner)
+                            row[name_key(opponent)] = row.get(name_key(opponent), 0) + (side == winner)
     player_rows = _ranked([t.record(names[k], (names[k],)) for k, t in people.items()])
     team_rows = _ranked([t.record(pairs[k][0], pairs[k][1]) for k, t in teams.items()])
     order = [name_key(r.name) for r in player_rows]
@@ -183,5 +188,3 @@ def _ranked(rows: list[PlayerRecord]) -> list[PlayerRecord]:
     """Most matches won first, then the best win rate, then most matches, then by name."""
     return sorted(rows, key=lambda r: (-r.won, -(r.win_rate or 0), -r.matches, -r.deals, r.name.casefold()))
 
-
-Record = PlayerRecord  # its name before there was one type per kind of record; use PlayerRecord

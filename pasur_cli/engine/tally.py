@@ -14,14 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from pasur_cli.engine.action import COUNT_KEYS as COUNT_KEYS  # the schema and limits live in action
-from pasur_cli.engine.action import COUNT_MOST as LIMITS
-from pasur_cli.engine.action import check_count as check_count
-from pasur_cli.engine.action import check_surs as check_surs
+from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, tally_key
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
 from pasur_cli.engine.errors import IllegalPlayError, Words
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
+from pasur_cli.engine.values import FrozenDict
 
 KEY_WORDS = {"clubs": Words("clubs"), "aces": Words("aces"), "jacks": Words("jacks")}  # in a sentence
 
@@ -56,9 +54,48 @@ def tally_action(match: Standing, action: dict[str, Any]) -> dict[str, Any]:
         raise IllegalPlayError("{side} is given twice (a side has either a pile or counts).", side=both[0])
     return {"type": "tally",
             "piles": {s: [c.code for c in cards] for s, cards in piles.items()},
-            "counts": {s: {k: c.get(k, 0 if k in LIMITS else False) for k in COUNT_KEYS} for s, c in counts.items()},
+            "counts": {s: {k: c.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS}
+                       for s, c in counts.items()},
             "surs": dict(action.get("surs", {})),
             "partial": bool(action.get("partial", False))}
+
+
+# per rules object: (tally_key, sides, which sides are at the sur limit) -> (canonical action,
+# scores). A long record of tallied deals repeats a few tallies many times; bounded, cleared when full.
+_SCORED: dict[int, tuple[Rules, dict[tuple[Any, ...], tuple[dict[str, Any], FrozenDict[str, SideScore]]]]] = {}
+_SCORED_MOST = 4096
+
+
+def scored_tally(match: Standing, action: dict[str, Any],
+                 key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], Mapping[str, SideScore]]:
+    """``tally_action`` and ``tally_scores`` of a tally action that passed ``check_action``: its
+    canonical form (a new dict each time) and its scores. Computed once for each tally (its
+    ``tally_key``, given or found), sides, rules and side at or above the sur limit (all that
+    the scores depend on). Raises what they raise."""
+    rules = match.rules
+    key = key or tally_key(action)
+    if key is None:  # not plainly a tally (a card written as a player writes it): computed each time
+        canonical = tally_action(match, action)
+        return canonical, tally_scores(match, canonical)
+    kept = _SCORED.get(id(rules))
+    if kept is None or kept[0] is not rules:  # the rules object itself is kept, so its id is not reused
+        if len(_SCORED) >= 64:
+            _SCORED.clear()
+        kept = _SCORED[id(rules)] = rules, {}
+    known_tallies = kept[1]
+    limit = rules.sur_limit
+    full = (key, tuple(match.sides), None if limit is None else tuple(match.totals[s] >= limit for s in match.sides))
+    known = known_tallies.get(full)
+    if known is None:
+        canonical = tally_action(match, action)
+        known = canonical, FrozenDict(tally_scores(match, canonical))
+        if len(known_tallies) >= _SCORED_MOST:
+            known_tallies.clear()
+        known_tallies[full] = known
+    canonical, scores = known
+    return {"type": "tally", "piles": {s: list(c) for s, c in canonical["piles"].items()},
+            "counts": {s: dict(c) for s, c in canonical["counts"].items()}, "surs": dict(canonical["surs"]),
+            "partial": canonical["partial"]}, scores
 
 
 def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore]:
@@ -77,7 +114,7 @@ def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore
     _check_piles(piles, partial and not counts, bool(counts))
     summary = {s: PileCount.of(p) for s, p in piles.items()}
     for side, c in counts.items():
-        summary[side] = PileCount(**{k: c.get(k, 0 if k in LIMITS else False) for k in COUNT_KEYS})
+        summary[side] = PileCount(**{k: c.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS})
     _check_counts(summary, partial, match.rules)
     _check_surs(surs, match)
     return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)
@@ -104,14 +141,14 @@ def _check_piles(piles: dict[str, list[Card]], partial: bool, with_counts: bool)
 
 def _check_counts(summary: dict[str, PileCount], partial: bool, rules: Rules) -> None:
     for side, p in summary.items():
-        for key, most in LIMITS.items():
+        for key, most in COUNT_MOST.items():
             if getattr(p, key) > most:
                 raise IllegalPlayError("{side} cannot hold {count} {key}: there are {most}.", side=side,
                                        count=getattr(p, key), key=KEY_WORDS[key], most=most)
         if p.two_clubs and not p.clubs:
             raise IllegalPlayError("{side} holds the {card} but 0 clubs: the {card} counts as a club.", side=side,
                                    card=TWO_CLUBS)
-    for key, most in LIMITS.items():
+    for key, most in COUNT_MOST.items():
         total = sum(getattr(p, key) for p in summary.values())
         if total > most or (not partial and total != most):
             parts = " + ".join(f"{s} {getattr(p, key)}" for s, p in summary.items())

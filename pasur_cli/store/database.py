@@ -43,34 +43,31 @@ from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.values import Value
-from pasur_cli.store.errors import AlreadyImported as AlreadyImported
-from pasur_cli.store.errors import BusyError as BusyError
-from pasur_cli.store.errors import DamagedError as DamagedError
-from pasur_cli.store.errors import GoneError as GoneError
-from pasur_cli.store.errors import NoMatchError as NoMatchError
-from pasur_cli.store.errors import PathError as PathError
-from pasur_cli.store.errors import StaleError as StaleError
-from pasur_cli.store.errors import StoreError as StoreError
-from pasur_cli.store.errors import check_rows
-from pasur_cli.store.paths import APP, sqlite_uri
-from pasur_cli.store.paths import check_file as check_file
-from pasur_cli.store.paths import check_path as check_path
-from pasur_cli.store.paths import default_path as default_path
-from pasur_cli.store.paths import user_data_dir as user_data_dir
+from pasur_cli.store.errors import (
+    AlreadyImported,
+    BusyError,
+    DamagedError,
+    GoneError,
+    NoMatchError,
+    StaleError,
+    StoreError,
+    check_rows,
+)
+from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.snapshots import (
     ENGINE_VERSION,
     EVERY_TAIL,
     EVERY_VERIFIED,
     Lazy,
     Untrusted,
-    crc32,
     json_totals,
     newest_snapshot,
-    parse_result,
+    read_together,
     rebuild_snapshots,
+    result_from,
+    sql_crc,
     write_snapshot,
 )
-from pasur_cli.store.snapshots import crc as crc
 
 SCHEMA_VERSION = 3
 SCHEMA = """
@@ -388,6 +385,7 @@ class Store:
             db.patience = patience
             db.waiting = self._waiting
             db.text_factory = _text
+            db.create_function("pasur_crc", 1, sql_crc, deterministic=True)
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:
@@ -646,8 +644,12 @@ class Store:
             heads = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
                                     " ORDER BY touched DESC, id DESC").fetchall()
             snaps: dict[int, list[Any]] = {}
-            for row in self.db.execute(EVERY_VERIFIED):
-                snaps.setdefault(row[0], []).append(row[1:])
+            rows = self.db.execute(EVERY_VERIFIED).fetchall()
+            results = read_together([r[4] for r in rows], [r[7] for r in rows]) or [None] * len(rows)
+            totals = read_together([r[5] for r in rows], [r[7] for r in rows]) or [None] * len(rows)
+            for row, result, total in zip(rows, results, totals, strict=True):
+                snaps.setdefault(row[0], []).append((*row[1:7], result, total))
+            del rows, results, totals
             tails: dict[int, list[Any]] = {}
             for row in self.db.execute(EVERY_TAIL):
                 tails.setdefault(row[0], []).append(row[1:])
@@ -656,11 +658,13 @@ class Store:
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         rules_read: dict[object, Rules] = {}
+        known: dict[Any, Any] = {}
         out: list[tuple[int, tuple[MatchRecord, Match] | DamagedError]] = []
         for head in heads:
             mid = head[0]
             try:
-                quick = self._from_rows(head, snaps.get(mid, []), tails.get(mid, []), counts.get(mid), rules_read)
+                quick = self._from_rows(head, snaps.get(mid, []), tails.get(mid, []), counts.get(mid), rules_read,
+                                        known)
             except Exception:  # anything that does not check out: read alone, the careful way
                 quick = None
             read: tuple[MatchRecord, Match] | DamagedError
@@ -673,9 +677,10 @@ class Store:
         return out
 
     def _from_rows(self, head: Any, snaps: list[Any], tail: list[Any], count: Any,
-                   rules_read: dict[object, Rules]) -> tuple[MatchRecord, Match] | None:
+                   rules_read: dict[object, Rules], known: dict[Any, Any]) -> tuple[MatchRecord, Match] | None:
         """One match from the rows ``all_checked`` read, or None when any of them does not check out
-        (or the match has no snapshot: its whole log is replayed the careful way)."""
+        (or the match has no snapshot: its whole log is replayed the careful way); ``known``: the
+        scores read so far from every match (see ``parse_result``)."""
         mid, created, players, rules_text, dealer, touched, key, revision = head
         if (not snaps or self.legacy or not isinstance(players, str) or not isinstance(created, str)
                 or type(dealer) is not int or type(revision) is not int or revision < (0 if self.schema >= 3 else -1)
@@ -691,24 +696,25 @@ class Store:
             return None
         import json
         texts, completed, before = [], [], dict.fromkeys(sides, 0)
-        for index, (seq, engine, stored, result, totals_text, actions) in enumerate(snaps):
-            if (engine != ENGINE_VERSION or not all(isinstance(t, str) for t in (result, totals_text, actions))
-                    or crc32("\n".join((actions, result, totals_text))) != stored):
+        for index, (seq, engine, stored, result, totals_text, checksum, read, read_totals) in enumerate(snaps):
+            if (engine != ENGINE_VERSION or not isinstance(result, str) or not isinstance(totals_text, str)
+                    or checksum is None or checksum != stored):
                 return None
-            found, after = json.loads(result), json_totals(totals_text)  # Values only when a deal is read
+            # Values only when a deal is read
+            found, after = json.loads(result) if read is None else read, json_totals(totals_text, read_totals)
             scores = found["scores"]
             if (found["number"] != index + 1 or found["dealer"] != names[(dealer + index) % len(names)]
                     or after is None or sorted(after) != sorted(sides) or sorted(scores) != sorted(sides)
                     or any(type(scores[side]["total"]) is not int or after[side] != before[side] + scores[side]["total"]
                            for side in sides)):
                 return None
-            texts.append(result)
+            texts.append(found)
             completed.append(seq)
             before = after
 
-        def result_at(index: int, text: object) -> DealResult:  # each result made when read (stats, not matches)
+        def result_at(index: int, data: object) -> DealResult:  # each result made when read (stats, not matches)
             try:
-                return parse_result(str(text), sides)
+                return result_from(data, sides, known)
             except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
                 self.mismatched.setdefault(mid, index + 1)
                 raise Untrusted from None
@@ -753,11 +759,13 @@ class Store:
                               (fingerprint,)).fetchone()
         return None if row is None else int(row[0])
 
-    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]]) -> int | None:
+    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]],
+                  texts: list[str] | None = None) -> int | None:
         """The first stored match with these players, rules, first dealer and log (a record
-        exported from this file, say: the same match by its content), or None."""
+        exported from this file, say: the same match by its content), or None. ``texts``: the
+        actions' lines, when known."""
         try:
-            return _same_content(self.db, players, rules, dealer, actions)
+            return _same_content(self.db, players, rules, dealer, actions, texts)
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
@@ -791,21 +799,23 @@ class Store:
 
     def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]] = (),
                times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None,
-               created: str | None = None, once: bool = False) -> int:
+               created: str | None = None, once: bool = False, texts: list[str] | None = None) -> int:
         """Store a new match and return its id, one higher than any id this file ever gave (a
         deleted match's id is never given again). An import passes its (canonical) log, the
         times, the match it replays to (for the snapshots of its finished deals), its
         fingerprint and when it was created (else now); with ``once`` it raises AlreadyImported,
         storing nothing, when a match of that fingerprint is stored (checked in the transaction
-        that would store it, so imports running at once store a record once)."""
-        texts = [checked_text(a) for a in actions]
+        that would store it, so imports running at once store a record once). ``texts``: the
+        actions' lines already checked to read back as the actions (a CheckedRecord's)."""
+        if texts is None or len(texts) != len(actions):
+            texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
             if once and fingerprint is not None:
                 earlier = self._imported_as(fingerprint)
                 if earlier is not None:
                     raise AlreadyImported("this record was already imported as match {match}; nothing was changed"
                                           " (give --again to import it once more).", match=earlier)
-                same = _same_content(db, players, rules, dealer, actions)  # a match of this file, by its content
+                same = _same_content(db, players, rules, dealer, actions, texts)  # a match of this file, by content
                 if same is not None:
                     raise AlreadyImported("this record is match {match} of this database already (the same players,"
                                           " rules and plays); nothing was changed (give --again to import it as a"
@@ -818,7 +828,7 @@ class Store:
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                            [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
             if match is not None:
-                rebuild_snapshots(db, mid, match)
+                rebuild_snapshots(db, mid, match, texts)
             self._touch(db, mid)
         return mid
 
@@ -927,12 +937,14 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
 
 
 def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
-                  actions: Sequence[dict[str, Any]]) -> int | None:
+                  actions: Sequence[dict[str, Any]], texts: list[str] | None = None) -> int | None:
     """See Store.stored_as: the matches of the same players, rules and dealer are found by the
-    index of their columns, and only their logs are read and compared."""
-    texts = [action_text(a) for a in actions]
+    index of their columns, and only their logs are read and compared (``texts``: the actions'
+    lines, when known)."""
     rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
                       ("\n".join(players), rules_lines(rules), dealer)).fetchall()
+    if rows and texts is None:
+        texts = [action_text(a) for a in actions]
     for (mid,) in rows:
         log = [r[0] for r in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (mid,))]
         if log == texts:

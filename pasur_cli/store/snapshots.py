@@ -17,6 +17,7 @@ from pasur_cli.engine.errors import Words
 from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
+from pasur_cli.engine.scoring import SideScore
 from pasur_cli.store.errors import DamagedError, check_rows
 
 
@@ -37,22 +38,72 @@ class Book(Protocol):
 ENGINE_VERSION = 1
 
 
-def result_text(r: DealResult) -> str:
-    """A deal result as JSON, every field by name."""
+def result_text(r: DealResult, known: dict[int, tuple[object, str]] | None = None) -> str:
+    """A deal result as JSON, every field by name (``json.dumps(r.as_dict(), ensure_ascii=False,
+    sort_keys=True)``). ``known``: the scores' JSON of the results written so far, by the scores
+    object (kept with it): a long match of tallied deals shares one scores object among the
+    deals that scored alike (see pasur_cli.engine.tally.scored_tally), written once."""
     import json
-    return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
+    if known is None:
+        return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
+    kept = known.get(id(r.scores))
+    if kept is None or kept[0] is not r.scores:
+        kept = known[id(r.scores)] = r.scores, json.dumps({side: score.as_dict() for side, score in r.scores.items()},
+                                                          ensure_ascii=False, sort_keys=True)
+    number = r.number if r.number.__class__ is int else int(r.number)  # as json writes an int
+    return (f'{{"dealer": {json.dumps(r.dealer, ensure_ascii=False)}, "number": {number}, "scores": {kept[1]},'
+            f' "tallied": {"true" if r.tallied else "false"}}}')
 
 
-def parse_result(text: str, sides: Sequence[str] | None = None) -> DealResult:
+def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any, Any] | None = None) -> DealResult:
     """The DealResult a ``result_text`` stands for, its scores in the order of ``sides`` when given
-    (they must be those sides); raises ValueError (or TypeError) when it does not."""
+    (they must be those sides); raises ValueError (or TypeError) when it does not. ``known``: the
+    scores read so far from the same match's snapshots (same ``sides``), by their content: deals
+    that scored alike share one scores object (a long match of tallied deals has a few hundred
+    different scores among thousands of deals), made and checked once."""
     import json
-    found = DealResult.from_dict(json.loads(text))
-    if sides is None or list(found.scores) == list(sides):
-        return found
-    if sorted(found.scores) != sorted(sides):
-        raise ValueError("a snapshot's sides are not the match's")
-    return found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
+    return result_from(json.loads(text), sides, known)
+
+
+def result_from(data: Any, sides: Sequence[str] | None = None, known: dict[Any, Any] | None = None) -> DealResult:
+    """``parse_result`` of the result's JSON already read (``known``: the scores read so far, in
+    the order of ``sides``, by their content as stored and the sides)."""
+    key = _scores_key(data, sides) if known is not None else None
+    if key is not None:
+        shared = known.get(key)  # type: ignore[union-attr]
+        number, dealer, tallied = data.get("number"), data.get("dealer"), data.get("tallied")
+        if (shared is not None and len(data) == 4 and number.__class__ is int and isinstance(dealer, str)
+                and isinstance(tallied, bool)):
+            return DealResult(number, dealer, shared, tallied)
+    found = DealResult.from_dict(data)
+    if sides is not None and list(found.scores) != list(sides):
+        if sorted(found.scores) != sorted(sides):
+            raise ValueError("a snapshot's sides are not the match's")
+        found = found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
+    if key is not None and len(known) < KNOWN_MOST:  # type: ignore[arg-type]
+        known[key] = found.scores  # type: ignore[index]
+    return found
+
+
+def _scores_key(data: Any, sides: Sequence[str] | None) -> tuple[Any, ...] | None:
+    """A result's scores as stored, with the sides, as a key: each side's score with the fields
+    as ``result_text`` writes them (sorted) and every number a plain int (no bool that would equal
+    1), so two results with one key have the same scores; its numbers only, to keep it small.
+    None otherwise."""
+    if sides is None or data.__class__ is not dict or data.get("scores").__class__ is not dict:
+        return None
+    parts: list[Any] = [tuple(sides)]
+    for side, score in data["scores"].items():
+        if (score.__class__ is not dict or tuple(score) != _STORED_FIELDS
+                or not all(v.__class__ is int for v in score.values())):
+            return None
+        parts += (side, *score.values())
+    return tuple(parts)
+
+
+_STORED_FIELDS = tuple(sorted(SideScore._fields))  # a score's fields as result_text writes them
+KNOWN_MOST = 2048  # scores kept by their content (see parse_result); a long match of played deals has
+                   # few alike, so no more are kept past this
 
 
 class Untrusted(Exception):
@@ -66,13 +117,14 @@ class Lazy(list):  # type: ignore[type-arg]
     wanted (``check`` returns the item to use, parsed, or raises Untrusted); the first that does
     not fit its match replaces the whole list by ``fallback()``, the same list replayed from the
     whole log (which raises DamagedError when the log does not replay). Items appended later are
-    the engine's own."""
+    the engine's own, and are read without reading the others."""
 
     def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None) -> None:
         super().__init__()
         self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
         self._check, self._fallback, self._checked = check, fallback, set[int]()
         self.replayed = False  # whether the snapshots were not trusted and the log was replayed instead
+        self._after: list[Any] = []  # items appended before the others were read (a deal finished since)
 
     def _load(self) -> None:
         if not self._loaded:
@@ -82,12 +134,19 @@ class Lazy(list):  # type: ignore[type-arg]
             except sqlite3.Error as err:
                 raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
                                                         reason=str(err))) from None
-            if len(items) != self._count:
+            # the deals appended since may have their snapshots written already (in this transaction)
+            if len(items) not in (self._count, self._count + len(self._after)):
                 raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
                                                         found=len(items), count=self._count))
-            list.extend(self, items)
+            list.extend(self, items[:self._count])
+            list.extend(self, self._after)
+            self._after = []
 
     def _at(self, index: int) -> Any:
+        if not self._loaded:  # an item appended since is read without reading the others
+            where = index + self._count + len(self._after) if index < 0 else index
+            if self._count <= where < self._count + len(self._after):
+                return self._after[where - self._count]
         self._load()
         item = list.__getitem__(self, index)
         if index < 0:
@@ -113,7 +172,7 @@ class Lazy(list):  # type: ignore[type-arg]
         return self
 
     def __len__(self) -> int:
-        return list.__len__(self) if self._loaded else self._count
+        return list.__len__(self) if self._loaded else self._count + len(self._after)
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -130,8 +189,10 @@ class Lazy(list):  # type: ignore[type-arg]
         return (self._at(i) for i in reversed(range(len(self))))
 
     def append(self, item: Any) -> None:
-        self._load()
-        list.append(self, item)
+        if self._loaded:
+            list.append(self, item)
+        else:  # a deal finished: the session writes its snapshot and shows it without reading the others
+            self._after.append(item)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, list) and list(self) == list(other)
@@ -155,29 +216,58 @@ def crc32(text: str) -> int:
     return zlib.crc32(text.encode())
 
 
-# Every snapshot of a match, with its deal's action lines joined as ``crc`` joins them: all of a
-# match's snapshots are checked with one query (SQLite joins the lines, one row a deal).
-VERIFIED = ("SELECT s.seq, s.result, s.engine, s.crc, s.totals, (SELECT group_concat(action, char(10)) FROM"
-            " (SELECT action FROM actions AS a WHERE a.match_id = s.match_id AND a.seq > s.previous"
-            " AND a.seq <= s.seq ORDER BY a.seq)) FROM (SELECT *, coalesce(lag(seq) OVER (ORDER BY seq), 0)"
-            " AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
+def sql_crc(data: object) -> int | None:
+    """``crc32`` of a text SQLite passes as its bytes (the SQL function ``pasur_crc``, registered on
+    every connection): None when it is no UTF-8 text (as a row ``_text`` cannot read is not
+    trusted). SQLite joins a deal's lines, its result and totals and hands over only the number,
+    so checking every snapshot reads no action line into Python."""
+    if not isinstance(data, bytes):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return zlib.crc32(data)
+
+
+# what crc32 of "\n".join((the deal's action lines, result, totals)) is, computed by SQLite with pasur_crc
+_CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
+             " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq)) || char(10) ||"
+             " s.result || char(10) || s.totals AS BLOB))")
+# Every snapshot of a match with the checksum of its deal (all of a match's snapshots checked with one query)
+VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
+            " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
 # the same for every match of the file at once, and the actions after each match's newest snapshot
-EVERY_VERIFIED = ("SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, (SELECT"
-                  " group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
-                  " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq))"
-                  " FROM (SELECT *, coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous"
-                  " FROM snapshots) AS s ORDER BY s.match_id, s.seq")
+EVERY_VERIFIED = (f"SELECT s.match_id, s.seq, s.engine, s.crc, s.result, s.totals, {_CHECKSUM},"
+                  " json_valid(s.result) AND json_valid(s.totals) AND substr(s.result, 1, 1) = '{' AND"
+                  " substr(s.totals, 1, 1) = '{' FROM (SELECT *,"
+                  " coalesce(lag(seq) OVER (PARTITION BY match_id ORDER BY seq), 0) AS previous FROM snapshots) AS s"
+                  " ORDER BY s.match_id, s.seq")
 EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (SELECT match_id, max(seq) AS newest"
               " FROM snapshots GROUP BY match_id) AS n ON n.match_id = a.match_id WHERE a.seq > n.newest"
               " ORDER BY a.match_id, a.seq")
 
 
-def json_totals(text: object) -> dict[str, int] | None:
+def read_together(texts: list[Any], objects: list[Any]) -> list[Any] | None:
+    """Each of ``texts`` read by the json module, with one call for them all (a call each costs
+    more than reading them), when SQLite found each a JSON object (``objects``: so joined by commas
+    they stay apart, one item each); None otherwise (each is then read alone)."""
+    import json
+    if not all(objects) or not all(t.__class__ is str for t in texts):
+        return None
+    try:
+        items = json.loads("[" + ",".join(texts) + "]")
+    except (ValueError, RecursionError):
+        return None
+    return items if len(items) == len(texts) else None
+
+
+def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
     """Running totals read with the json module (as ``parse_result`` reads a result), or None
-    when they are not an object of whole numbers."""
+    when they are not an object of whole numbers (``read``: the text read already)."""
     import json
     try:
-        totals = json.loads(text)  # type: ignore[arg-type]
+        totals = json.loads(text) if read is None else read  # type: ignore[arg-type]
     except (ValueError, TypeError, RecursionError):
         return None
     if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
@@ -270,14 +360,14 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
         the newest) and fits the match: its number, dealer and sides, and totals that add up."""
         if index + 1 < count:  # the newest was checked before anything was read
-            _, _, engine, stored, older_totals, actions = fetch()[index]
-            if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(actions, str)
-                    or not isinstance(text, str) or crc32("\n".join((actions, text, older_totals))) != stored):
+            _, _, engine, stored, older_totals, checksum = fetch()[index]
+            if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(text, str)
+                    or checksum is None or checksum != stored):
                 raise Untrusted
         if not isinstance(text, str):
             raise Untrusted
         try:
-            found = parse_result(text, sides)
+            found = parse_result(text, sides, known)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             raise Untrusted from None
         if found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]:
@@ -287,9 +377,13 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         if (after is None or before is None or sorted(before) != sorted(sides)
                 or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
             raise Untrusted  # the totals do not add up: a figure was changed
+        row = fetch()[index]  # what was read for this deal and is not needed again: a long session keeps no more
+        fetch()[index] = (row[0], None, *row[2:])  # than a deal's worth of text at a time
+        parsed.pop(index - 1, None)
         return found  # in seat order, as played
 
     parsed: dict[int, dict[str, int] | None] = {}
+    known: dict[Any, Any] = {}  # the scores read so far (see parse_result)
 
     def totals_at(index: int) -> dict[str, int] | None:  # each deal's totals parsed once (it is two deals' check)
         if index not in parsed:
@@ -345,7 +439,9 @@ def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: 
     """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
     with the match ``totals`` after it."""
     seq = match.completed_at[number]
-    previous = match.completed_at[number - 1] if number else 0
+    # the deal before it finished where its snapshot is (read as VERIFIED reads them, without reading the others)
+    previous = db.execute("SELECT coalesce(max(seq), 0) FROM snapshots WHERE match_id = ? AND seq < ?",
+                          (match_id, seq)).fetchone()[0] if number else 0
     deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
                                    " ORDER BY seq", (match_id, previous, seq))]
     import json
@@ -355,8 +451,26 @@ def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: 
                (match_id, seq, ENGINE_VERSION, crc([*deal, result, totals_text]), result, totals_text))
 
 
-def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match) -> None:
-    """Snapshots of every finished deal, from a match just replayed from its whole log."""
+def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts: list[str] | None = None) -> None:
+    """Snapshots of every finished deal (as ``write_snapshot`` writes each), from a match just
+    replayed from its whole log, with one read of the log (``texts``: its lines, when the caller
+    has them) and one statement."""
+    import json
     db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+    if not match.results:
+        return
+    if texts is None:
+        texts = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))]
+    # the running totals as json.dumps writes them (the sides in the order the match keeps them)
+    pattern = "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": %d"
+                              for side in match.sides) + "}"
+    known: dict[int, tuple[object, str]] = {}
+    rows, previous = [], 0
     for number, totals in enumerate(match.running_totals()):
-        write_snapshot(db, match_id, match, number, totals)
+        seq = match.completed_at[number]
+        result = result_text(match.results[number], known)
+        totals_text = pattern % tuple(totals.values())  # running_totals keeps the sides' order
+        rows.append((match_id, seq, ENGINE_VERSION, crc([*texts[previous:seq], result, totals_text]), result,
+                     totals_text))
+        previous = seq
+    db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", rows)

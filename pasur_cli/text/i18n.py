@@ -187,13 +187,18 @@ def english() -> Any:
     return scope()
 
 
+_loaded: dict[str, Any] = {}  # each language's catalog, read once a process
+
+
 def _load(code: str) -> Any:
-    import gettext  # already imported by click; no file is searched, the one path is known
-    try:
-        with open(os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.mo"), "rb") as fp:
-            return gettext.GNUTranslations(fp)
-    except OSError:
-        return None
+    if code not in _loaded:
+        import gettext  # already imported by click; no file is searched, the one path is known
+        try:
+            with open(os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.mo"), "rb") as fp:
+                _loaded[code] = gettext.GNUTranslations(fp)
+        except OSError:
+            return None
+    return _loaded[code]
 
 
 # click marks its own strings with gettext.gettext, bound as ``_`` (and ngettext) in each of its

@@ -108,8 +108,8 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
 def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: list[str], padding: int) -> str | None:
     """What tabulate's "simple" format draws (numbers not parsed, ``padding`` beside the headers)
     for a table of cells one column a character (text or whole numbers), written out here, or
-    None for any other table: `score` draws a table for every deal, and tabulate takes about a
-    millisecond for each (13,000 deals: 13 s). A test holds the two equal."""
+    None for any other table: `score` draws a table for every deal, and tabulate's time for each
+    adds up over thousands of deals (`python bench/growth.py --bounds`). A test holds the two equal."""
     if not rows or any(len(row) != len(headers) for row in rows) or any(a not in ("left", "right") for a in align):
         return None
     texts = [[str(c) if type(c) is int else c for c in row] for row in rows]
@@ -296,8 +296,9 @@ def _wide(ch: str) -> bool:
 def column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:
     """Columns tabulate's simple format gives column ``i``: its widest line, or its header's widest
     line and ``padding`` (tabulate's MIN_PADDING)."""
-    return max(max(text_width(line) for line in headers[i].split("\n")) + padding,
-               *(text_width(line) for r in rows for line in str(r[i]).split("\n")))
+    cells = {str(r[i]) for r in rows}  # each different cell measured once (`matches`: 5,000 rows, few names)
+    return max([max(text_width(line) for line in headers[i].split("\n")) + padding,
+                *(text_width(line) for cell in cells for line in cell.split("\n"))])
 
 
 def table_width(rows: Sequence[Sequence[object]], headers: list[str], padding: int = 2) -> int:

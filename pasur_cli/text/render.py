@@ -3,7 +3,7 @@ tables, the position and the race.
 
 Functions take a ``Look`` (ASCII or Unicode suits, colour or not) and return text; printing is
 the CLI's job. How text and tables are laid out is ``layout``'s (tabulate is imported only when a
-table is drawn); the ``--json`` shapes are ``shapes``'s (both re-exported here for callers).
+table is drawn); the ``--json`` shapes are ``shapes``'s.
 """
 
 from __future__ import annotations
@@ -20,25 +20,17 @@ from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, optio
 from pasur_cli.engine.values import Value
 from pasur_cli.text import i18n
 from pasur_cli.text.i18n import N_, _
-from pasur_cli.text.layout import Drawn as Drawn
-from pasur_cli.text.layout import Figure as Figure
-from pasur_cli.text.layout import Visible as Visible
-from pasur_cli.text.layout import column_width, table_width
-from pasur_cli.text.layout import fit_table as fit_table
-from pasur_cli.text.layout import help_text as help_text
-from pasur_cli.text.layout import safe as safe
-from pasur_cli.text.layout import table as table
-from pasur_cli.text.layout import text_width as text_width
-from pasur_cli.text.layout import visible as visible
-from pasur_cli.text.layout import wrap as wrap
-from pasur_cli.text.shapes import check_json as check_json
-from pasur_cli.text.shapes import damaged_row as damaged_row
-from pasur_cli.text.shapes import dumps as dumps
-from pasur_cli.text.shapes import matches_json as matches_json
-from pasur_cli.text.shapes import matches_rows as matches_rows
-from pasur_cli.text.shapes import rules_json as rules_json
-from pasur_cli.text.shapes import score_json as score_json
-from pasur_cli.text.shapes import show_json as show_json
+from pasur_cli.text.layout import (
+    Drawn,
+    Figure,
+    column_width,
+    safe,
+    table,
+    table_width,
+    text_width,
+    visible,
+    wrap,
+)
 
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
     from pasur_cli.engine.deal import Deal, Play
@@ -185,9 +177,13 @@ def say_side(singular: str, plural: str, subject: str, /, **facts: object) -> st
 def _fill(text: str, facts: dict[str, object]) -> str:
     """``text`` with each fact escaped (``safe``) and isolated, unless it is isolated already
     (``Laid``, ``Names``, a drawn isolate)."""
-    look = Look(rtl=i18n.is_rtl())
+    look = _LOOKS[i18n.is_rtl()]
     shown: dict[str, str] = {}
     for k, v in facts.items():
+        kind = v.__class__
+        if kind is int or (kind is str and v.isascii() and v.isprintable()):  # type: ignore[attr-defined]
+            shown[k] = i18n.isolate(str(v))  # what safe and isolate make of it, said at once (a score's titles)
+            continue
         if isinstance(v, Names):
             shown[k] = v.text(look)  # each name escaped and isolated already: no isolate around them
             continue
@@ -198,6 +194,9 @@ def _fill(text: str, facts: dict[str, object]) -> str:
         already = isinstance(drawn, Drawn) and drawn.startswith(i18n.FSI) and drawn.endswith(i18n.PDI)
         shown[k] = drawn if already else i18n.isolate(drawn)
     return Drawn(text.format_map(shown))
+
+
+_LOOKS = {rtl: Look(rtl=rtl) for rtl in (False, True)}  # what _fill draws facts with
 
 
 def no_sur_text(record: Play) -> str:
@@ -429,12 +428,16 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
     every deal (the command ``brief`` names) when there are earlier ones."""
     parts = []
     results = match.results[-1:] if only_last or brief else match.results
-    for result in results:
-        rows, headers = _score_rows(result.scores, match.rules)
+    drawn: dict[int, tuple[object, str]] = {}  # each deal's table by its scores object (deals that scored alike
+    for result in results:                     # share one: see pasur_cli.store.snapshots.parse_result)
+        kept = drawn.get(id(result.scores))
+        if kept is None or kept[0] is not result.scores:
+            rows, headers = _score_rows(result.scores, match.rules)
+            kept = drawn[id(result.scores)] = result.scores, table(rows, _ascii_headers(headers, look), width)
         title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
                  if result.tallied
                  else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
-        parts.append(wrap(title, width, 2) + "\n" + table(rows, _ascii_headers(headers, look), width))
+        parts.append(wrap(title, width, 2) + "\n" + kept[1])
     if not only_last and match.deal is not None:
         played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
@@ -657,25 +660,46 @@ def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int 
         if filtered:
             return _("No match fits.")
         return _("No matches yet: start one with pasur new NAME NAME.")
-    stage, wraps = _matches_layout(every or rows, width)
-    body, headers = _matches_body(rows, stage)
+    cells = _matches_cells(rows)
+    stage, wraps = _matches_layout(every or rows, width, cells if every is None or every is rows else None)
+    body, headers = _matches_body(rows, stage, cells)
     for col, room in wraps:
         body = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
     return table(body, headers, width)
 
 
-def _matches_body(rows: list[dict[str, Any]], stage: int) -> tuple[list[list[object]], list[str]]:
-    """The cells of `matches` at a layout ``stage``: 0 one line a match, 1 each side's total on a
-    line of its own, 2 the totals in the players column."""
-    headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
-    totals = [[f"{safe(s)} {t}" for s, t in r["totals"].items()] for r in rows]
+def _matches_cells(rows: list[dict[str, Any]]) -> tuple[list[list[object]], list[list[str]]]:
+    """The cells of `matches` one line a match, and each match's totals (side and total) apart;
+    the names, rules and winners of 5,000 matches are few: each is drawn once."""
+    drawn: dict[object, str] = {}
+
+    def once(kind: str, value: object, draw: Any) -> str:
+        key = (kind, value.__class__, value)
+        if key not in drawn:
+            drawn[key] = draw(value)
+        return drawn[key]
+    totals = [[f"{once('name', s, safe)} {t}" for s, t in r["totals"].items()] for r in rows]
     body: list[list[object]] = [
-        [r["match"], safe((r["created"] or "?")[:10]), ", ".join(safe(p) for p in r["players"]),
-         preset_text(r["rules"]),
+        [r["match"], safe((r["created"] or "?")[:10]), once("players", tuple(r["players"]),
+                                                           lambda names: ", ".join(safe(p) for p in names)),
+         once("rules", r["rules"], preset_text),
          "?" if r["deals"] is None else r["deals"], " / ".join(sides),
          say("damaged: {reason}", reason=r["damaged"]) if r.get("damaged") else
-         say("won by {side}", side=r["winner"]) if r["finished"] else _("playing")]
+         once("winner", r["winner"], lambda side: say("won by {side}", side=side)) if r["finished"] else
+         _("playing")]
         for r, sides in zip(rows, totals, strict=True)]
+    return body, totals
+
+
+Cells = tuple[list[list[object]], list[list[str]]]  # see _matches_cells
+
+
+def _matches_body(rows: list[dict[str, Any]], stage: int,
+                  cells: Cells | None = None) -> tuple[list[list[object]], list[str]]:
+    """The cells of `matches` at a layout ``stage``: 0 one line a match, 1 each side's total on a
+    line of its own, 2 the totals in the players column (``cells``: ``_matches_cells(rows)``)."""
+    headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
+    body, totals = cells or _matches_cells(rows)
     if stage >= 1:
         body = [[*row[:5], "\n".join(sides), row[6]] for row, sides in zip(body, totals, strict=True)]
     if stage >= 2:
@@ -685,14 +709,16 @@ def _matches_body(rows: list[dict[str, Any]], stage: int) -> tuple[list[list[obj
     return body, headers
 
 
-def _matches_layout(rows: list[dict[str, Any]], width: int) -> tuple[int, list[tuple[int, int]]]:
+def _matches_layout(rows: list[dict[str, Any]], width: int,
+                    cells: Cells | None = None) -> tuple[int, list[tuple[int, int]]]:
     """The layout stage the ``rows`` need to fit ``width`` (see _matches_body), and the columns
     then broken between words, each with the width it is broken to, in order."""
     stage = 0
-    body, headers = _matches_body(rows, stage)
+    cells = cells or _matches_cells(rows)
+    body, headers = _matches_body(rows, stage, cells)
     while stage < 2 and table_width(body, headers) > width:
         stage += 1
-        body, headers = _matches_body(rows, stage)
+        body, headers = _matches_body(rows, stage, cells)
     wraps: list[tuple[int, int]] = []
     wrapped = [2, len(headers) - 1]  # the players (or totals) and the status
     while wrapped and (excess := table_width(body, headers) - width) > 0:

@@ -15,7 +15,8 @@ from typing import Any
 from pasur_cli.engine.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.engine.stats import PlayerRecord, RecordBook
 from pasur_cli.text.i18n import _
-from pasur_cli.text.render import Look, comma, safe, wrap
+from pasur_cli.text.layout import safe, wrap
+from pasur_cli.text.render import Look, comma
 
 # -- pasur log ----------------------------------------------------------------------------
 
@@ -89,7 +90,7 @@ def _grid(rows: list[list[object]], headers: list[str], width: int) -> str:
     """A table whose first column is text and every other column figures (aligned right), fitted
     to ``width`` columns, with no padding beside its headers (two-line headers make columns
     narrow enough); drawn by render.table (isolates in a right-to-left language)."""
-    from pasur_cli.text.render import table
+    from pasur_cli.text.layout import table
     return table(rows, headers, width, align=["left", *["right"] * (len(headers) - 1)], padding=0)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.errors import PasurError
-from pasur_cli.text import render
+from pasur_cli.text import render, shapes
 
 if TYPE_CHECKING:
     from pasur_cli.engine.match import Match
@@ -28,8 +28,8 @@ def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
         events = match_events(record.players, record.rules, record.dealer, record.actions)
     except PasurError as err:
         return {"error": render.message(err, render.Look())}
-    show = render.show_json(mid, match)
+    show = shapes.show_json(mid, match)
     show["length"] = store.length(mid)  # as `show --json` adds them
     show["revision"] = store.expected(mid).token
     last = next((event_dict(e) for e in reversed(events) if isinstance(e, Played)), None)
-    return {"show": show, "score": render.score_json(mid, match), "last": last}
+    return {"show": show, "score": shapes.score_json(mid, match), "last": last}

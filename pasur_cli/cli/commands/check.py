@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, echo, json_option, look, look_options, rule_options
+from pasur_cli.cli.app import PasurCommand, json_option, look, look_options, rule_options
+from pasur_cli.cli.screen import echo
 from pasur_cli.engine.captures import capture_problem, legal_captures
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.rules import parse_rules
-from pasur_cli.text import render
+from pasur_cli.text import render, shapes
 from pasur_cli.text.i18n import english
 
 
@@ -55,7 +56,7 @@ def check(ctx: click.Context, card: str, table_text: str, take_text: str | None,
         if problem is not None:
             with english():  # JSON stays English, whatever the language
                 reason = render.message(problem, render.Look(ascii=True))
-        click.echo(render.dumps(render.check_json(played, table_cards, rules, found, legal, reason)))
+        click.echo(shapes.dumps(shapes.check_json(played, table_cards, rules, found, legal, reason)))
     else:  # the problem is a fact, drawn by check_text's look (its colours kept)
         echo(render.check_text(look(ctx), played, table_cards, rules, found, take, problem))
     if legal is False:

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, current, echo, expect_option, look, look_options, open_store, store_options
+from pasur_cli.cli.app import PasurCommand, current, expect_option, look, look_options, open_store, store_options
+from pasur_cli.cli.screen import echo
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.text import render

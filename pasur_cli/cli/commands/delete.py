@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, echo, expect_option, look, open_store, store_options
+from pasur_cli.cli.app import PasurCommand, expect_option, look, open_store, store_options
 from pasur_cli.cli.questions import confirm
+from pasur_cli.cli.screen import echo
 from pasur_cli.engine.errors import NotationError, Words
-from pasur_cli.store.database import DamagedError, StoreError
+from pasur_cli.store.errors import DamagedError, StoreError
 
 if TYPE_CHECKING:
     from pasur_cli.store.database import Expected

@@ -29,8 +29,8 @@ def hint(ctx: click.Context, cards: tuple[str, ...], as_json: bool) -> None:
     knowing only that hand, the table and the cards seen. Reads the match; changes nothing."""
     from pasur_cli.engine.advice import hint as weigh_hand
     from pasur_cli.engine.advice import to_move
-    from pasur_cli.text.render import dumps
     from pasur_cli.text.review import hint_json, hint_text
+    from pasur_cli.text.shapes import dumps
     hand = parse_cards(list(cards), Words("hand"))
     store = open_store(ctx)
     mid, match = current(ctx, store)

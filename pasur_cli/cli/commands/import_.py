@@ -6,11 +6,13 @@ import sys
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, echo, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.app import PasurCommand, look, look_options, open_store, store_options
 from pasur_cli.cli.questions import confirm
+from pasur_cli.cli.screen import echo, terminal_width
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import MAX_BYTES, read_record
-from pasur_cli.store.database import StoreError, check_file, check_path, default_path
+from pasur_cli.store.errors import StoreError
+from pasur_cli.store.paths import check_file, check_path, default_path
 from pasur_cli.text import render
 
 
@@ -57,7 +59,7 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     store = open_store(ctx, create=True)
     earlier = store.imported_as(record.fingerprint)
     same = None if earlier is not None or again else store.stored_as(record.players, record.rules, record.dealer,
-                                                                     record.actions)
+                                                                     record.actions, record.texts)
     if earlier is not None and not again:
         question = look(ctx).say("This record was already imported as match {match}. Import it again as a new match?",
                                  match=earlier)
@@ -74,7 +76,7 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
         again = True
     # checked again in the transaction that stores it: imports running at once store a record once
     mid = store.create(record.players, record.rules, record.dealer, record.actions, record.times, record.match,
-                       record.fingerprint, record.created, once=not again)
+                       record.fingerprint, record.created, once=not again, texts=record.texts)
     count = len(record.actions)
     echo(look(ctx).say_count("Imported as match {match}: {count} action replayed.",
                                    "Imported as match {match}: {count} actions replayed.", count,

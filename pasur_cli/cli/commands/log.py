@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import (
-    Count,
-    PasurCommand,
-    current,
-    json_option,
-    look,
-    look_options,
-    open_store,
-    store_options,
-    terminal_width,
-)
+from pasur_cli.cli.app import Count, PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli.screen import terminal_width
 
 
 @click.command(cls=PasurCommand)
@@ -29,7 +20,7 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     capture, the leftover table, and each deal's score (a tallied deal is one line). With --json,
     a list of events holding the engine's records."""
     from pasur_cli.engine.history import event_dict, match_events, no_such_deal, of_deal
-    from pasur_cli.text import render, render_stats
+    from pasur_cli.text import render_stats, shapes
     store = open_store(ctx)
     mid, _ = current(ctx, store)
     record, match = store.match(mid)  # a deal in progress that does not replay: damaged, as every command says
@@ -48,7 +39,7 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
         if deal_number is not None:
             events = of_deal(events, deal_number)
     if as_json:
-        click.echo(render.dumps([event_dict(e) for e in events]))
+        click.echo(shapes.dumps([event_dict(e) for e in events]))
     else:
         from pasur_cli.cli.terminal import page
         page(render_stats.log_text(look(ctx), mid, events, terminal_width()))

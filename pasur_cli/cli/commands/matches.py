@@ -6,10 +6,11 @@ import os
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, complete_known_player, db_option, json_option, open_store, terminal_width
+from pasur_cli.cli.app import PasurCommand, complete_known_player, db_option, json_option, open_store
 from pasur_cli.cli.listing import filtered, listing
-from pasur_cli.store.database import check_path, default_path
-from pasur_cli.text import render
+from pasur_cli.cli.screen import terminal_width
+from pasur_cli.store.paths import check_path, default_path
+from pasur_cli.text import render, shapes
 
 
 @click.command(cls=PasurCommand)
@@ -28,7 +29,7 @@ def matches(ctx: click.Context, player: str | None, unfinished: bool, as_json: b
         every = listing(open_store(ctx))
         rows = every if not (player or unfinished) else filtered(every, player, unfinished)
     if as_json:
-        click.echo(render.matches_json(rows))
+        click.echo(shapes.matches_json(rows))
     else:  # laid out as the whole list is: --unfinished and --player keep its columns
         click.echo(render.matches_text(rows, filtered=bool(player or unfinished), width=terminal_width(),
                                        every=every if rows else None))

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import (
-    PasurCommand,
-    complete_known_player,
-    echo,
-    look_options,
-    open_store,
-    rule_options,
-    store_options,
-)
+from pasur_cli.cli.app import PasurCommand, complete_known_player, look_options, open_store, rule_options, store_options
+from pasur_cli.cli.screen import echo
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import check_players

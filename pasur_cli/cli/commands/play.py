@@ -11,17 +11,17 @@ from pasur_cli.cli.app import (
     Refused,
     current,
     expect_option,
-    fit,
     look,
     look_options,
     open_store,
     store_options,
-    terminal_width,
 )
+from pasur_cli.cli.screen import fit, terminal_width
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import AmbiguousPlayError, NotationError, PasurError, Words
 from pasur_cli.store import actions
-from pasur_cli.store.database import StaleError, Store
+from pasur_cli.store.database import Store
+from pasur_cli.store.errors import StaleError
 from pasur_cli.text import render
 from pasur_cli.text.i18n import _
 

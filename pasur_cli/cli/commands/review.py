@@ -31,8 +31,8 @@ def review(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     blunder (4); then per player the choices made, the points lost and the two worst plays."""
     from pasur_cli.engine.advice import review as review_deal
     from pasur_cli.engine.match import Match
-    from pasur_cli.text.render import dumps
     from pasur_cli.text.review import review_json, review_text
+    from pasur_cli.text.shapes import dumps
     store = open_store(ctx)
     mid, _ = current(ctx, store)
     record = store.load(mid, full=True)

@@ -7,7 +7,7 @@ import click
 from pasur_cli.cli.app import PasurCommand, complete_presets, json_option
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.rules import PRESETS
-from pasur_cli.text import render
+from pasur_cli.text import render, shapes
 
 
 @click.command(cls=PasurCommand)
@@ -20,7 +20,7 @@ def rules(preset: str | None, as_json: bool) -> None:
                             presets=", ".join(PRESETS))
     names = [preset.lower()] if preset else list(PRESETS)
     if as_json:
-        click.echo(render.dumps(render.rules_json(names)))
+        click.echo(shapes.dumps(shapes.rules_json(names)))
     else:
         import shutil  # the terminal's width (COLUMNS when set; 80 when not a terminal)
 

@@ -4,20 +4,9 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import (
-    PasurCommand,
-    current,
-    echo,
-    echo_csv,
-    fit,
-    json_option,
-    look,
-    look_options,
-    open_store,
-    store_options,
-    terminal_width,
-)
-from pasur_cli.text import render
+from pasur_cli.cli.app import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli.screen import echo, echo_csv, fit, terminal_width
+from pasur_cli.text import render, shapes
 from pasur_cli.text.i18n import _
 
 
@@ -41,10 +30,10 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: b
     store = open_store(ctx)
     mid, match = current(ctx, store)
     if as_json:
-        click.echo(render.dumps(render.score_json(mid, match)))
+        click.echo(shapes.dumps(shapes.score_json(mid, match)))
     elif as_csv:
         from pasur_cli.text.render_stats import score_csv_rows
-        echo_csv(*score_csv_rows(render.score_json(mid, match), match.running_totals()))
+        echo_csv(*score_csv_rows(shapes.score_json(mid, match), match.running_totals()))
     elif chart:
         import shutil
 

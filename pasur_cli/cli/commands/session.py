@@ -24,16 +24,17 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, current, fit, look, look_options, open_store, store_options, terminal_width
+from pasur_cli.cli.app import PasurCommand, current, look, look_options, open_store, store_options
 from pasur_cli.cli.questions import ask_capture, ask_tally
+from pasur_cli.cli.screen import fit, terminal_width
 from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
 from pasur_cli.cli.typed import Line, read_line
 from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
-from pasur_cli.store.database import BusyError, GoneError, NoMatchError, StaleError, StoreError
-from pasur_cli.text import render
+from pasur_cli.store.errors import BusyError, GoneError, NoMatchError, StaleError, StoreError
+from pasur_cli.text import layout, render
 from pasur_cli.text.i18n import N_, _, catalog_words, whole_number
 
 if TYPE_CHECKING:
@@ -191,9 +192,9 @@ class Session:
         if match is None:  # the latest state could not be read: no position is shown as current
             return arrow.lstrip()
         line = render.status_line(self.look, match, width=width - TYPING - len(arrow))
-        if render.text_width(line) + len(arrow) <= width - TYPING:
+        if layout.text_width(line) + len(arrow) <= width - TYPING:
             return line + arrow
-        return render.wrap(render.status_line(self.look, match, width=width), width) + "\n" + arrow.lstrip()
+        return layout.wrap(render.status_line(self.look, match, width=width), width) + "\n" + arrow.lstrip()
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> None:
@@ -270,7 +271,7 @@ class Session:
             return False
         if command == "help":
             shown = {c: shown_word(c) for c in COMMANDS}
-            self.echo(render.help_text(self.look.say(HELP, **shown) + "\n" + self.look.say(HELP_MORE, **shown),
+            self.echo(layout.help_text(self.look.say(HELP, **shown) + "\n" + self.look.say(HELP_MORE, **shown),
                                        self.width() or 80))
         elif command == "show":
             self.echo(render.show_text(self.look, self.mid, self.current(), session=True,

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import (
-    PasurCommand,
-    current,
-    echo,
-    json_option,
-    look,
-    look_options,
-    open_store,
-    store_options,
-    terminal_width,
-)
-from pasur_cli.text import render
+from pasur_cli.cli.app import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli.screen import echo, terminal_width
+from pasur_cli.text import render, shapes
 
 
 @click.command(cls=PasurCommand)
@@ -28,9 +19,9 @@ def show(ctx: click.Context, as_json: bool) -> None:
     store = open_store(ctx)
     mid, match = current(ctx, store)
     if as_json:
-        data = render.show_json(mid, match)
+        data = shapes.show_json(mid, match)
         data["length"] = store.length(mid)  # how many actions the log holds
         data["revision"] = store.expected(mid).token  # the match and its revision: what --expect takes
-        click.echo(render.dumps(data))
+        click.echo(shapes.dumps(data))
     else:
         echo(render.show_text(look(ctx), mid, match, width=terminal_width()))

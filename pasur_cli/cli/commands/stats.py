@@ -11,14 +11,13 @@ from pasur_cli.cli.app import (
     PasurCommand,
     complete_known_player,
     db_option,
-    echo_csv,
     json_option,
     look,
     look_options,
     open_store,
-    terminal_width,
 )
-from pasur_cli.store.database import check_path, default_path
+from pasur_cli.cli.screen import echo_csv, terminal_width
+from pasur_cli.store.paths import check_path, default_path
 from pasur_cli.text.i18n import _
 
 
@@ -40,7 +39,7 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
     if as_json and as_csv:
         raise click.UsageError(_("--json and --csv cannot be used together."))
     from pasur_cli.engine.stats import record_book
-    from pasur_cli.text import render, render_stats
+    from pasur_cli.text import render_stats, shapes
     found: list[tuple[Any, Any]] = []
     damaged: list[int] = []
     given = ctx.meta.get("pasur.db")
@@ -50,7 +49,7 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
     if player is not None:
         book = book.of_player(player)
     if as_json:
-        click.echo(render.dumps(book.as_json()))
+        click.echo(shapes.dumps(book.as_json()))
     elif as_csv:
         echo_csv(*render_stats.stats_csv_rows(book))
     else:

@@ -11,21 +11,20 @@ from pasur_cli.cli.app import (
     Refused,
     complete_side,
     current,
-    echo,
     expect_option,
     json_option,
     look,
     look_options,
     open_store,
     store_options,
-    terminal_width,
 )
 from pasur_cli.cli.questions import ask_tally
+from pasur_cli.cli.screen import echo, terminal_width
 from pasur_cli.cli.terminal import Terminal, at_terminal
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.store import actions
-from pasur_cli.store.database import StaleError
-from pasur_cli.text import render
+from pasur_cli.store.errors import StaleError
+from pasur_cli.text import render, shapes
 from pasur_cli.text.i18n import _
 from pasur_cli.text.tally_input import build_action
 
@@ -79,8 +78,8 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
             raise
         raise Refused(render.stale_text(look(ctx), err)) from None  # said to the person who answered
     if as_json:
-        data = render.score_json(mid, match)
-        click.echo(render.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
+        data = shapes.score_json(mid, match)
+        click.echo(shapes.dumps({"match": mid, "deal": data["deals"][result.number - 1], "totals": data["totals"],
                                  "finished": data["finished"], "winner": data["winner"]}))
     else:
         echo(render.score_text(look(ctx), match, only_last=True, width=terminal_width()))

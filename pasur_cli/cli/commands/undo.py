@@ -10,7 +10,6 @@ from pasur_cli.cli.app import (
     Count,
     PasurCommand,
     current,
-    echo,
     expect_option,
     json_option,
     look,
@@ -18,8 +17,9 @@ from pasur_cli.cli.app import (
     open_store,
     store_options,
 )
+from pasur_cli.cli.screen import echo
 from pasur_cli.store import actions
-from pasur_cli.text import render
+from pasur_cli.text import render, shapes
 from pasur_cli.text.i18n import _
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def undo(ctx: click.Context, count: int, expect: Expected | None, as_json: bool)
         store, mid, count, expect,
         describe=lambda action: _("Took back {action}.").format(action=render.describe_action(look(ctx), action)))
     if as_json:
-        click.echo(render.dumps({"match": mid, "undone": dropped}))
+        click.echo(shapes.dumps({"match": mid, "undone": dropped}))
     else:
         for line in words:
             echo(line)
