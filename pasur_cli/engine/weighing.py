@@ -42,7 +42,7 @@ from pasur_cli.engine import playout as sim
 PRIOR, PRIOR_WEIGHT = 3.0, 2  # each difference's spread starts from this many guesses of this spread
 EDGES = (1.0, 2.0, 4.0)  # the labels' thresholds (advice's INACCURACY, MISTAKE, BLUNDER)
 WEIGHT = 10.0  # a best option named differently, where it leads by more than a point, against a label
-PRICE = 3e-3  # the least risk a playout must remove (measured with bench/strength.py --stability)
+PRICE = 2e-4  # the least risk a playout must remove (measured with bench/strength.py --stability)
 
 
 def _normal(z: float) -> float:
@@ -176,15 +176,23 @@ class Weighing:
                     pair[1] += (x - y) ** 2
 
     def sample(self, guesses: int) -> list[list[float]]:
-        """Each option's results in ``guesses`` new guesses (one when exact)."""
+        """Each option's results in ``guesses`` new guesses (one when exact: with two sides, the
+        deal played out by minimax, as ``advise`` does)."""
+        if self.exact and self.unseen and self.game.sides == 2:
+            values = sim.exact(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options)
+            return [[value] for value in values]
         return sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options,
                            self.rng, 1 if self.exact else guesses)
 
-    def run(self, first: int, most: int, batch: int | None = None) -> Weighing:
-        """``first`` guesses (the ones ``advise`` makes with this generator and effort), then
-        batches of ``batch`` (default ``first``) until ``settled`` or ``most`` guesses."""
-        self.more(first)
-        step = batch or first
+    def run(self, first: int, most: int) -> Weighing:
+        """Batches of about ``first`` guesses until ``settled`` or ``most`` guesses. A batch is a
+        whole number of ``playout.Guesses`` rounds (one shuffle of the unseen cards dealt into the
+        other hands a slice at a time, so each card is in a hand once a round): a round cut short
+        would leave some cards out of the hands more often than others."""
+        held = sum(self.sizes)
+        round_ = len(self.unseen) // held if held else 1
+        step = round_ * max(1, round(first / round_)) if round_ <= first else first
+        self.more(min(step, most))
         while self.guesses < most and not self.settled(min(step, most - self.guesses)):
             self.more(min(step, most - self.guesses))
         return self

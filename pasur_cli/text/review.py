@@ -26,8 +26,8 @@ def label_words(label: str) -> Words:
 
 
 def points(value: float) -> str:
-    """Expected points with one decimal and a sign (``+2.4``, ``-0.5``)."""
-    return f"{value:+.1f}"
+    """Expected points with one decimal and a sign (``+2.4``, ``-0.5``; ``+0.0``, never ``-0.0``)."""
+    return f"{round(value, 1) + 0.0:+.1f}"
 
 
 def option_words(card: Card, take: tuple[Card, ...]) -> Words:
