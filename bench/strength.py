@@ -267,7 +267,9 @@ def stability(deals: int) -> None:
     sim.samples = counted  # type: ignore[assignment]
     same_label = plays = led = same_best = 0
     cpu: list[float] = []
+    steady = []  # per deal: the share of its plays with a choice whose labels agree
     for season, match, number in found[:deals]:
+        before = same_label, plays
         reviews = []
         for seed in (1, 2):
             start = time.process_time()
@@ -280,13 +282,17 @@ def stability(deals: int) -> None:
                 if a.lead > 1 or b.lead > 1:
                     led += 1
                     same_best += (a.best_card, a.best_take) == (b.best_card, b.best_take)
+        steady.append((same_label - before[0]) / max(plays - before[1], 1))
         print(f"season-{season} deal {number} ({len(match.players)} players): {cpu[-2]:.2f} + {cpu[-1]:.2f} s CPU;"
-              f" so far the same label {same_label}/{plays}, the same best {same_best}/{led}", flush=True)
+              f" the same label {same_label - before[0]}/{plays - before[1]}; so far {same_label}/{plays},"
+              f" the same best {same_best}/{led}", flush=True)
     sim.samples = samples  # type: ignore[assignment]
     print(f"review stability, {min(deals, len(found))} deals of examples/, seeds 1 and 2:"
           f" the same label for {same_label} of {plays} plays with a choice ({same_label / plays:.1%}); the same"
           f" best option for {same_best} of {led} plays where either review has it lead the second by more than"
-          f" a point ({same_best / max(led, 1):.1%}); a review {statistics.median(cpu):.2f} s CPU median"
+          f" a point ({same_best / max(led, 1):.1%}); {sum(s >= 0.9 for s in steady)} of {len(steady)} deals"
+          f" with the same label for 9 plays in 10 or more (the least {min(steady):.0%});"
+          f" a review {statistics.median(cpu):.2f} s CPU median"
           f" ({max(cpu):.2f} at most), {playouts[0] / len(cpu):.0f} playouts on average")
 
 
