@@ -177,6 +177,38 @@ def test_a_sweep_with_the_last_card_of_a_deal_is_valued_exactly(players, preset)
     assert advice.value == pytest.approx(scores[mover] - sum(others) / len(others), abs=1e-9)
 
 
+def random_match(players: list[str], rules, seed: int, stop: int) -> tuple[Match, list]:
+    """A match whose first deal has had ``stop`` random legal plays, and the hand of the player to move."""
+    rng = random.Random(seed)
+    table, stock = random_table(rng, rules)
+    match = Match(players, rules)
+    match.start_deal(table)
+    per_hand = 4 * len(players)
+    hands: dict[str, list] = {}
+    while True:
+        deal = match.deal
+        if deal.played % per_hand == 0:
+            hands = {p: [stock.pop() for _ in range(4)] for p in players}
+        if deal.played == stop:
+            return match, hands[deal.turn]
+        card = rng.choice(hands[deal.turn])
+        hands[deal.turn].remove(card)
+        options = legal_captures(card, deal.table, rules).options
+        match.play(card, rng.choice(options) if options else [])
+
+
+@pytest.mark.parametrize("players", PLAYERS[1:])
+def test_a_last_hand_decision_is_weighed_in_every_way_the_cards_can_lie(players):
+    """3 or 4 players, the last round of the last hand: the stock is out and the unseen cards can
+    lie in the other hands in a few ways; every way is played, once, so the hint is the same
+    whatever the seed (as it is not earlier in the deal, where the cards are guessed)."""
+    rules = PRESETS["standard"]
+    match, hand = random_match(players, rules, 7, 48 - 2 * len(players) + 1)
+    assert hint(match, hand, seed=1) == hint(match, hand, seed=2)
+    match, hand = random_match(players, rules, 7, 5)
+    assert hint(match, hand, seed=1, most=12) != hint(match, hand, seed=2, most=12)
+
+
 def play_deal(match: Match, stock: list, choose) -> None:
     """Play the match's deal in progress to its end, ``choose(match, hand)`` picking each play."""
     hands: dict[str, list] = {}

@@ -26,12 +26,14 @@ over the same guesses, and a hint's best option, reviewed, is weighed in exactly
 
 A standard deviation from a few guesses is itself noisy, and a handful of equal results would
 stop the weighing at once: each is estimated with ``PRIOR_WEIGHT`` prior guesses of spread
-``PRIOR`` points. A position with nothing left to guess (nothing unseen, or every unseen card in
-the one hand still held: the stock is out) is played once, exactly.
+``PRIOR`` points. When the stock is out and the unseen cards can lie in the other hands in at most
+``SPLITS`` ways, each way is played once and their mean is exact (one way with two sides: the deal
+played out by minimax, as ``advise`` does).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import MutableSequence, Sequence
@@ -42,6 +44,7 @@ from pasur_cli.engine import playout as sim
 PRIOR, PRIOR_WEIGHT = 3.0, 2  # each difference's spread starts from this many guesses of this spread
 EDGES = (1.0, 2.0, 4.0)  # the labels' thresholds (advice's INACCURACY, MISTAKE, BLUNDER)
 WEIGHT = 10.0  # a best option named differently, where it leads by more than a point, against a label
+SPLITS = 200  # the most ways the unseen cards can lie in the other hands (the stock out) to play them all
 PRICE = 2e-4  # the least risk a playout must remove (measured with bench/strength.py --stability)
 
 
@@ -69,11 +72,38 @@ def _claimed_and_split(lead: float, se: float) -> float:
     return 2.0 * (ahead * behind - near_ahead * near_behind)
 
 
-class _Sorted(random.Random):
-    """A generator whose shuffle sorts: the one guess of a position with nothing left to guess."""
+class _Dealt(random.Random):
+    """A generator whose shuffle puts the cards in the order given (sorted when none is): one
+    chosen guess, for a position whose every guess is played (``playout.Guesses`` deals the
+    other hands from the front of the shuffled unseen cards, in seat order)."""
+
+    def __init__(self, order: Sequence[int] = ()) -> None:
+        super().__init__(0)
+        self.order = list(order)
 
     def shuffle(self, x: MutableSequence[Any]) -> None:
-        x[:] = sorted(x)
+        x[:] = self.order if sorted(self.order) == sorted(x) else sorted(x)
+
+
+def splits(unseen: list[int], sizes: list[int], most: int) -> list[list[int]] | None:
+    """Every way the ``unseen`` cards can lie in hands of ``sizes`` (the stock out), each as the
+    cards hand after hand in seat order; None when there are more than ``most``."""
+    count, left = 1, len(unseen)
+    for size in sizes:
+        count *= math.comb(left, size)
+        left -= size
+    if left or count > most:
+        return None
+    found: list[list[int]] = []
+
+    def deal(rest: list[int], k: int, so_far: list[int]) -> None:
+        if k == len(sizes):
+            found.append(so_far)
+            return
+        for hand in itertools.combinations(rest, sizes[k]):
+            deal([c for c in rest if c not in hand], k + 1, so_far + list(hand))
+    deal(sorted(unseen), 0, [])
+    return found
 
 
 class Weighing:
@@ -89,11 +119,10 @@ class Weighing:
                  keep: int | None = None) -> None:
         self.game, self.base, self.seat, self.mine = game, base, seat, mine
         self.unseen, self.sizes, self.options, self.rng, self.keep = unseen, sizes, list(options), rng, keep
-        hidden = [size for size in sizes if size]
-        # nothing hidden, or every unseen card in one hand (the stock is out): one guess is the truth
-        self.exact = not unseen or (len(hidden) == 1 and hidden[0] == len(unseen))
-        if self.exact:
-            self.rng = _Sorted()
+        # the stock out and few ways the unseen cards can lie in the other hands: each way is played,
+        # once, and the mean over them is the truth (one way: nothing left to guess)
+        self.splits = splits(unseen, sizes, SPLITS) if unseen else [[]]
+        self.exact = self.splits is not None
         m = len(self.options)
         self.sums = [0.0] * m  # per option: the sum of its results
         # per pair (i, j), i < j: the sum of i's result less j's, and of its square
@@ -176,13 +205,22 @@ class Weighing:
                     pair[1] += (x - y) ** 2
 
     def sample(self, guesses: int) -> list[list[float]]:
-        """Each option's results in ``guesses`` new guesses (one when exact: with two sides, the
-        deal played out by minimax, as ``advise`` does)."""
-        if self.exact and self.unseen and self.game.sides == 2:
+        """Each option's results in ``guesses`` new guesses; when exact, its mean over every way
+        the unseen cards can lie (one way, with two sides: the deal played out by minimax, as
+        ``advise`` does)."""
+        if self.splits is None:
+            return sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options,
+                               self.rng, guesses)
+        if len(self.splits) == 1 and self.unseen and self.game.sides == 2:
             values = sim.exact(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options)
             return [[value] for value in values]
-        return sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options,
-                           self.rng, 1 if self.exact else guesses)
+        totals = [0.0] * len(self.options)
+        for order in self.splits:
+            found = sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes,
+                                self.options, _Dealt(order), 1)
+            for k, values in enumerate(found):
+                totals[k] += values[0]
+        return [[total / len(self.splits)] for total in totals]
 
     def run(self, first: int, most: int) -> Weighing:
         """Batches of about ``first`` guesses until ``settled`` or ``most`` guesses. A batch is a
