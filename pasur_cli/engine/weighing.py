@@ -8,16 +8,17 @@ guesses and some need hundreds. ``Weighing`` plays the options in batches of the
 decides after each batch whether another is worth its cost:
 
 - Every option is played in the same guesses (common random numbers), and options are compared
-  by their paired differences, which carry far less noise than their values (most guesses end
-  the same whichever option is played; the rest differ by a sur or the clubs, 10 to 20 points).
+  by their paired differences, which carry far less noise than their values (on the example
+  deals a difference spreads 1 to 5 points from guess to guess, a value several times that).
 - The risk of the answer: the chance that another seed gives the play (and the leader, were it
-  played) another label, summed over the options still played, plus ``WEIGHT`` times the chance
+  played) another label, summed over the other options, plus ``WEIGHT`` times the chance
   that one seed says the best option leads the second by more than a point while the other names
   another. Each difference is taken as normal about its estimate with its standard error. Another
   batch is made while the risk it removes (its standard errors shrink as the square root of the
-  guesses) is worth at least ``PRICE`` a playout: the guesses go where a label sits near a
-  threshold or the best two options are close, and none where the answer is clear or where it
-  sits so near a threshold that even many more guesses would not settle it;
+  guesses) is worth at least ``PRICE`` a play simulated (a guessed deal is played on to
+  ``playout.horizon``; with 4 players that is twice as far): the guesses go where a label sits
+  near a threshold or the best two options are close, and none where the answer is clear or
+  where it sits so near a threshold that even many more guesses would not settle it;
 - and never more than ``most`` guesses.
 
 Options far behind are still played in every guess: dropping them (racing) saved 2% of the
@@ -45,7 +46,7 @@ PRIOR, PRIOR_WEIGHT = 3.0, 2  # each difference's spread starts from this many g
 EDGES = (1.0, 2.0, 4.0)  # the labels' thresholds (advice's INACCURACY, MISTAKE, BLUNDER)
 WEIGHT = 10.0  # a best option named differently, where it leads by more than a point, against a label
 SPLITS = 200  # the most ways the unseen cards can lie in the other hands (the stock out) to play them all
-PRICE = 2e-4  # the least risk a playout must remove (measured with bench/strength.py --stability)
+PRICE = 2.4e-5  # the least risk a play simulated must remove (measured with bench/strength.py --stability)
 
 
 def _normal(z: float) -> float:
@@ -184,11 +185,12 @@ class Weighing:
 
     def settled(self, batch: int) -> bool:
         """Whether another ``batch`` guesses are not worth their playouts: the risk they would
-        remove is under ``PRICE`` a playout."""
+        remove is under ``PRICE`` a play simulated."""
         if self.exact or len(self.options) < 2:
             return bool(self.guesses)
         gain = self.risk() - self.risk(batch)
-        return gain < PRICE * batch * len(self.options)
+        plays = max(1, sim.horizon(self.game, self.base.played) - self.base.played)
+        return gain < PRICE * batch * len(self.options) * plays
 
     # -- guessing -----------------------------------------------------------------------------------
     def more(self, guesses: int) -> None:
