@@ -270,10 +270,10 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
            most: int = REVIEW_MOST) -> DealReview:
     """Review finished deal number ``deal`` (from 1) of ``match``: each play with the option the
     player should have preferred given what they knew then, and what it cost. Each play with a
-    choice is weighed in ``effort`` guessed deals (the ones ``advise`` makes with this seed and
-    effort), then in more, up to ``most``, while its label or its best option is in doubt
-    (``engine.weighing``). A play the engine would have made itself (``hint``'s best option with
-    the same seed, effort and most) is weighed in the same guesses and costs nothing.
+    choice is weighed in about ``effort`` guessed deals, then in more, up to ``most``, while its
+    label or its best option is in doubt (``engine.weighing``). A play the engine would have made
+    itself (``hint``'s best option with the same seed, effort and most) is weighed in the same
+    guesses and costs nothing.
 
     Raises IllegalPlayError when the deal is not finished or not begun, was tallied (it has no plays), or is not
     in this match object's log (a match rebuilt from a snapshot: replay its whole log).
@@ -316,11 +316,11 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
 
 def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, effort: int = HINT_EFFORT,
          most: int = HINT_MOST) -> tuple[Advice, ...]:
-    """``advise`` as `pasur hint` asks it, for a person deciding: ``effort`` guessed deals (the
-    ones ``advise`` makes with this seed and effort), then more while the best options are close
-    or the best one's label, were it played, is in doubt, up to ``most`` (``engine.weighing``):
-    its best option is the one a review of the play, with the same seed, effort and most, compares
-    with. Raises as ``advise``."""
+    """``advise`` as `pasur hint` asks it, for a person deciding: every option played in about
+    ``effort`` guessed deals, then in more while the best options are close or the best one's
+    label, were it played, is in doubt, up to ``most`` (``engine.weighing``). Its best option is
+    the one a review of the play, with the same seed, effort and most, compares with (in the same
+    guesses). Raises as ``advise``."""
     to_move(match)
     deal = match.deal
     assert deal is not None  # to_move raised otherwise
