@@ -350,6 +350,15 @@ def test_review_text_in_every_language(lang, words):
     assert "-2.4" in text and "7C" in text and "AH 3S" in text
 
 
+def test_hint_text_shows_a_value_that_rounds_to_nothing_as_plus_zero():
+    from pasur_cli.engine.advice import Advice
+    from pasur_cli.text.render import Look
+    from pasur_cli.text.review import hint_text
+    c = parse_card
+    text = hint_text(Look(ascii=True), "Sara", (Advice(c("6D"), (c("5C"),), -0.04), Advice(c("AD"), (), -1.26)))
+    assert "+0.0  6D taking 5C" in text and "-1.3  trail AD" in text and "-0.0" not in text
+
+
 def test_hint_after_the_match_is_won_says_the_match_is_over(pasur):
     """Not "enter the table of deal 5": no deal 5 is coming, as `pasur deal` and `pasur play` say."""
     pasur("new", "Ali", "Sara")
