@@ -350,6 +350,22 @@ def test_review_text_in_every_language(lang, words):
     assert "-2.4" in text and "7C" in text and "AH 3S" in text
 
 
+def test_review_json_carries_each_play_and_each_player():
+    from pasur_cli.engine.advice import DealReview, PlayReview
+    from pasur_cli.text.review import review_json
+    c = parse_card
+    plays = (PlayReview("Sara", 3, c("7C"), (c("4D"),), c("7C"), (c("AH"), c("3S")), 2.4, "mistake", 3, 1.6),
+             PlayReview("Ali", 3, c("KS"), (), c("KS"), (), 0.0, None, 1))
+    data = json.loads(json.dumps(review_json(4, [DealReview(2, plays)])))
+    assert data["match"] == 4 and data["deals"][0]["deal"] == 2
+    first, second = data["deals"][0]["plays"]
+    assert first == {"player": "Sara", "hand": 3, "card": "7C", "take": ["4D"], "best_card": "7C",
+                     "best_take": ["AH", "3S"], "loss": 2.4, "label": "mistake", "choices": 3, "lead": 1.6}
+    assert second["label"] is None and second["choices"] == 1 and second["take"] == []
+    assert data["deals"][0]["players"] == [{"player": "Sara", "choices": 1, "lost": 2.4, "worst": [0]},
+                                           {"player": "Ali", "choices": 0, "lost": 0.0, "worst": []}]
+
+
 def test_hint_text_shows_a_value_that_rounds_to_nothing_as_plus_zero():
     from pasur_cli.engine.advice import Advice
     from pasur_cli.text.render import Look
