@@ -100,6 +100,31 @@ def test_playouts_replay_through_the_referee_to_the_same_scores(seed):
     assert pos.surs == [deal.surs[s] for s in sides]
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_the_playout_policy_decides_only_from_what_its_seat_can_know(seed):
+    """The policy plays every seat in the guessed deals; a seat knows its hand, the table and the
+    cards seen, so reshuffling everything it cannot see (the other hands and the stock) never
+    changes its play."""
+    rng = random.Random(seed)
+    rules = RULE_SETS[seed % len(RULE_SETS)]
+    players = PLAYERS[seed % 3]
+    deal = random_deal(seed, players, rules, stop=rng.randrange(0, 30))
+    game = _game(deal)
+    pos = determinized(deal, rng)
+    seat = sim.turn(pos, game)
+    chosen = sim.policy(pos, game)
+    for _ in range(5):
+        hidden = [c for k, h in enumerate(pos.hands) if k != seat for c in h] + pos.stock
+        rng.shuffle(hidden)
+        other = pos.copy()
+        for k, hand in enumerate(other.hands):
+            if k != seat:
+                other.hands[k] = [hidden.pop() for _ in hand]
+        other.stock = hidden
+        other.live = None
+        assert sim.policy(other, game) == chosen
+
+
 @pytest.mark.parametrize("seed", range(9))
 def test_advise_returns_exactly_the_legal_options(seed):
     rules = RULE_SETS[seed % len(RULE_SETS)]
@@ -207,6 +232,28 @@ def test_a_last_hand_decision_is_weighed_in_every_way_the_cards_can_lie(players)
     assert hint(match, hand, seed=1) == hint(match, hand, seed=2)
     match, hand = random_match(players, rules, 7, 5)
     assert hint(match, hand, seed=1, most=12) != hint(match, hand, seed=2, most=12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_last_hand_of_a_two_player_deal_is_played_out_exactly(seed):
+    """With the stock empty the cards a player has not seen are the other's hand: ``advise``
+    plays the rest of the deal out by minimax, so its values do not depend on the seed, and when
+    both players then follow its best option the deal ends with exactly the margin it promised."""
+    rules = RULE_SETS[seed % 2]
+    deal = random_deal(seed, ["Ali", "Sara"], rules, stop=40)
+    unseen = list(deal.unseen_cards)
+    assert deal.stock == 0 and len(unseen) == 8
+    hands = {deal.turn: unseen[:4], next(p for p in deal.players if p != deal.turn): unseen[4:]}
+    first = pasur.advise(deal, hands[deal.turn], seed=1)
+    assert first == pasur.advise(deal, hands[deal.turn], seed=2)
+    me = deal.side_of(deal.turn)
+    while not deal.over:
+        best = pasur.advise(deal, hands[deal.turn], seed=seed)[0]
+        hands[deal.turn].remove(best.card)
+        deal.play(best.card, list(best.take))
+    scores = deal.score()
+    other = next(s for s in scores if s != me)
+    assert first[0].value == scores[me].total - scores[other].total
 
 
 def play_deal(match: Match, stock: list, choose) -> None:

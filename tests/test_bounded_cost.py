@@ -144,3 +144,136 @@ def test_every_match_read_at_once_is_every_match_read_alone(db):
         assert not isinstance(read, Exception), (mid, read)
         assert (read[0].length, read[0].expected, read[1].totals, list(read[1].results), read[1].deal_number) == \
             (record.length, record.expected, match.totals, list(match.results), match.deal_number), mid
+
+
+def played_and_tallied(seed: int, deals: int = 6) -> tuple[Match, list[dict]]:
+    """A match of deals played card by card and tallied deals, mixed, with surs (the teams preset
+    for four players now and then)."""
+    from simulate import random_match
+    rng = random.Random(seed)
+    players = ["Ali", "Sara", "Reza", "Mina"][:rng.choice([2, 3, 4])]
+    rules = parse_rules(rng.choice(["standard", "pagat"]), [f"fixed_deals={deals + 3}", "sur_limit=40"])
+    match, actions = Match(players, rules), []
+    while len(match.results) < deals:
+        if rng.random() < .2:  # by piles: every card in one side's pile
+            from pasur_cli.engine.cards import DECK
+            sides = list(match.sides)
+            piles: dict[str, list[str]] = {side: [] for side in sides}
+            for card in rng.sample(DECK, len(DECK)):
+                piles[rng.choice(sides)].append(card.code)
+            match.tally(piles=piles)
+            actions.append(match.log[-1])
+            continue
+        if rng.random() < .5:
+            sides = list(match.sides)
+            counts = {side: {"clubs": 0} for side in sides}
+            counts[sides[0]] = {"clubs": 13, "aces": 4, "jacks": rng.randint(0, 4), "two_clubs": True,
+                                "ten_diamonds": True}
+            counts[sides[-1]]["jacks"] = 4 - counts[sides[0]]["jacks"]
+            holder = rng.choice(sides)  # one side's surs (they cancel under some rules)
+            match.tally(counts=counts, surs={holder: rng.randint(0, 2)} if match.totals[holder] < 40 else {})
+            actions.append(match.log[-1])
+            continue
+        finished = len(match.results)
+        for action in random_match(rng, match):
+            match.apply(action)
+            actions.append(match.log[-1])
+            if len(match.results) > finished:
+                break
+    return match, actions
+
+
+@sized(20)
+@given(st.integers(0, 10**6))
+def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
+    """An import writes every deal's snapshot with one read of the log and one statement, each
+    result's JSON put together from its parts; the rows are the ones written one deal at a time."""
+    import sqlite3
+
+    from pasur_cli.store.snapshots import rebuild_snapshots, result_text, write_snapshot
+    match, actions = played_and_tallied(seed)
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE actions (match_id, seq, at, action)")
+    con.execute("CREATE TABLE snapshots (match_id, seq, engine, crc, result, totals, PRIMARY KEY (match_id, seq))")
+    from pasur_cli.engine.action import action_text
+    con.executemany("INSERT INTO actions VALUES (1, ?, '', ?)", [(n, action_text(a)) for n, a in enumerate(actions, 1)])
+    rebuild_snapshots(con, 1, match)
+    together = con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall()
+    con.execute("DELETE FROM snapshots")
+    for number, totals in enumerate(match.running_totals()):
+        write_snapshot(con, 1, match, number, totals)
+    assert con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall() == together
+    assert [r[4] for r in together] == [json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
+                                        for r in match.results]
+    assert [result_text(r, {}) for r in match.results] == [result_text(r) for r in match.results]
+
+
+def test_a_tally_scored_before_is_refused_at_the_sur_limit():
+    """A tally is scored once for the match's sides and rules and which sides are at the sur
+    limit: the same tally with surs, accepted while a side is below the limit, is refused once
+    it is at it, and scores as a tally scored afresh."""
+    from pasur_cli.engine.errors import IllegalPlayError
+    from pasur_cli.engine.tally import tally_action, tally_scores
+    rules = parse_rules("standard", ["sur_limit=30", "fixed_deals=20"])
+    match = Match(PLAYERS, rules)
+    counts = {"Ali": {"clubs": 13, "aces": 4, "jacks": 4, "two_clubs": True, "ten_diamonds": True}, "Sara": {}}
+    scores = []
+    while match.totals["Ali"] < 30:  # the same tally until Ali is at the limit
+        fresh = tally_scores(match, tally_action(match, {"type": "tally", "counts": counts, "surs": {"Ali": 1}}))
+        scores.append(match.tally(counts=counts, surs={"Ali": 1}).scores)
+        assert scores[-1] == fresh
+    assert len(scores) == 2
+    before = dict(match.totals)
+    with pytest.raises(IllegalPlayError, match="sur limit"):
+        match.tally(counts=counts, surs={"Ali": 1})
+    assert match.totals == before and len(match.results) == 2
+    assert match.tally(counts=counts).scores["Ali"].surs == 0  # without surs, the same counts are scored
+
+
+@sized(20)
+@given(st.integers(0, 10**6))
+def test_a_record_read_quickly_is_the_record_read_field_by_field(seed):
+    """What the record reader's quick reading of an action gives is what its careful reading
+    gives (for actions as pasur writes them, and as a person writes them: lowercase cards,
+    counts left out), and the import of either replays to the same match."""
+    from pasur_cli.engine.action import tally_key
+    from pasur_cli.engine.record import check_action, quick_action, read_record
+    match, actions = played_and_tallied(seed)
+    sides = list(match.sides)
+    rng = random.Random(seed)
+    written = []
+    for action in actions:
+        action = json.loads(json.dumps(action))
+        if action["type"] == "tally" and rng.random() < .5:
+            for side, counts in action["counts"].items():
+                action["counts"][side] = {k: v for k, v in counts.items() if v}
+            for cards in action["piles"].values():  # a pile in any order (the engine sorts it)
+                rng.shuffle(cards)
+        elif action["type"] == "deal" and rng.random() < .5:
+            action["table"] = [c.lower() for c in action["table"]]
+        written.append(action)
+    for number, action in enumerate(written, 1):
+        careful = check_action(action, number, sides)
+        quick = quick_action(action, frozenset(sides))
+        assert quick is None or quick[0] == careful
+        assert quick is None or quick[1] == tally_key(careful)  # the key the engine would make of it
+    doc = {"format": "pasur-match", "version": 1, "players": match.players, "dealer": match.players[0],
+           "rules": match.rules.as_dict(), "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a}
+                                                        for a in written]}
+    record = read_record(json.dumps(doc))
+    assert record.actions == actions and record.match.results == match.results
+    assert record.texts is not None and len(record.texts) == len(actions)
+
+
+@pytest.mark.parametrize("number", ["123456789", "-12345678", "99999999"])
+def test_a_number_too_long_is_refused_by_its_digits_wherever_digits_run(number):
+    """json reads a record's numbers itself unless some run of digits is long enough to be a number
+    too large; then each number's digits are counted as it is read: refused, naming them."""
+    from pasur_cli.engine.errors import NotationError
+    from pasur_cli.engine.record import read_record
+    doc = json.dumps({"format": "pasur-match", "version": 1, "players": PLAYERS, "rules": {},
+                      "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": tallies(1, 1)[0]}]})
+    assert read_record(doc).match.results  # a long run of digits in text alone is no number
+    assert read_record(doc.replace("2026-01-01", "20260101999")).match.results
+    with pytest.raises(NotationError, match="digits"):
+        read_record(doc.replace('"version": 1', f'"version": {number}'))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tier import some
 
 from pasur_cli.store.database import SCHEMA_VERSION
 
@@ -124,8 +125,12 @@ def shared():
     shutil.rmtree(base, ignore_errors=True)
 
 
+WRITES = [["play", "6H"], ["undo"], ["new", "Reza", "Mina"]]
+
+
 @pytest.mark.parametrize("what", ["file", "folder"])
-def test_read_only_file_or_folder(pasur, shared, monkeypatch, what):
+@pytest.mark.parametrize("writes", some([WRITES[:1], WRITES]), ids=["play", "every"])  # every change under soak
+def test_read_only_file_or_folder(pasur, shared, monkeypatch, what, writes):
     prefix = as_nobody()
     if prefix is None:
         pytest.skip("no way to run a process that respects file modes here")
@@ -139,7 +144,7 @@ def test_read_only_file_or_folder(pasur, shared, monkeypatch, what):
     try:
         shown = subprocess.run([*prefix, *PASUR, "show", "--json"], env=env, capture_output=True, text=True)
         assert shown.returncode == 0, shown.stderr  # reading still works
-        for args in (["play", "6H"], ["undo"], ["new", "Reza", "Mina"]):
+        for args in writes:
             result = subprocess.run([*prefix, *PASUR, *args], env=env, capture_output=True, text=True)
             assert result.returncode == 1, (args, result.stdout, result.stderr)
             assert "cannot write to" in result.stderr and "Traceback" not in result.stderr

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from tier import sized
 
 from pasur_cli.cli.app import main
+from pasur_cli.engine import reading
 from pasur_cli.text import i18n, i18n_tools
 from pasur_cli.text.i18n import FSI, LRM, PDI, choose
 
@@ -289,14 +290,14 @@ def test_persian_and_arabic_digits_are_read(pasur):
 def test_digits_map_one_to_one(n):
     persian = str(n).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
     arabic = str(n).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
-    assert i18n.ascii_digits(persian) == i18n.ascii_digits(arabic) == str(n)
+    assert reading.ascii_digits(persian) == reading.ascii_digits(arabic) == str(n)
 
 
 @given(st.text(max_size=8), st.integers(1, 6))
 def test_a_typed_number_is_read_as_int_reads_it_or_not_at_all(text, digits):
     """One reading of a typed number (tally's counts and surs, the session's undo N and capture
     answers): click's int options read the same digits, so every place agrees."""
-    number = i18n.whole_number(text, digits)
+    number = reading.whole_number(text, digits)
     stripped = text.strip()
     if stripped.isdecimal() and len(stripped) <= digits:
         assert number == int(stripped) >= 0
@@ -306,8 +307,8 @@ def test_a_typed_number_is_read_as_int_reads_it_or_not_at_all(text, digits):
 
 @pytest.mark.parametrize("typed,value", [("۱۲", 12), ("٨", 8), (" 7 ", 7), ("007", 7)])
 def test_persian_and_arabic_numbers_are_read(typed, value):
-    assert i18n.whole_number(typed) == value
-    assert all(i18n.whole_number(bad) is None for bad in ("²", "-1", "1.5", "1e3", "", "1234", "٨٨٨٨"))
+    assert reading.whole_number(typed) == value
+    assert all(reading.whole_number(bad) is None for bad in ("²", "-1", "1.5", "1e3", "", "1234", "٨٨٨٨"))
 
 
 def test_persian_isolates_every_fact_and_nothing_else(pasur):

@@ -60,6 +60,5 @@ def test_500_deals_through_a_session(pasur, db):
     assert score["totals"] == engine.totals and score["winner"] == engine.winner
     assert [d["scores"] for d in score["deals"]] == [{s: v.as_dict() for s, v in r.scores.items()} for r in engine.results]
     growth = samples[DEALS] - samples[50]
-    if growth >= 3 * 1024:  # a known regression of this round (it was under 3 MiB): shown as XFAIL with its figure
-        pytest.xfail(f"the session grew by {growth} KiB between deal 50 and deal {DEALS}: {samples}")
     print(f"session memory: {samples}")
+    assert growth < 3 * 1024, f"the session grew by {growth} KiB between deal 50 and deal {DEALS}: {samples}"

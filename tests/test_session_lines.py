@@ -10,6 +10,7 @@ import sys
 
 import pexpect
 import pytest
+from tier import some
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
 
@@ -177,7 +178,10 @@ def test_score_in_the_session_shows_what_fits_and_all_on_request(pasur, db):
     assert all(f"Deal {n} (" in piped for n in range(1, 6)) and "score --all" not in piped
 
 
-def test_one_shot_score_rules_log_and_stats_page_only_at_a_terminal(pasur, db):
+@pytest.mark.parametrize("paged,short", some([((["score", "--all"],), ("stats",)),  # rules and log too under soak
+                                               ((["score", "--all"], ["rules"]), ("stats", "log"))], unpack=True),
+                         ids=["score", "every"])
+def test_one_shot_score_rules_log_and_stats_page_only_at_a_terminal(pasur, db, paged, short):
     tallied(pasur, 5)
     child = spawn(db, "score")
     try:
@@ -186,7 +190,7 @@ def test_one_shot_score_rules_log_and_stats_page_only_at_a_terminal(pasur, db):
         assert "Deal 4 (" not in child.before
     finally:
         child.close(force=True)
-    for args in (["score", "--all"], ["rules"]):
+    for args in paged:
         child = spawn(db, *args)
         try:
             child.expect(r"\n:")               # less's prompt: the text is longer than 24 rows
@@ -197,7 +201,7 @@ def test_one_shot_score_rules_log_and_stats_page_only_at_a_terminal(pasur, db):
         assert child.exitstatus == 0
         whole = pasur(*args).output            # piped: all of it, no pager
         assert whole.count("\n") > 24
-    for command in ("stats", "log"):           # short: written as it is
+    for command in short:                      # short: written as it is
         child = spawn(db, command)
         try:
             child.expect_exact("Ali")

@@ -5,6 +5,7 @@ import random
 
 import pytest
 from simulate import enter, new_match, random_match
+from tier import some
 
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
@@ -33,7 +34,7 @@ def expected_score(match: Match) -> dict:
 @pytest.mark.parametrize("players,preset,extra", CASES)
 def test_random_match_through_the_cli(pasur, players, preset, extra):
     rng = random.Random(f"match{players}{preset}{extra}")
-    overrides = ["fixed_deals=2"]  # a match to the target: test_first_match_to_62_with_the_deal_score_printed
+    overrides = ["fixed_deals=2"]  # a match to the target: test_first_match_to_the_target_with_the_deal_score_printed
     names = NAMES[:players]
     args = ["new", *names, "--rules", preset, "--dealer", names[-1], *extra]
     for o in overrides:
@@ -63,15 +64,16 @@ def test_random_match_through_the_cli(pasur, players, preset, extra):
     assert refused.exit_code == 1 and "over" in refused.output
 
 
-def test_first_match_to_62_with_the_deal_score_printed(pasur):
+@pytest.mark.parametrize("target", some([31, 62]))  # the standard target under soak
+def test_first_match_to_the_target_with_the_deal_score_printed(pasur, target):
     rng = random.Random(62)
-    assert pasur("new", "Ali", "Sara").exit_code == 0
-    engine = Match(["Ali", "Sara"], parse_rules())
+    assert pasur("new", "Ali", "Sara", "--rule", f"target={target}").exit_code == 0
+    engine = Match(["Ali", "Sara"], parse_rules("standard", [f"target={target}"]))
     last = None
     for action in random_match(rng, engine):
         last = enter(pasur, action)
         engine.apply(action)
-    assert max(engine.totals.values()) >= 62
+    assert max(engine.totals.values()) >= target
     assert f"{engine.winner} won the match" in last.output and "Deal " in last.output
     matches = json.loads(pasur("matches", "--json").output)
     assert matches[0]["winner"] == engine.winner and matches[0]["deals"] == len(engine.results)

@@ -17,8 +17,9 @@ import click
 from pasur_cli.cli import process
 from pasur_cli.cli.screen import OutputFailed, is_terminal
 from pasur_cli.engine.errors import NotationError, PasurError
+from pasur_cli.engine.reading import N_, whole_number
 from pasur_cli.text import i18n
-from pasur_cli.text.i18n import N_, _
+from pasur_cli.text.i18n import _
 
 if TYPE_CHECKING:  # annotations only: the store and render are imported when a command needs them
     from click.shell_completion import CompletionItem
@@ -154,7 +155,7 @@ else:
 
 class Count(_IntType):
     """A whole number from ``least`` up to BIGGEST: the type of every id and count pasur takes on its
-    command line. Read in the decimal digits of any script, as ``i18n.whole_number`` reads them
+    command line. Read in the decimal digits of any script, as ``reading.whole_number`` reads them
     (Persian ۱۲ is 12); refused with a sentence in the reader's language (click's IntRange names
     itself "integer range" in English in its refusal) and shown in help without click's range
     (``[1<=x<=9223372036854775807]``)."""
@@ -169,7 +170,7 @@ class Count(_IntType):
         if isinstance(value, int) and not isinstance(value, bool):  # a default, already a number
             number: int | None = value
         else:
-            number = i18n.whole_number(str(value), self.DIGITS)
+            number = whole_number(str(value), self.DIGITS)
         if number is not None and self.least <= number <= BIGGEST:
             return number
         from pasur_cli.text.render import Look  # a refusal only: not on every command's start-up path

@@ -17,9 +17,10 @@ import click
 from pasur_cli.cli.screen import fit
 from pasur_cli.engine.errors import NotationError, PasurError
 from pasur_cli.engine.names import find_name
+from pasur_cli.engine.reading import whole_number
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.text import i18n, render
-from pasur_cli.text.i18n import _, answer, whole_number
+from pasur_cli.text.i18n import _, answer
 
 if TYPE_CHECKING:
     from pasur_cli.cli.terminal import Reader

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pasur_cli.engine.cards import parse_card
+from pasur_cli.engine.cards import DECK, parse_card
 from pasur_cli.engine.errors import NotationError, shorten
 from pasur_cli.engine.names import NAME_MOST
 
@@ -105,7 +105,7 @@ def check_surs(side: str, held: object) -> None:
                             most=SURS_MOST)
 
 
-_CODES = frozenset(f"{rank}{suit}" for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K") for suit in "CDHS")
+_CODES = frozenset(card.code for card in DECK)  # every card's code as pasur writes it
 _COUNT_FIELDS = frozenset(COUNT_KEYS)
 _CLUBS, _ACES, _JACKS = COUNT_MOST["clubs"], COUNT_MOST["aces"], COUNT_MOST["jacks"]
 _TALLY_FIELDS = frozenset(FIELDS["tally"])

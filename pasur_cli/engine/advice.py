@@ -33,7 +33,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 from pasur_cli.engine.weighing import Weighing
 
-EFFORT = 12  # guessed deals per option at the default effort (bench/strength.py: about 7 ms a decision)
+EFFORT = 16  # guessed deals per option at the default effort (bench/strength.py: about 9 ms a decision)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
 REVIEW_MOST = 400  # doubt, up to these: two seeds must agree on both (engine.weighing)
 HINT_EFFORT = 12  # one decision, read by a person: first guesses, then more where the best options
@@ -375,8 +375,8 @@ def quick(match: Match, hand: Iterable[Card | str]) -> tuple[Card, tuple[Card, .
     deal = match.deal
     assert deal is not None  # to_move raised otherwise
     cards = _hand(deal, hand)
-    game = _game(deal)
-    pos = _position(deal, game)
-    pos.hands[deal.players.index(deal.turn or "")] = [INDEX[c] for c in cards]
+    game, pos, seat, unseen, sizes, _ = _setting(deal, cards)
+    pos.hands, pos.stock = sim.deal_hidden(random.Random(0), unseen, sizes)  # the policy never looks at them
+    pos.hands[seat] = [INDEX[c] for c in cards]
     card, move = sim.policy(pos, game)
     return DECK[card], tuple(DECK[c] for c in move[0])

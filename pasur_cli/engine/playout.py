@@ -1,12 +1,13 @@
 """A compact Pasur simulator for the analysis engine: cards as small ints, a deal as a few lists.
 
 The referee (``Deal``, ``legal_captures``) is written to explain: every play is checked and
-recorded with its facts. The engine that weighs a hand plays thousands of deals to their end for
-every decision, so it needs the same rules without the explanations. Here a card is its index in
+recorded with its facts. The engine that weighs a hand plays hundreds of guessed deals on for every
+decision, so it needs the same rules without the explanations. Here a card is its index in
 ``DECK`` (``(rank - 1) * 4 + suit``, suits C D H S: the canonical order, so sorting ints sorts cards),
 a table is a list of ints, and a side's pile is reduced to what scores: its clubs and its points.
 Captures by sum are found from the table's value counts (a table holds at most four cards of a
-value), and the value shapes of the captures are cached, so a play costs a dictionary look-up.
+value) with the referee's own search (``engine.captures``), and the value shapes of the
+captures are cached per table shape.
 
 The rules are RULES.md's, every option; tests replay playouts through the real ``Deal`` and
 compare the legal captures with ``legal_captures`` on random positions.
@@ -31,12 +32,11 @@ HANDS = {2: 6, 3: 4, 4: 3}
 _CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
 _TAKES: dict[Rules, dict[tuple[int, tuple[int, ...]], list[Take]]] = {}
 _SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
-# the playout policy's weights (measured with bench/strength.py): a club's share of the clubs points,
-# the share of the worth left on the table counted against a play, and the share of a sur an
-# opponent is assumed to make of a table some card could sweep
+# the playout policy's weights (bench/strength.py; 0.15-0.5 and 0.2-0.9 measured alike): the share of
+# the worth left on the table counted against a play, the share of it the next player takes when
+# it holds a card that clears the table, and what keeping a wild J for later is worth
 LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0
 DEPTH = 4  # plays at least beyond the decision (to the end of that hand) a guessed deal is played; -1: all
-RACE = 0.0  # standard errors by which the best option must lead the others to stop early (0: never)
 EXACT = 4  # unseen cards at most (all in the one other hand) for the deal to be played out by minimax
 
 Take = tuple[int, ...]
@@ -68,6 +68,7 @@ class Game:
         "points",
         "rules",
         "seat_side",
+        "shaped",
         "sides",
         "sur_cancel",
         "sur_open",
@@ -106,6 +107,8 @@ class Game:
         points[SEVEN_DIAMONDS] += rules.seven_diamonds
         self.points = tuple(points)
         self.clubs_value = _clubs_table(self.clubs_min, self.clubs_points)
+        # the last table ``captures`` looked at: its numerals' value counts and the cards by value
+        self.shaped: tuple[object, Counts, list[list[int]]] = ((), (0,) * 11, [[] for _ in range(11)])
         self.left_share, self.take_share = LEFT_SHARE, TAKE_SHARE
         self.keep_jack = KEEP_JACK if self.jack_wild and self.mode == "sum11" else 0.0
         key = (rules, self.sur_open, self.players)
@@ -162,17 +165,22 @@ def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[
         t = 11
     else:
         t = 11 - rank
-    counts = [0] * 11
-    for c in table:
-        counts[VALUE[c]] += 1
-    counts[0] = 0
-    shapes = sum_shapes(t, tuple(counts), game.multi)
+    if table is game.shaped[0]:  # the policy asks for every card of a hand on one table
+        shape, groups = game.shaped[1], game.shaped[2]
+    else:
+        counts = [0] * 11
+        groups = [[] for _ in range(11)]
+        for c in sorted(table):
+            counts[VALUE[c]] += 1
+            if RANK[c] <= 10:
+                groups[VALUE[c]].append(c)
+        counts[0] = 0
+        shape = tuple(counts)
+        if isinstance(table, tuple):  # a list could change under the same identity
+            game.shaped = (table, shape, groups)
+    shapes = sum_shapes(t, shape, game.multi)
     if not shapes:
         return []
-    groups: list[list[int]] = [[] for _ in range(11)]
-    for c in sorted(table):
-        if RANK[c] <= 10:
-            groups[VALUE[c]].append(c)
     found: list[Take] = []
     for shape in shapes:
         parts = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
@@ -350,22 +358,23 @@ def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
     key = (card, table)
     cached = game.cache.get(key)
     if cached is None:
-        points = game.points
+        points = game.points.__getitem__
+        club = CLUB.__getitem__
         takes = game.takes.get((RANK[card], table))
         if takes is None:
             takes = game.takes[RANK[card], table] = captures(card, table, game)
         found: list[Move] = []
         for take in takes or [()]:
             if take:
-                left = tuple(c for c in table if c not in take)
-                gain = points[card] + sum(points[c] for c in take)
-                clubs = CLUB[card] + sum(CLUB[c] for c in take)
+                left = tuple([c for c in table if c not in take])
+                gain = points(card) + sum(map(points, take))
+                clubs = club(card) + sum(map(club, take))
             else:
                 left = tuple(sorted((*table, card)))
                 gain = clubs = 0
             clear, surs = clearers(left, game)
-            found.append((take, gain, clubs, bool(take) and not left, left, sum(points[c] for c in left),
-                          sum(CLUB[c] for c in left), clear, surs))
+            found.append((take, gain, clubs, bool(take) and not left, left, sum(map(points, left)),
+                          sum(map(club, left)), clear, surs))
         if len(game.cache) > 100_000:  # memory stays flat: about 30 MB at most
             game.cache.clear()
             game.takes.clear()
@@ -419,6 +428,11 @@ def policy(pos: Position, game: Game) -> tuple[int, Move]:
     hand = pos.hands[seat]
     table = pos.table
     cache = game.cache
+    if len(hand) == 1:
+        card = hand[0]
+        found = cache.get((card, table)) or moves(card, table, game)
+        if len(found) == 1:
+            return card, found[0]  # nothing to decide
     side = game.seat_side[seat]
     clubs = pos.clubs
     mine = clubs[side]
@@ -503,15 +517,6 @@ def play_move(pos: Position, game: Game, card: int, move: Move) -> None:
         _next(pos, game)
     else:
         play(pos, game, card, take)
-
-
-def playout(pos: Position, game: Game) -> list[int]:
-    """Play the deal to its end with the policy for every seat; each side's deal score."""
-    total = game.total_plays
-    while pos.played < total:
-        card, move = policy(pos, game)
-        play_move(pos, game, card, move)
-    return scores(pos, game)
 
 
 def rollout(pos: Position, game: Game, side: int, stop: int) -> float:
@@ -672,22 +677,6 @@ def _minimax(pos: Position, game: Game, side: int, alpha: float, beta: float) ->
     return best
 
 
-def _clear_lead(played: list[list[float]], alive: list[int]) -> bool:
-    """Whether the first of ``alive`` leads every other by more than RACE standard errors of their
-    difference on their common guesses (at least four): no more guesses are needed to choose."""
-    top = played[alive[0]]
-    n = len(top)
-    if n < 4:
-        return False
-    for k in alive[1:]:
-        diffs = [a - b for a, b in zip(top, played[k], strict=True)]
-        mean = sum(diffs) / n
-        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
-        if mean <= RACE * spread / n ** 0.5:
-            return False
-    return True
-
-
 def search(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
            options: list[tuple[int, Take]], rng: random.Random, effort: int) -> list[float]:
     """The value of each option (``searched``'s values)."""
@@ -738,11 +727,8 @@ def searched(game: Game, base: Position, seat: int, mine: list[int], unseen: lis
                                base.points[:], base.surs[:], base.last, counts[:])
                 play(pos, game, card, take)
                 values.append(rollout(pos, game, side, stop))
-        alive.sort(key=lambda k: (-sum(played[k]), k))
-        if RACE and _clear_lead(played, alive):
-            alive = alive[:1]
-            break
         if round_ < rounds - 1:
+            alive.sort(key=lambda k: (-sum(played[k]), k))
             alive = alive[:(len(alive) + 1) // 2]
     best = max(alive, key=lambda k: (sum(played[k]), -k))
     top = played[best]

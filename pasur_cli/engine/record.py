@@ -29,7 +29,6 @@ from pasur_cli.engine.action import (
     SURS_MOST,
     TAKE_MOST,
     action_text,
-    key_of_tally,
     parse_action,
     plainly_tally,
     tally_key,
@@ -107,6 +106,9 @@ def _no_float(text: str) -> Any:
                         value=text[:20])
 
 
+_LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + "}")  # a run of digits too long for a number
+
+
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise NotationError("the record holds a number of {digits} digits; no number in a match record is"
@@ -121,7 +123,10 @@ def load_json(text: str, depth: bool = True) -> Any:
         raise NotationError("the record is larger than {most} MB; it is not a pasur match record.",
                             most=MAX_BYTES // 2**20)
     try:  # parsed first (the C parser stops itself at Python's recursion limit), its depth checked after
-        doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int)
+        # a number of more than MAX_DIGITS digits is refused as it is read; with no such run of digits
+        # anywhere in the text there is none, and each number is read by json's own int
+        long = _LONG_NUMBER.search(text) is not None
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int if long else None)
     except RecursionError:
         _check_depth(text)  # says how deep a record may nest
         raise NotationError("the record nests too deeply; it is not a pasur match record.") from None
@@ -321,16 +326,25 @@ def quick_action(value: dict[str, Any], sides: frozenset[str]) -> tuple[dict[str
     if kind == "tally":
         if not plainly_tally(value):  # read field by field
             return None
-        piles, counts = value.get("piles", {}), value.get("counts", {})
-        if not (piles.keys() | counts.keys() | value.get("surs", {}).keys()) <= sides:
+        piles, counts, surs = value.get("piles", {}), value.get("counts", {}), value.get("surs", {})
+        if not (piles.keys() | counts.keys() | surs.keys()) <= sides:
             return None  # a side spelt otherwise (decomposed, with spaces): _sides reads it
-        if not all(len(set(cards)) == len(cards) for cards in piles.values()):
+        if piles and not all(len(set(cards)) == len(cards) for cards in piles.values()):
             return None  # a card named twice: _cards says where
-        action = {"type": "tally", "piles": {side: list(cards) for side, cards in piles.items()},
-                  "counts": {side: {k: given.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS}
-                             for side, given in counts.items()},
-                  "surs": dict(value.get("surs", {})), "partial": value.get("partial", False)}
-        return action, key_of_tally(action)  # made of the values just checked, the missing counts filled
+        counted, count_key = {}, []  # the counts with every key, in COUNT_KEYS' order (as key_of_tally reads them)
+        for side, given in counts.items():
+            get = given.get
+            full = {"clubs": get("clubs", 0), "aces": get("aces", 0), "jacks": get("jacks", 0),
+                    "two_clubs": get("two_clubs", False), "ten_diamonds": get("ten_diamonds", False),
+                    "seven_diamonds": get("seven_diamonds", False)}
+            counted[side] = full
+            count_key.append((side, tuple(full.items())))
+        partial = value.get("partial", False)
+        action = {"type": "tally", "piles": {side: list(cards) for side, cards in piles.items()} if piles else {},
+                  "counts": counted, "surs": dict(surs), "partial": partial}
+        key = (tuple([(side, tuple(cards)) for side, cards in piles.items()]) if piles else (), tuple(count_key),
+               tuple(surs.items()), partial)  # key_of_tally(action), made as it is made
+        return action, key
     if kind == "deal" and value.keys() <= {"type", "table"}:
         table = _quick_codes(value.get("table"), PILE_MOST)
         return None if table is None else ({"type": "deal", "table": table}, None)

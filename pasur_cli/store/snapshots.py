@@ -38,11 +38,12 @@ class Book(Protocol):
 ENGINE_VERSION = 1
 
 
-def result_text(r: DealResult, known: dict[int, tuple[object, str]] | None = None) -> str:
+def result_text(r: DealResult, known: dict[Any, Any] | None = None) -> str:
     """A deal result as JSON, every field by name (``json.dumps(r.as_dict(), ensure_ascii=False,
     sort_keys=True)``). ``known``: the scores' JSON of the results written so far, by the scores
-    object (kept with it): a long match of tallied deals shares one scores object among the
-    deals that scored alike (see pasur_cli.engine.tally.scored_tally), written once."""
+    object (kept with it), and the dealers' names as JSON: a long match of tallied deals shares
+    one scores object among the deals that scored alike (see pasur_cli.engine.tally.scored_tally),
+    written once."""
     import json
     if known is None:
         return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
@@ -50,9 +51,11 @@ def result_text(r: DealResult, known: dict[int, tuple[object, str]] | None = Non
     if kept is None or kept[0] is not r.scores:
         kept = known[id(r.scores)] = r.scores, json.dumps({side: score.as_dict() for side, score in r.scores.items()},
                                                           ensure_ascii=False, sort_keys=True)
+    dealer = known.get(r.dealer)
+    if dealer is None:
+        dealer = known[r.dealer] = f'{{"dealer": {json.dumps(r.dealer, ensure_ascii=False)}, "number": '
     number = r.number if r.number.__class__ is int else int(r.number)  # as json writes an int
-    return (f'{{"dealer": {json.dumps(r.dealer, ensure_ascii=False)}, "number": {number}, "scores": {kept[1]},'
-            f' "tallied": {"true" if r.tallied else "false"}}}')
+    return f'{dealer}{number}, "scores": {kept[1]}, "tallied": {"true" if r.tallied else "false"}}}'
 
 
 def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any, Any] | None = None) -> DealResult:
@@ -94,14 +97,14 @@ def _scores_key(data: Any, sides: Sequence[str] | None) -> tuple[Any, ...] | Non
         return None
     parts: list[Any] = [tuple(sides)]
     for side, score in data["scores"].items():
-        if (score.__class__ is not dict or tuple(score) != _STORED_FIELDS
-                or not all(v.__class__ is int for v in score.values())):
+        if score.__class__ is not dict or tuple(score) != _STORED_FIELDS or tuple(map(type, score.values())) != _INTS:
             return None
         parts += (side, *score.values())
     return tuple(parts)
 
 
 _STORED_FIELDS = tuple(sorted(SideScore._fields))  # a score's fields as result_text writes them
+_INTS = (int,) * len(_STORED_FIELDS)  # and the type of each: a plain int
 KNOWN_MOST = 2048  # scores kept by their content (see parse_result); a long match of played deals has
                    # few alike, so no more are kept past this
 
@@ -183,6 +186,8 @@ class Lazy(list):  # type: ignore[type-arg]
         return self._at(index)
 
     def __iter__(self) -> Iterator[Any]:
+        if self._loaded and (self._check is None or len(self._checked) >= self._count):
+            return list.__iter__(self)  # every item read and checked already (score reads them three times)
         return (self._at(i) for i in range(len(self)))
 
     def __reversed__(self) -> Iterator[Any]:
@@ -272,7 +277,7 @@ def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
         return None
     if not isinstance(totals, dict) or not all(type(v) is int for v in totals.values()):
         return None
-    return {str(k): v for k, v in totals.items()}
+    return totals if totals.__class__ is dict else {str(k): v for k, v in totals.items()}  # JSON's keys are text
 
 
 def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
@@ -464,13 +469,13 @@ def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts
     # the running totals as json.dumps writes them (the sides in the order the match keeps them)
     pattern = "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": %d"
                               for side in match.sides) + "}"
-    known: dict[int, tuple[object, str]] = {}
+    known: dict[Any, Any] = {}
     rows, previous = [], 0
-    for number, totals in enumerate(match.running_totals()):
-        seq = match.completed_at[number]
-        result = result_text(match.results[number], known)
-        totals_text = pattern % tuple(totals.values())  # running_totals keeps the sides' order
-        rows.append((match_id, seq, ENGINE_VERSION, crc([*texts[previous:seq], result, totals_text]), result,
-                     totals_text))
+    for result, seq, running in zip(match.results, match.completed_at, match.running_totals(), strict=True):
+        text = result_text(result, known)
+        totals_text = pattern % tuple(running.values())  # running_totals keeps the sides' order
+        deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
+        rows.append((match_id, seq, ENGINE_VERSION, zlib.crc32(f"{deal}\n{text}\n{totals_text}".encode()), text,
+                     totals_text))  # crc([*deal's lines, text, totals_text])
         previous = seq
     db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", rows)

@@ -13,11 +13,10 @@ language loads one compiled catalog (pasur_cli/text/locale/CODE/LC_MESSAGES/pasu
 beside it; see i18n_tools) and lends it to click, whose own strings ("Usage:", "Error: ...") go
 through the same catalog.
 
-Digits typed with a Persian keyboard are read as ASCII digits (``ascii_digits``), and in a
-right-to-left language each fact is a Unicode isolate (``isolate``); see the README.
+Digits typed with a Persian keyboard are read as ASCII digits (``engine.reading``: reading input
+is the engine's), and in a right-to-left language each fact is a Unicode isolate (``isolate``);
+see the README.
 
->>> ascii_digits("۱۰♦ clubs=٨")
-'10♦ clubs=8'
 >>> choose({"LANG": "de_DE.UTF-8"}), choose({"LANGUAGE": "fr:es", "LANG": "de_DE"}), choose({"LC_ALL": "C"})
 ('de', 'es', 'en')
 """
@@ -29,11 +28,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-# reading input belongs to the engine; the text layer's callers find these names here too
-from pasur_cli.engine.reading import N_ as N_
-from pasur_cli.engine.reading import PERSIAN_LETTERS as PERSIAN_LETTERS
-from pasur_cli.engine.reading import ascii_digits as ascii_digits
-from pasur_cli.engine.reading import whole_number as whole_number
+from pasur_cli.engine.reading import PERSIAN_LETTERS
 
 LANGUAGES = ("en", "fa", "de", "es")  # English is the source language: it has no catalog
 RIGHT_TO_LEFT = frozenset({"fa"})

@@ -24,7 +24,8 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from pasur_cli.text.i18n import LANGUAGES, N_
+from pasur_cli.engine.reading import N_
+from pasur_cli.text.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOCALE = Path(__file__).resolve().parent / "locale"

@@ -6,6 +6,7 @@ between words (``wrap``, ``help_text``), and tables drawn by tabulate and made t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 from pasur_cli.text import i18n
 
@@ -62,8 +63,9 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     columns narrower than its column. With ``width``, made to fit that many columns when it can
     (see ``fit_table``)."""
     import tabulate
-    if not "".join(cell for row in rows for cell in row if isinstance(cell, str)).isprintable():
+    if not "".join(cell for row in rows for cell in row if isinstance(cell, str)).replace("\n", "").isprintable():
         rows = [[safe(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # text from the file
+    # (a cell's line breaks are its own: safe keeps them, so cells with no other control are drawn as they are)
     if not "".join(headers).isprintable():
         headers = [safe(h) for h in headers]
     align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
@@ -112,19 +114,20 @@ def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: li
     adds up over thousands of deals (`python bench/growth.py --bounds`). A test holds the two equal."""
     if not rows or any(len(row) != len(headers) for row in rows) or any(a not in ("left", "right") for a in align):
         return None
-    texts = [[str(c) if type(c) is int else c for c in row] for row in rows]
+    texts: list[list[str]] = [[str(c) if type(c) is int else c for c in row] for row in rows]  # type: ignore[misc]
     if not all(isinstance(c, str) for row in texts for c in row):
         return None
-    cells = [[str(c).strip() for c in row] for row in texts]
-    if not _narrow("".join(headers).replace("\n", "") + "".join(c for row in cells for c in row).replace("\n", "")):
+    cells = [[c.strip() for c in row] for row in texts]
+    every = "".join(chain.from_iterable(cells))
+    if not _narrow("".join(headers).replace("\n", "") + every.replace("\n", "")):
         return None  # ASCII, Latin letters and the suits only
-    if "\n" not in "".join(headers) + "".join(str(c) for row in texts for c in row):
-        widths = [max(len(h) + padding, *(len(row[i]) for row in cells)) for i, h in enumerate(headers)]
-
-        def line(items: Sequence[str]) -> str:
-            return "  ".join(item.rjust(w) if a == "right" else item.ljust(w)
-                             for item, w, a in zip(items, widths, align, strict=True)).rstrip()
-        return "\n".join([line(headers), "  ".join("-" * w for w in widths).rstrip(), *(line(r) for r in cells)])
+    if "\n" not in "".join(headers) + "".join(chain.from_iterable(texts)):
+        widths = [max(len(h) + padding, max(map(len, column)))  # the rows are as long as the headers (checked)
+                  for h, column in zip(headers, zip(*cells, strict=True), strict=True)]
+        # each line one format: its cells padded (as rjust and ljust pad) to their columns' widths
+        form = "  ".join(f"{{:{'>' if a == 'right' else '<'}{w}}}" for w, a in zip(widths, align, strict=True))
+        return "\n".join([form.format(*headers).rstrip(), "  ".join("-" * w for w in widths).rstrip(),
+                          *(form.format(*r).rstrip() for r in cells)])
     # cells of several lines: each line aligned in its column, a row as high as its highest cell
     split = [[c.split("\n") for c in row] for row in cells]
     heads = [h.split("\n") for h in headers]

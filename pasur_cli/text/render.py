@@ -16,10 +16,11 @@ from typing import IO, TYPE_CHECKING, Any
 from pasur_cli.engine.captures import Captures, is_sur
 from pasur_cli.engine.cards import Card, Suit, parse_card, parse_cards
 from pasur_cli.engine.errors import PasurError, Sum, Words, shorten
+from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 from pasur_cli.engine.values import Value
 from pasur_cli.text import i18n
-from pasur_cli.text.i18n import N_, _
+from pasur_cli.text.i18n import _
 from pasur_cli.text.layout import (
     Drawn,
     Figure,

@@ -12,7 +12,8 @@ from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, check_count
 from pasur_cli.engine.cards import parse_card, parse_cards
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.names import find_name, name_key
-from pasur_cli.text.i18n import ANSWERS, N_, catalog_words, language, whole_number
+from pasur_cli.engine.reading import N_, whole_number
+from pasur_cli.text.i18n import ANSWERS, catalog_words, language
 
 if TYPE_CHECKING:
     from pasur_cli.engine.match import Match

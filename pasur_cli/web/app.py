@@ -36,8 +36,8 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pasur_cli.engine.reading import N_
 from pasur_cli.text import i18n
-from pasur_cli.text.i18n import N_
 from pasur_cli.web.state import Chooser, page_state
 
 STATIC = Path(__file__).resolve().parent / "static"

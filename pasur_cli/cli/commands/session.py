@@ -31,11 +31,12 @@ from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
 from pasur_cli.cli.typed import Line, read_line
 from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError
+from pasur_cli.engine.reading import N_, whole_number
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.store.errors import BusyError, GoneError, NoMatchError, StaleError, StoreError
 from pasur_cli.text import layout, render
-from pasur_cli.text.i18n import N_, _, catalog_words, whole_number
+from pasur_cli.text.i18n import _, catalog_words
 
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
@@ -474,5 +475,6 @@ def session(ctx: click.Context) -> None:
       help, quit     (Ctrl-D and Ctrl-C also leave; everything is saved)
     """
     store = open_store(ctx, write=True)
+    store.hold_little()  # a session lives for hours: its memory does not grow with the match
     mid = current(ctx, store)[0]
     run(store, mid, look(ctx))
