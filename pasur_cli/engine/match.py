@@ -357,9 +357,10 @@ class Match:
             return self.play(action["card"], action.get("take"), action.get("by"))
         return self._tally(action)
 
-    def apply_tally(self, action: dict[str, Any], key: tuple[Any, ...]) -> DealResult:
-        """``apply`` of a tally action whose ``tally_key`` the caller has (a record's reader computes
-        it once for all it does with the action): what ``apply`` does with it, without the key again."""
+    def _apply_tally(self, action: dict[str, Any], key: tuple[Any, ...]) -> DealResult:
+        """``apply`` of a tally action whose ``tally_key`` the caller made (the record's reader, which
+        makes it once for all it does with the action). Not for any other caller: the key stands for
+        the checks ``apply`` makes, so a key that is not the action's would record another tally."""
         return self._tally(action, key)
 
     @property

@@ -29,6 +29,7 @@ from pasur_cli.engine.action import (
     SURS_MOST,
     TAKE_MOST,
     action_text,
+    key_of_tally,
     parse_action,
     plainly_tally,
     tally_key,
@@ -331,20 +332,15 @@ def quick_action(value: dict[str, Any], sides: frozenset[str]) -> tuple[dict[str
             return None  # a side spelt otherwise (decomposed, with spaces): _sides reads it
         if piles and not all(len(set(cards)) == len(cards) for cards in piles.values()):
             return None  # a card named twice: _cards says where
-        counted, count_key = {}, []  # the counts with every key, in COUNT_KEYS' order (as key_of_tally reads them)
+        counted = {}  # the counts with every key, in COUNT_KEYS' order (as the engine writes them)
         for side, given in counts.items():
             get = given.get
-            full = {"clubs": get("clubs", 0), "aces": get("aces", 0), "jacks": get("jacks", 0),
-                    "two_clubs": get("two_clubs", False), "ten_diamonds": get("ten_diamonds", False),
-                    "seven_diamonds": get("seven_diamonds", False)}
-            counted[side] = full
-            count_key.append((side, tuple(full.items())))
-        partial = value.get("partial", False)
+            counted[side] = {"clubs": get("clubs", 0), "aces": get("aces", 0), "jacks": get("jacks", 0),
+                             "two_clubs": get("two_clubs", False), "ten_diamonds": get("ten_diamonds", False),
+                             "seven_diamonds": get("seven_diamonds", False)}
         action = {"type": "tally", "piles": {side: list(cards) for side, cards in piles.items()} if piles else {},
-                  "counts": counted, "surs": dict(surs), "partial": partial}
-        key = (tuple([(side, tuple(cards)) for side, cards in piles.items()]) if piles else (), tuple(count_key),
-               tuple(surs.items()), partial)  # key_of_tally(action), made as it is made
-        return action, key
+                  "counts": counted, "surs": dict(surs), "partial": value.get("partial", False)}
+        return action, key_of_tally(action)  # made of the values just checked: the engine's key, made its way
     if kind == "deal" and value.keys() <= {"type", "table"}:
         table = _quick_codes(value.get("table"), PILE_MOST)
         return None if table is None else ({"type": "deal", "table": table}, None)
@@ -426,7 +422,7 @@ def _read(doc: Any) -> CheckedRecord:
         else:
             action, key = quick
         try:
-            match.apply(action) if key is None else match.apply_tally(action, key)
+            match.apply(action) if key is None else match._apply_tally(action, key)
         except PasurError as err:
             raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
                                    number=number, reason=err) from None
@@ -453,7 +449,7 @@ def _read(doc: Any) -> CheckedRecord:
         again = Match(players, rules, dealer)  # canonical form already, that replay was the one above)
         for action, key in zip(actions, keys, strict=True):
             key = key or tally_key(action)
-            again.apply(action) if key is None else again.apply_tally(action, key)
+            again.apply(action) if key is None else again._apply_tally(action, key)
         if again.results != match.results or again.totals != match.totals:
             raise IllegalPlayError("the record replays differently from its own canonical form; it was not"
                                    " imported.")

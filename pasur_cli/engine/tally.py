@@ -70,8 +70,8 @@ def scored_tally(match: Standing, action: dict[str, Any],
                  key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], Mapping[str, SideScore]]:
     """``tally_action`` and ``tally_scores`` of a tally action that passed ``check_action``: its
     canonical form (a new dict each time) and its scores. Computed once for each tally (its
-    ``tally_key``, given or found), sides, rules and side at or above the sur limit (all that
-    the scores depend on). Raises what they raise."""
+    ``tally_key``, found here or given by Match, which made it of this action), sides, rules and
+    side at or above the sur limit (all that the scores depend on). Raises what they raise."""
     rules = match.rules
     key = key or tally_key(action)
     if key is None:  # not plainly a tally (a card written as a player writes it): computed each time
