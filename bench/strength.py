@@ -31,7 +31,8 @@ replay through the referee's ``Deal``), and the engine decides with ``advise``'s
 
 ``--speed``: the median CPU time of one ``advise`` at the default effort on real ``Match`` deals,
 and the wall time of ``pasur review`` of a 2-player deal and of ``pasur hint`` (start-up included).
-``--stability DEALS``: two seeds' reviews of deals of examples/season-1.json compared.
+``--stability DEALS``: two seeds' reviews of DEALS deals of examples/ compared (labels, and the best
+option where it leads by more than a point), with the CPU time of a review.
 """
 
 from __future__ import annotations
@@ -244,27 +245,55 @@ def timed(command: list[str], env: dict[str, str]) -> None:
 
 
 def stability(deals: int) -> None:
-    """Review the first ``deals`` deals of examples/season-1.json with two seeds: how often the
-    labels agree, and the best option where the first seed's best leads its second by a point."""
+    """Review ``deals`` finished deals of examples/ (the 2-player ones first: season-1, season-5,
+    then season-3's 3 players, then 4) with seeds 1 and 2 and compare: the label of every play with
+    a choice, and the best option of every play where either review says it leads the second by
+    more than a point. Also the CPU time and the playouts of a review."""
     from pasur_cli import review
+    from pasur_cli.engine import playout as sim
     from pasur_cli.engine.record import read_record
-    example = Path(__file__).resolve().parent.parent / "examples" / "season-1.json"
-    match = read_record(example.read_text(encoding="utf-8")).match
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    found = []
+    for season in (1, 5, 3, 2, 4, 6):
+        match = read_record((examples / f"season-{season}.json").read_text(encoding="utf-8")).match
+        found += [(season, match, r.number) for r in match.results if not r.tallied]
+    playouts = [0]
+    samples = sim.samples
+
+    def counted(*args: object) -> list[list[float]]:
+        result = samples(*args)  # type: ignore[arg-type]
+        playouts[0] += len(result) * len(result[0])
+        return result
+    sim.samples = counted  # type: ignore[assignment]
     same_label = plays = led = same_best = 0
-    start = time.process_time()
-    for number in range(1, deals + 1):
-        one, two = (review(match, number, seed=seed).plays for seed in (1, 2))
-        for a, b in zip(one, two, strict=True):
+    cpu: list[float] = []
+    steady = []  # per deal: the share of its plays with a choice whose labels agree
+    for season, match, number in found[:deals]:
+        before = same_label, plays
+        reviews = []
+        for seed in (1, 2):
+            start = time.process_time()
+            reviews.append(review(match, number, seed=seed).plays)
+            cpu.append(time.process_time() - start)
+        for a, b in zip(*reviews, strict=True):
             if a.choices > 1:
                 plays += 1
                 same_label += a.label == b.label
-                if a.lead > 1:
+                if a.lead > 1 or b.lead > 1:
                     led += 1
                     same_best += (a.best_card, a.best_take) == (b.best_card, b.best_take)
-    print(f"review stability, {deals} deals of examples/season-1.json, seeds 1 and 2:"
-          f" the same label for {same_label} of {plays} plays with a choice ({same_label / plays:.0%}); the same"
-          f" best option for {same_best} of {led} where it led by more than a point"
-          f" ({same_best / max(led, 1):.0%}); {(time.process_time() - start) / deals / 2:.2f} s CPU per review")
+        steady.append((same_label - before[0]) / max(plays - before[1], 1))
+        print(f"season-{season} deal {number} ({len(match.players)} players): {cpu[-2]:.2f} + {cpu[-1]:.2f} s CPU;"
+              f" the same label {same_label - before[0]}/{plays - before[1]}; so far {same_label}/{plays},"
+              f" the same best {same_best}/{led}", flush=True)
+    sim.samples = samples  # type: ignore[assignment]
+    print(f"review stability, {min(deals, len(found))} deals of examples/, seeds 1 and 2:"
+          f" the same label for {same_label} of {plays} plays with a choice ({same_label / plays:.1%}); the same"
+          f" best option for {same_best} of {led} plays where either review has it lead the second by more than"
+          f" a point ({same_best / max(led, 1):.1%}); {sum(s >= 0.9 for s in steady)} of {len(steady)} deals"
+          f" with the same label for 9 plays in 10 or more (the least {min(steady):.0%});"
+          f" a review {statistics.median(cpu):.2f} s CPU median"
+          f" ({max(cpu):.2f} at most), {playouts[0] / len(cpu):.0f} playouts on average")
 
 
 def main() -> None:

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 def session_advice(look: Look, store: Store, match_id: int, command: str, words: list[str]) -> str:
     """The session's ``review`` (the last finished deal) and ``hint CARDS`` (the hand of the player
     to move), as the commands print them. Raises PasurError as they do."""
-    from pasur_cli.engine.advice import HINT_EFFORT, advise, to_move
+    from pasur_cli.engine.advice import hint as weigh_hand
     from pasur_cli.engine.advice import review as review_deal
+    from pasur_cli.engine.advice import to_move
     from pasur_cli.engine.cards import parse_cards
     from pasur_cli.engine.errors import Words
     from pasur_cli.engine.match import Match
@@ -26,7 +27,7 @@ def session_advice(look: Look, store: Store, match_id: int, command: str, words:
     if command == "hint":
         hand = parse_cards(words, Words("hand"))
         match = store.match(match_id)[1]
-        return hint_text(look, to_move(match), advise(match, hand, effort=HINT_EFFORT))
+        return hint_text(look, to_move(match), weigh_hand(match, hand))
     record = store.load(match_id, full=True)
     match = Match.replay(record.players, record.rules, record.dealer, record.actions)
     if not match.results:

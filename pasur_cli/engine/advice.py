@@ -31,11 +31,13 @@ from pasur_cli.engine.deal import Deal
 from pasur_cli.engine.errors import IllegalPlayError, NotationError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
+from pasur_cli.engine.weighing import Weighing
 
 EFFORT = 16  # guessed deals per option at the default effort (bench/strength.py: about 9 ms a decision)
-REVIEW_EFFORT = 12  # a review's first guesses per play; more where the label is in doubt, up to
-REVIEW_MOST = 48  # these (four times as many): two seeds must agree on the labels
-HINT_EFFORT = 48  # one decision, read by a person: the most the time allows
+REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
+REVIEW_MOST = 400  # doubt, up to these: two seeds must agree on both (engine.weighing)
+HINT_EFFORT = 12  # one decision, read by a person: first guesses, then more where the best options
+HINT_MOST = 96  # are close, up to these (`pasur hint` answers in half a second, start-up included)
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
 INDEX = {card: i for i, card in enumerate(DECK)}
 
@@ -264,9 +266,14 @@ def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None 
     return tuple(Advice(valued[k][0], valued[k][1], round(valued[k][2], 3)) for k in order)
 
 
-def review(match: Match, deal: int, *, seed: int | None = None, effort: int = REVIEW_EFFORT) -> DealReview:
+def review(match: Match, deal: int, *, seed: int | None = None, effort: int = REVIEW_EFFORT,
+           most: int = REVIEW_MOST) -> DealReview:
     """Review finished deal number ``deal`` (from 1) of ``match``: each play with the option the
-    player should have preferred given what they knew then, and what it cost.
+    player should have preferred given what they knew then, and what it cost. Each play with a
+    choice is weighed in about ``effort`` guessed deals, then in more, up to ``most``, while its
+    label or its best option is in doubt (``engine.weighing``). A play the engine would have made
+    itself (``hint``'s best option with the same seed, effort and most) is weighed in the same
+    guesses and costs nothing.
 
     Raises IllegalPlayError when the deal is not finished or not begun, was tallied (it has no plays), or is not
     in this match object's log (a match rebuilt from a snapshot: replay its whole log).
@@ -294,7 +301,8 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
         take = tuple(sorted((parse_card(str(c)) for c in action["take"]), key=ORDER))  # type: ignore[attr-defined]
         choices = options(current, hand)
         if len(choices) > 1:
-            best, lost, lead = weigh(current, hand, card, take, seed, effort)
+            weighing = _weighing(current, hand, (card, take), seed).run(effort, most)
+            best, lost, lead = choices[weighing.best()], weighing.loss(), weighing.lead()
             loss = round(lost, 2)
             if loss == 0:
                 best = (card, take)
@@ -304,6 +312,32 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
             reviewed.append(PlayReview(player, current.hand, card, take, card, take, 0.0, None, 1, 0.0))
         board.apply(action)
     return DealReview(deal, tuple(reviewed))
+
+
+def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, effort: int = HINT_EFFORT,
+         most: int = HINT_MOST) -> tuple[Advice, ...]:
+    """``advise`` as `pasur hint` asks it, for a person deciding: every option played in about
+    ``effort`` guessed deals, then in more while the best options are close or the best one's
+    label, were it played, is in doubt, up to ``most`` (``engine.weighing``). Its best option is
+    the one a review of the play, with the same seed, effort and most, compares with (in the same
+    guesses). Raises as ``advise``."""
+    to_move(match)
+    deal = match.deal
+    assert deal is not None  # to_move raised otherwise
+    cards = _hand(deal, hand)
+    values = _weighing(deal, cards, None, seed).run(effort, most).values()
+    choices = options(deal, cards)
+    order = sorted(range(len(values)), key=lambda k: (-values[k], k))
+    return tuple(Advice(choices[k][0], choices[k][1], round(values[k], 3)) for k in order)
+
+
+def _weighing(deal: Deal, hand: list[Card], keep: tuple[Card, tuple[Card, ...]] | None,
+              seed: int | None) -> Weighing:
+    """The sequential weighing of ``hand``'s options (``keep``: the play whose cost is asked)."""
+    game, base, seat, unseen, sizes, choices = _setting(deal, hand)
+    coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in tk))) for c, tk in choices]
+    return Weighing(game, base, seat, [INDEX[c] for c in hand], unseen, sizes, coded,
+                    random.Random(0 if seed is None else seed), None if keep is None else choices.index(keep))
 
 
 def _still_held(deal: Deal, plays: list[dict[str, object]], k: int) -> list[Card]:

@@ -26,8 +26,8 @@ def label_words(label: str) -> Words:
 
 
 def points(value: float) -> str:
-    """Expected points with one decimal and a sign (``+2.4``, ``-0.5``)."""
-    return f"{value:+.1f}"
+    """Expected points with one decimal and a sign (``+2.4``, ``-0.5``; ``+0.0``, never ``-0.0``)."""
+    return f"{round(value, 1) + 0.0:+.1f}"
 
 
 def option_words(card: Card, take: tuple[Card, ...]) -> Words:
@@ -90,14 +90,15 @@ def review_text(look: Look, reviews: list[DealReview]) -> str:
 
 
 def review_json(match_id: int, reviews: list[DealReview]) -> dict[str, Any]:
-    """Reviews as JSON: per deal its plays (cards as codes) and its per-player summary."""
+    """Reviews as JSON: per deal its plays (cards as codes; ``lead``: how far the best option's value
+    led the second's) and its per-player summary."""
     def codes(cards: tuple[Card, ...]) -> list[str]:
         return [c.code for c in cards]
     return {"match": match_id, "deals": [{
         "deal": r.deal,
         "plays": [{"player": p.player, "hand": p.hand, "card": p.card.code, "take": codes(p.take),
                    "best_card": p.best_card.code, "best_take": codes(p.best_take), "loss": p.loss,
-                   "label": p.label, "choices": p.choices} for p in r.plays],
+                   "label": p.label, "choices": p.choices, "lead": p.lead} for p in r.plays],
         "players": [{"player": s.player, "choices": s.choices, "lost": s.lost, "worst": list(s.worst)}
                     for s in r.players],
     } for r in reviews]}

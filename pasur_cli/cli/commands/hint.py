@@ -27,14 +27,15 @@ def hint(ctx: click.Context, cards: tuple[str, ...], as_json: bool) -> None:
     """Weigh the hand of the player to move (CARD...: the 1 to 4 cards they hold): every legal
     play of it, best first, each with the deal points it is expected to gain over the other side,
     knowing only that hand, the table and the cards seen. Reads the match; changes nothing."""
-    from pasur_cli.engine.advice import HINT_EFFORT, advise, to_move
+    from pasur_cli.engine.advice import hint as weigh_hand
+    from pasur_cli.engine.advice import to_move
     from pasur_cli.text.review import hint_json, hint_text
     from pasur_cli.text.shapes import dumps
     hand = parse_cards(list(cards), Words("hand"))
     store = open_store(ctx)
     mid, match = current(ctx, store)
     player = to_move(match)
-    advice = advise(match, hand, effort=HINT_EFFORT)
+    advice = weigh_hand(match, hand)
     if as_json:
         click.echo(dumps(hint_json(mid, player, advice)))
     else:

@@ -1,0 +1,238 @@
+"""One decision's options weighed until what a review or a hint says of it is settled.
+
+``advise`` plays every option in a fixed number of guessed deals. A review says two things about
+each play with a choice: its label (what it cost against the best option, against the thresholds
+1, 2 and 4 points) and the best option; both should come out the same whatever the seed. The same
+few guesses everywhere cannot do that within the time: most decisions are clear after a dozen
+guesses and some need hundreds. ``Weighing`` plays the options in batches of the same guesses and
+decides after each batch whether another is worth its cost:
+
+- Every option is played in the same guesses (common random numbers), and options are compared
+  by their paired differences, which carry far less noise than their values (on the example
+  deals a difference spreads 1 to 5 points from guess to guess, a value several times that).
+- The risk of the answer: the chance that another seed gives the play (and the leader, were it
+  played) another label, summed over the other options, plus ``WEIGHT`` times the chance
+  that one seed says the best option leads the second by more than a point while the other names
+  another. Each difference is taken as normal about its estimate with its standard error. Another
+  batch is made while the risk it removes (its standard errors shrink as the square root of the
+  guesses) is worth at least ``PRICE`` a play simulated (a guessed deal is played on to
+  ``playout.horizon``; with 4 players that is twice as far): the guesses go where a label sits
+  near a threshold or the best two options are close, and none where the answer is clear or
+  where it sits so near a threshold that even many more guesses would not settle it;
+- and never more than ``most`` guesses.
+
+Options far behind are still played in every guess: dropping them (racing) saved 2% of the
+playouts at the same stability, and with every option in every guess the values are plain means
+over the same guesses, and a hint's best option, reviewed, is weighed in exactly the same guesses.
+
+A standard deviation from a few guesses is itself noisy, and a handful of equal results would
+stop the weighing at once: each is estimated with ``PRIOR_WEIGHT`` prior guesses of spread
+``PRIOR`` points. When the stock is out and the unseen cards can lie in the other hands in at most
+``SPLITS`` ways, each way is played once and their mean is exact (one way with two sides: the deal
+played out by minimax, as ``advise`` does).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import MutableSequence, Sequence
+from typing import Any
+
+from pasur_cli.engine import playout as sim
+
+PRIOR, PRIOR_WEIGHT = 3.0, 2  # each difference's spread starts from this many guesses of this spread
+EDGES = (1.0, 2.0, 4.0)  # the labels' thresholds (advice's INACCURACY, MISTAKE, BLUNDER)
+WEIGHT = 10.0  # a best option named differently, where it leads by more than a point, against a label
+SPLITS = 200  # the most ways the unseen cards can lie in the other hands (the stock out) to play them all
+PRICE = 2.4e-5  # the least risk a play simulated must remove (measured with bench/strength.py --stability)
+
+
+def _normal(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def _split(distance: float, se: float) -> float:
+    """The chance two independent estimates (standard error ``se``) of a figure ``distance`` from a
+    threshold fall on different sides of it."""
+    if se <= 0.0:
+        return 0.0
+    p = _normal(distance / se)
+    return 2.0 * p * (1.0 - p)
+
+
+def _claimed_and_split(lead: float, se: float) -> float:
+    """The chance that of two independent estimates (standard error ``se``) of a lead, one is above
+    zero, the other below, and one of them more than a point from zero."""
+    if se <= 0.0:
+        return 0.0
+    ahead, behind = _normal(lead / se), _normal(-lead / se)
+    near_ahead = ahead - _normal((lead - 1.0) / se)  # 0 < estimate <= 1
+    near_behind = behind - _normal((-lead - 1.0) / se)  # -1 <= estimate < 0
+    return 2.0 * (ahead * behind - near_ahead * near_behind)
+
+
+class _Dealt(random.Random):
+    """A generator whose shuffle puts the cards in the order given (sorted when none is): one
+    chosen guess, for a position whose every guess is played (``playout.Guesses`` deals the
+    other hands from the front of the shuffled unseen cards, in seat order)."""
+
+    def __init__(self, order: Sequence[int] = ()) -> None:
+        super().__init__(0)
+        self.order = list(order)
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        x[:] = self.order if sorted(self.order) == sorted(x) else sorted(x)
+
+
+def splits(unseen: list[int], sizes: list[int], most: int) -> list[list[int]] | None:
+    """Every way the ``unseen`` cards can lie in hands of ``sizes`` (the stock out), each as the
+    cards hand after hand in seat order; None when there are more than ``most``."""
+    count, left = 1, len(unseen)
+    for size in sizes:
+        count *= math.comb(left, size)
+        left -= size
+    if left or count > most:
+        return None
+    found: list[list[int]] = []
+
+    def deal(rest: list[int], k: int, so_far: list[int]) -> None:
+        if k == len(sizes):
+            found.append(so_far)
+            return
+        for hand in itertools.combinations(rest, sizes[k]):
+            deal([c for c in rest if c not in hand], k + 1, so_far + list(hand))
+    deal(sorted(unseen), 0, [])
+    return found
+
+
+class Weighing:
+    """The options of one decision played in growing batches of the same guessed deals.
+
+    ``keep`` is the option whose cost is asked (the play made; None: a hint's). ``values``,
+    ``best``, ``lead`` and ``loss`` read the guesses made so far; ``run`` makes them until the
+    answer is settled.
+    """
+
+    def __init__(self, game: sim.Game, base: sim.Position, seat: int, mine: list[int], unseen: list[int],
+                 sizes: list[int], options: Sequence[tuple[int, sim.Take]], rng: random.Random,
+                 keep: int | None = None) -> None:
+        self.game, self.base, self.seat, self.mine = game, base, seat, mine
+        self.unseen, self.sizes, self.options, self.rng, self.keep = unseen, sizes, list(options), rng, keep
+        # the stock out and few ways the unseen cards can lie in the other hands: each way is played,
+        # once, and the mean over them is the truth (one way: nothing left to guess)
+        self.splits = splits(unseen, sizes, SPLITS) if unseen else [[]]
+        self.exact = self.splits is not None
+        m = len(self.options)
+        self.sums = [0.0] * m  # per option: the sum of its results
+        # per pair (i, j), i < j: the sum of i's result less j's, and of its square
+        self.pairs = [[[0.0, 0.0] for _ in range(m)] for _ in range(m)]
+        self.guesses = 0
+
+    # -- the figures so far ---------------------------------------------------------------------
+    def diff(self, i: int, j: int) -> tuple[float, float]:
+        """Option i's value less option j's, and its standard error."""
+        n = self.guesses
+        if i == j or not n:
+            return 0.0, 0.0 if n else float("inf")
+        s, ss = self.pairs[min(i, j)][max(i, j)]
+        mean = s / n
+        if self.exact:
+            se = 0.0
+        else:
+            spread = (max(0.0, ss - s * mean) + PRIOR_WEIGHT * PRIOR ** 2) / (n - 1 + PRIOR_WEIGHT)
+            se = (spread / n) ** 0.5
+        return (mean if i < j else -mean), se
+
+    def values(self) -> list[float]:
+        """Each option's value: its mean result."""
+        return [total / max(self.guesses, 1) for total in self.sums]
+
+    def best(self) -> int:
+        """The option with the highest value (the first listed of equals)."""
+        return max(range(len(self.options)), key=lambda k: (self.sums[k], -k))
+
+    def lead(self) -> float:
+        """How far the best option's value leads the second's (0 with one option)."""
+        ranked = sorted(self.values(), reverse=True)
+        return ranked[0] - ranked[1] if len(ranked) > 1 else 0.0
+
+    def loss(self) -> float:
+        """What playing ``keep`` cost against the best option (0 without ``keep``)."""
+        return 0.0 if self.keep is None else max(0.0, self.diff(self.best(), self.keep)[0])
+
+    def risk(self, more: int = 0) -> float:
+        """How likely another seed would say otherwise, were ``more`` guesses added: the chance two
+        seeds' labels differ, of the play made and of the best option were it played (as a hint's
+        is: so a deal played by the hint's choices reviews without a label), summed over the other
+        options; plus ``WEIGHT`` times the chance that one seed says the best option leads the
+        second by more than a point and the other names another best option. Each difference is
+        taken as normal about its estimate with its standard error (shrunk for the guesses added)."""
+        top = self.best()
+        shrink = (self.guesses / (self.guesses + more)) ** 0.5
+        label = best = 0.0
+        for mine in sorted({top, top if self.keep is None else self.keep}):
+            for k in range(len(self.options)):
+                if k != mine:
+                    d, se = self.diff(k, mine)
+                    label += _split(min(abs(d - edge) for edge in EDGES), se * shrink)
+        for k in range(len(self.options)):
+            if k != top:
+                d, se = self.diff(top, k)
+                best += _claimed_and_split(d, se * shrink)
+        return label + WEIGHT * best
+
+    def settled(self, batch: int) -> bool:
+        """Whether another ``batch`` guesses are not worth their playouts: the risk they would
+        remove is under ``PRICE`` a play simulated."""
+        if self.exact or len(self.options) < 2:
+            return bool(self.guesses)
+        gain = self.risk() - self.risk(batch)
+        plays = max(1, sim.horizon(self.game, self.base.played) - self.base.played)
+        return gain < PRICE * batch * len(self.options) * plays
+
+    # -- guessing -----------------------------------------------------------------------------------
+    def more(self, guesses: int) -> None:
+        """Play every option in ``guesses`` more guesses (the same ones for all)."""
+        found = self.sample(guesses)
+        self.guesses += len(found[0])
+        m = len(found)
+        for i in range(m):
+            self.sums[i] += sum(found[i])
+            for j in range(i + 1, m):
+                pair = self.pairs[i][j]
+                for x, y in zip(found[i], found[j], strict=True):
+                    pair[0] += x - y
+                    pair[1] += (x - y) ** 2
+
+    def sample(self, guesses: int) -> list[list[float]]:
+        """Each option's results in ``guesses`` new guesses; when exact, its mean over every way
+        the unseen cards can lie (one way, with two sides: the deal played out by minimax, as
+        ``advise`` does)."""
+        if self.splits is None:
+            return sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options,
+                               self.rng, guesses)
+        if len(self.splits) == 1 and self.unseen and self.game.sides == 2:
+            values = sim.exact(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options)
+            return [[value] for value in values]
+        totals = [0.0] * len(self.options)
+        for order in self.splits:
+            found = sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes,
+                                self.options, _Dealt(order), 1)
+            for k, values in enumerate(found):
+                totals[k] += values[0]
+        return [[total / len(self.splits)] for total in totals]
+
+    def run(self, first: int, most: int) -> Weighing:
+        """Batches of about ``first`` guesses until ``settled`` or ``most`` guesses. A batch is a
+        whole number of ``playout.Guesses`` rounds (one shuffle of the unseen cards dealt into the
+        other hands a slice at a time, so each card is in a hand once a round): a round cut short
+        would leave some cards out of the hands more often than others."""
+        held = sum(self.sizes)
+        round_ = len(self.unseen) // held if held else 1
+        step = round_ * max(1, round(first / round_)) if round_ <= first else first
+        self.more(min(step, most))
+        while self.guesses < most and not self.settled(min(step, most - self.guesses)):
+            self.more(min(step, most - self.guesses))
+        return self
