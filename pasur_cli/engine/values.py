@@ -64,9 +64,15 @@ def frozen(value: Any) -> Any:
     """``value`` with every dict in it a FrozenDict and every list a tuple (other values as they are)."""
     kind = value.__class__
     if kind is dict:
-        return FrozenDict({k: frozen(v) for k, v in value.items()})
+        for v in value.values():  # a dict of plain values (the usual one) copied as it is, without a call each
+            if v.__class__ is dict or v.__class__ is list:
+                return FrozenDict({k: frozen(v) for k, v in value.items()})
+        return FrozenDict(value)
     if kind is list:
-        return tuple(frozen(v) for v in value)
+        for v in value:
+            if v.__class__ is dict or v.__class__ is list:
+                return tuple([frozen(v) for v in value])
+        return tuple(value)
     return value
 
 
