@@ -33,11 +33,11 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 from pasur_cli.engine.weighing import Weighing
 
-EFFORT = 16  # guessed deals per option at the default effort (bench/strength.py: about 9 ms a decision)
+EFFORT = 16  # guessed deals per option at the default effort (its time and strength: bench/strength.py)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
 REVIEW_MOST = 400  # doubt, up to these: two seeds must agree on both (engine.weighing)
 HINT_EFFORT = 12  # one decision, read by a person: first guesses, then more where the best options
-HINT_MOST = 96  # are close, up to these (`pasur hint` answers in half a second, start-up included)
+HINT_MOST = 96  # are close, up to these (its time: bench/strength.py --speed)
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
 INDEX = {card: i for i, card in enumerate(DECK)}
 
