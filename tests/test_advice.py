@@ -17,7 +17,7 @@ from simulate import random_plays, random_table
 
 import pasur_cli as pasur
 from pasur_cli.engine import playout as sim
-from pasur_cli.engine.advice import INDEX, _game, _position, hint, quick
+from pasur_cli.engine.advice import INDEX, hint, quick, simulated_game, simulated_position
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal
@@ -54,7 +54,7 @@ def test_the_simulator_lists_the_referees_captures():
         rules = RULE_SETS[seed % len(RULE_SETS)]
         players = PLAYERS[seed % 3]
         deal = random_deal(seed, players, rules, stop=random.Random(seed).randrange(0, 40))
-        game = _game(deal)
+        game = simulated_game(deal)
         table = tuple(sorted(INDEX[c] for c in deal.table))
         for card in deal.unseen_cards[::3]:
             found = legal_captures(card, deal.table, rules)
@@ -68,8 +68,8 @@ def test_the_simulator_lists_the_referees_captures():
 
 def determinized(deal: Deal, rng: random.Random) -> sim.Position:
     """The deal's position with its hidden cards guessed at random (hands of the sizes held)."""
-    game = _game(deal)
-    pos = _position(deal, game)
+    game = simulated_game(deal)
+    pos = simulated_position(deal, game)
     held = deal.cards_left()
     sizes = [held[p] for p in deal.players]
     pos.hands, pos.stock = sim.deal_hidden(rng, [INDEX[c] for c in deal.unseen_cards], sizes)
@@ -85,7 +85,7 @@ def test_playouts_replay_through_the_referee_to_the_same_scores(seed):
     players = PLAYERS[seed % 3]
     totals = {s: rng.choice((0, 55)) for s in dict.fromkeys(side_names(players, rules.teams))}
     deal = random_deal(seed, players, rules, stop=rng.randrange(0, 30), totals=totals)
-    game = _game(deal)
+    game = simulated_game(deal)
     pos = determinized(deal, rng)
     while pos.played < game.total_plays:
         card, move = sim.policy(pos, game)
@@ -109,7 +109,7 @@ def test_the_playout_policy_decides_only_from_what_its_seat_can_know(seed):
     rules = RULE_SETS[seed % len(RULE_SETS)]
     players = PLAYERS[seed % 3]
     deal = random_deal(seed, players, rules, stop=rng.randrange(0, 30))
-    game = _game(deal)
+    game = simulated_game(deal)
     pos = determinized(deal, rng)
     seat = sim.turn(pos, game)
     chosen = sim.policy(pos, game)

@@ -85,8 +85,8 @@ def test_a_chart_of_a_million_points_a_sur_is_the_terminals_size(pasur, db, deal
 @sized(60)
 @given(st.integers(0, 10**6 * 30), st.integers(12, 30), st.one_of(st.none(), st.integers(1, 10**6)))
 def test_ticks_are_few_and_round_whatever_the_top(top, rows, mark):
-    from pasur_cli.text.render_stats import _ticks
-    ticks = _ticks(max(top, 5), rows, mark)
+    from pasur_cli.text.render_stats import axis_ticks
+    ticks = axis_ticks(max(top, 5), rows, mark)
     assert len(ticks) <= max(rows // 3, 2) + 2
     assert ticks == sorted(set(ticks))
     assert mark is None or mark in ticks

@@ -122,7 +122,8 @@ def label(loss: float) -> str | None:
     return None
 
 
-def _game(deal: Deal) -> sim.Game:
+def simulated_game(deal: Deal) -> sim.Game:
+    """The simulator's view of ``deal``'s rules and seats (what every guessed deal shares)."""
     sides = list(dict.fromkeys(deal.seat_sides))
     rules = deal.rules
     limit = rules.sur_limit
@@ -149,7 +150,8 @@ def _hand(deal: Deal, hand: Iterable[Card | str]) -> list[Card]:
     return sorted(cards, key=ORDER)
 
 
-def _position(deal: Deal, game: sim.Game) -> sim.Position:
+def simulated_position(deal: Deal, game: sim.Game) -> sim.Position:
+    """The simulator's position of ``deal`` now: the table, what each side holds, whose turn."""
     sides = list(dict.fromkeys(deal.seat_sides))
     clubs = [0] * len(sides)
     points = [0] * len(sides)
@@ -179,8 +181,8 @@ def _setting(deal: Deal, hand: list[Card]) -> tuple[sim.Game, sim.Position, int,
     """What a search of ``hand``'s options needs: the simulator's rules and position, the seat, the
     cards unseen by its player, the other hands' sizes, and the options as the referee lists them."""
     choices = options(deal, hand)
-    game = _game(deal)
-    base = _position(deal, game)
+    game = simulated_game(deal)
+    base = simulated_position(deal, game)
     held = deal.cards_left()
     sizes = [0 if p == deal.turn else held[p] for p in deal.players]
     unseen = [INDEX[c] for c in deal.unseen_cards if c not in hand]

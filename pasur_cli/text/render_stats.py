@@ -213,7 +213,7 @@ def race(match: Any) -> dict[str, list[int]]:
     return {side: [totals[side] for totals in after] for side in match.sides}
 
 
-def _ticks(top: int, rows: int, mark: int | None) -> list[int]:
+def axis_ticks(top: int, rows: int, mark: int | None) -> list[int]:
     """Round y ticks from 0 to ``top`` for a chart ``rows`` high, with ``mark`` among them and no
     other tick crowding it."""
     most = max(rows // 3, 2)
@@ -263,7 +263,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     plt.ylim(0, top)
     step = max(1, math.ceil(last / max((width - 10) // 6, 1)))
     plt.xticks(list(range(0, last + 1, step)))
-    plt.yticks(_ticks(top, height, target))
+    plt.yticks(axis_ticks(top, height, target))
     plt.xlabel(_("deal"))
     markers = ASCII_MARKERS if look.ascii else MARKERS
     line = "." if look.ascii else "braille"
