@@ -34,6 +34,9 @@ replay through the referee's ``Deal``), and the engine decides with ``advise``'s
 a player that sees every hand and the stock (``sees_all``: the true deal searched by minimax to
 the end of the hand ``--sees-all-plays`` plays ahead, judged there; exact in the last hand) against
 random and greedy (``--sees-all-opponents``), both presets, on the same seeded pairs scheme.
+``--knows-random``: the same player that also knows its opponent plays uniformly at random
+(expectimax: the other side's plays averaged, not taken at their worst; to the end of the hand
+``--knows-random-plays`` plays ahead), against random.
 
 ``--speed``: the median CPU time of one ``advise`` at the default effort on real ``Match`` deals,
 and the wall time of ``pasur review`` of a 2-player deal and of ``pasur hint`` (start-up included).
@@ -130,14 +133,17 @@ def engine(effort: int) -> Chooser:
     return choose
 
 
-def sees_all(plays: int) -> Chooser:
+def sees_all(plays: int, random_model: bool = False) -> Chooser:
     """The upper reference: a player that sees every hand and the stock. There is nothing to guess,
     so instead of advise's guessed deals it searches the one true deal: every option is played and
     then the deal is searched by alpha-beta minimax on the true cards (every seat's best play, the
     true stock dealt when a hand ends) to the end of the hand of the play ``plays`` beyond the
     decision (advise's horizon, there played by the policy on guessed deals), and judged there by
     the simulator's ``judge`` (points, surs, clubs as they stand, the table the next leader may
-    clear); from the last hand on (the stock empty) that is the end of the deal, so it is exact."""
+    clear); from the last hand on (the stock empty) that is the end of the deal, so it is exact.
+    ``random_model``: it also knows that the other side plays uniformly at random, so the other
+    side's plays are averaged over its options (expectimax: the best reply to random play) instead
+    of taken at their worst for it."""
     def choose(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
         options = t.options(seat)
         if len(options) == 1:
@@ -149,7 +155,7 @@ def sees_all(plays: int) -> Chooser:
         for card, take in options:
             pos = t.pos.copy()
             sim.play(pos, game, card, take)
-            value = _seen(pos, game, side, stop, alpha, 1e9)
+            value = _expected(pos, game, side, stop) if random_model else _seen(pos, game, side, stop, alpha, 1e9)
             if value > best_value:
                 best, best_value, alpha = (card, take), value, value
         return best
@@ -160,6 +166,23 @@ def _horizon(game: sim.Game, played: int, plays: int) -> int:
     """The end of the hand of play ``played + plays`` (the end of the deal at most)."""
     per_hand = 4 * game.players
     return min(game.total_plays, ((played + plays) // per_hand + 1) * per_hand)
+
+
+def _expected(pos: sim.Position, game: sim.Game, side: int, stop: int) -> float:
+    """``side``'s expected margin to play ``stop`` (judged there, exact at the end of the deal) when
+    ``side`` plays its best and every other seat uniformly at random over its (card, take) options."""
+    if pos.played >= game.total_plays:
+        return sim.margin(sim.scores(pos, game), side)
+    if pos.played >= stop:
+        return sim.judge(pos, game, side)
+    seat = (game.dealer + 1 + pos.played) % game.players
+    values = []
+    for card in pos.hands[seat]:
+        for move in sim.moves(card, pos.table, game):
+            child = pos.copy()
+            sim.play_move(child, game, card, move)
+            values.append(_expected(child, game, side, stop))
+    return max(values) if game.seat_side[seat] == side else sum(values) / len(values)
 
 
 def _seen(pos: sim.Position, game: sim.Game, side: int, stop: int, alpha: float, beta: float) -> float:
@@ -253,7 +276,7 @@ def measure_unit(unit: tuple[tuple[str, str, str, int], int, int]) -> tuple[list
     (table, preset, name, effort), count, seed = unit
     measure = teams_margin if table == "teams" else pairs_margin
     timer: list[float] = []
-    me = sees_all(effort) if table == "sees-all" else engine(effort)
+    me = sees_all(effort, table == "knows-random") if table in ("sees-all", "knows-random") else engine(effort)
     found = measure(PRESETS[preset], me, OPPONENTS[name], count, seed, timer)
     return found, timer
 
@@ -374,6 +397,10 @@ def main() -> None:
     parser.add_argument("--sees-all-opponents", default="random,greedy")
     parser.add_argument("--sees-all-plays", type=int, default=4,
                         help="the sees-all search's minimax reaches the end of the hand of this play ahead")
+    parser.add_argument("--knows-random", action="store_true",
+                        help="also: sees all hands and knows the opponent plays at random (expectimax), vs random")
+    parser.add_argument("--knows-random-plays", type=int, default=0,
+                        help="its search reaches the end of the hand of this play ahead")
     parser.add_argument("--step", type=int, default=25, help="pairs per line in each round")
     parser.add_argument("--presets", default="standard,pagat")
     parser.add_argument("--curve", type=int, default=0, help="at most this many pairs per effort on the curve")
@@ -392,11 +419,13 @@ def main() -> None:
         stability(args.stability)
         return
     presets = args.presets.split(",")
-    opponents = args.opponents if args.opponents is not None else "" if args.sees_all else "greedy,random,noisy"
+    opponents = (args.opponents if args.opponents is not None
+                 else "" if args.sees_all or args.knows_random else "greedy,random,noisy")
     lines: list[tuple[str, str, str, int]] = [  # (table, preset, opponent, effort)
         *(("main", p, o, args.effort) for o in opponents.split(",") if o for p in presets),
         *(("sees-all", p, o, args.sees_all_plays) for o in args.sees_all_opponents.split(",")
           for p in presets if args.sees_all),
+        *(("knows-random", p, "random", args.knows_random_plays) for p in presets if args.knows_random),
         *(("curve", "standard", "greedy", int(e)) for e in args.efforts.split(",") if args.curve),
         *(("teams", p, "greedy", args.effort) for p in presets if args.teams),
     ]
@@ -410,11 +439,13 @@ def main() -> None:
               "curve": "margin against greedy (standard) by effort: the time given",
               "sees-all": "sees all hands (the upper reference: every hand and the stock seen; effort: the"
                           " minimax's plays ahead), 2 players",
+              "knows-random": "sees all hands and knows the opponent plays at random (expectimax: the best reply"
+                              " to random play; effort: its plays ahead), 2 players",
               "teams": f"4 players in teams, advise (effort {args.effort}) partners against greedy partners"}
     done = 0
     while done < args.pairs:  # rounds of --step pairs on every line, so a run cut short is still a whole table
         step = min(args.step, args.pairs - done)
-        most = {"main": args.pairs, "sees-all": args.pairs, "curve": args.curve,
+        most = {"main": args.pairs, "sees-all": args.pairs, "knows-random": args.pairs, "curve": args.curve,
                 "teams": args.teams_pairs or args.pairs}
         units = [(key, min(step, max(0, most[key[0]] - done)), args.seed + done) for key in lines]
         units = [unit for unit in units if unit[1]]
@@ -424,7 +455,7 @@ def main() -> None:
             timers[key] += times
         done += step
         print(f"\n== after {done} pairs per line (seed {args.seed}) ==")
-        for table in ("main", "sees-all", "curve", "teams"):
+        for table in ("main", "sees-all", "knows-random", "curve", "teams"):
             shown = [key for key in lines if key[0] == table and margins[key]]
             if not shown:
                 continue
