@@ -3,6 +3,7 @@
     nice -n 10 python bench/strength.py [--pairs 1000] [--step 25] [--effort N] [--curve 200]
                                         [--efforts 0,1,2,4,8] [--teams] [--opponents greedy,random,noisy]
                                         [--teams-pairs 200] [--jobs 2]
+    nice -n 10 python bench/strength.py --sees-all [--pairs 1000] [--sees-all-plays 4] [--jobs 2]
     python bench/strength.py --speed
     python bench/strength.py --stability DEALS
 
@@ -28,6 +29,14 @@ and the whole table is printed after each round, so a run cut short still report
 The deals are played in the engine's simulator (``pasur_cli/engine/playout.py``, which the tests
 replay through the referee's ``Deal``), and the engine decides with ``advise``'s own search
 (``playout.search``) on what its player has seen.
+
+``--sees-all``: the upper reference instead of advise's lines (add ``--opponents`` for those too):
+a player that sees every hand and the stock (``sees_all``: the true deal searched by minimax to
+the end of the hand ``--sees-all-plays`` plays ahead, judged there; exact in the last hand) against
+random and greedy (``--sees-all-opponents``), both presets, on the same seeded pairs scheme.
+``--knows-random``: the same player that also knows its opponent plays uniformly at random
+(expectimax: the other side's plays averaged, not taken at their worst; to the end of the hand
+``--knows-random-plays`` plays ahead), against random.
 
 ``--speed``: the median CPU time of one ``advise`` at the default effort on real ``Match`` deals,
 and the wall time of ``pasur review`` of a 2-player deal and of ``pasur hint`` (start-up included).
@@ -124,6 +133,86 @@ def engine(effort: int) -> Chooser:
     return choose
 
 
+def sees_all(plays: int, random_model: bool = False) -> Chooser:
+    """The upper reference: a player that sees every hand and the stock. There is nothing to guess,
+    so instead of advise's guessed deals it searches the one true deal: every option is played and
+    then the deal is searched by alpha-beta minimax on the true cards (every seat's best play, the
+    true stock dealt when a hand ends) to the end of the hand of the play ``plays`` beyond the
+    decision (advise's horizon, there played by the policy on guessed deals), and judged there by
+    the simulator's ``judge`` (points, surs, clubs as they stand, the table the next leader may
+    clear); from the last hand on (the stock empty) that is the end of the deal, so it is exact.
+    ``random_model``: it also knows that the other side plays uniformly at random, so the other
+    side's plays are averaged over its options (expectimax: the best reply to random play) instead
+    of taken at their worst for it."""
+    def choose(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
+        options = t.options(seat)
+        if len(options) == 1:
+            return options[0]
+        game = t.game
+        side = game.seat_side[seat]
+        stop = _horizon(game, t.pos.played, plays)
+        best, best_value, alpha = options[0], -1e9, -1e9
+        for card, take in options:
+            pos = t.pos.copy()
+            sim.play(pos, game, card, take)
+            value = _expected(pos, game, side, stop) if random_model else _seen(pos, game, side, stop, alpha, 1e9)
+            if value > best_value:
+                best, best_value, alpha = (card, take), value, value
+        return best
+    return choose
+
+
+def _horizon(game: sim.Game, played: int, plays: int) -> int:
+    """The end of the hand of play ``played + plays`` (the end of the deal at most)."""
+    per_hand = 4 * game.players
+    return min(game.total_plays, ((played + plays) // per_hand + 1) * per_hand)
+
+
+def _expected(pos: sim.Position, game: sim.Game, side: int, stop: int) -> float:
+    """``side``'s expected margin to play ``stop`` (judged there, exact at the end of the deal) when
+    ``side`` plays its best and every other seat uniformly at random over its (card, take) options."""
+    if pos.played >= game.total_plays:
+        return sim.margin(sim.scores(pos, game), side)
+    if pos.played >= stop:
+        return sim.judge(pos, game, side)
+    seat = (game.dealer + 1 + pos.played) % game.players
+    values = []
+    for card in pos.hands[seat]:
+        for move in sim.moves(card, pos.table, game):
+            child = pos.copy()
+            sim.play_move(child, game, card, move)
+            values.append(_expected(child, game, side, stop))
+    return max(values) if game.seat_side[seat] == side else sum(values) / len(values)
+
+
+def _seen(pos: sim.Position, game: sim.Game, side: int, stop: int, alpha: float, beta: float) -> float:
+    """``side``'s margin with every seat's best play on the true cards to play ``stop``, judged there
+    (exact at the end of the deal); alpha-beta, the richest captures tried first."""
+    if pos.played >= game.total_plays:
+        return sim.margin(sim.scores(pos, game), side)
+    if pos.played >= stop:
+        return sim.judge(pos, game, side)
+    seat = (game.dealer + 1 + pos.played) % game.players
+    mine = game.seat_side[seat] == side
+    found = [(card, move) for card in pos.hands[seat] for move in sim.moves(card, pos.table, game)]
+    found.sort(key=lambda o: -(o[1][1] + 10 * o[1][3] + len(o[1][0])))
+    best = -1e9 if mine else 1e9
+    for card, move in found:
+        child = pos.copy()
+        sim.play_move(child, game, card, move)
+        value = _seen(child, game, side, stop, alpha, beta)
+        if mine:
+            if value > best:
+                best = value
+                alpha = max(alpha, value)
+        elif value < best:
+            best = value
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return best
+
+
 OPPONENTS: dict[str, Chooser] = {
     "greedy": lambda t, s, r: greedy(t, s, r),
     "random": uniform,
@@ -187,7 +276,8 @@ def measure_unit(unit: tuple[tuple[str, str, str, int], int, int]) -> tuple[list
     (table, preset, name, effort), count, seed = unit
     measure = teams_margin if table == "teams" else pairs_margin
     timer: list[float] = []
-    found = measure(PRESETS[preset], engine(effort), OPPONENTS[name], count, seed, timer)
+    me = sees_all(effort, table == "knows-random") if table in ("sees-all", "knows-random") else engine(effort)
+    found = measure(PRESETS[preset], me, OPPONENTS[name], count, seed, timer)
     return found, timer
 
 
@@ -300,7 +390,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--effort", type=int, default=EFFORT)
-    parser.add_argument("--opponents", default="greedy,random,noisy")
+    parser.add_argument("--opponents", default=None,
+                        help="advise's opponents (default greedy,random,noisy; none with --sees-all)")
+    parser.add_argument("--sees-all", action="store_true",
+                        help="the upper reference: a player that sees every hand and the stock")
+    parser.add_argument("--sees-all-opponents", default="random,greedy")
+    parser.add_argument("--sees-all-plays", type=int, default=4,
+                        help="the sees-all search's minimax reaches the end of the hand of this play ahead")
+    parser.add_argument("--knows-random", action="store_true",
+                        help="also: sees all hands and knows the opponent plays at random (expectimax), vs random")
+    parser.add_argument("--knows-random-plays", type=int, default=0,
+                        help="its search reaches the end of the hand of this play ahead")
     parser.add_argument("--step", type=int, default=25, help="pairs per line in each round")
     parser.add_argument("--presets", default="standard,pagat")
     parser.add_argument("--curve", type=int, default=0, help="at most this many pairs per effort on the curve")
@@ -319,8 +419,13 @@ def main() -> None:
         stability(args.stability)
         return
     presets = args.presets.split(",")
+    opponents = (args.opponents if args.opponents is not None
+                 else "" if args.sees_all or args.knows_random else "greedy,random,noisy")
     lines: list[tuple[str, str, str, int]] = [  # (table, preset, opponent, effort)
-        *(("main", p, o, args.effort) for o in args.opponents.split(",") for p in presets),
+        *(("main", p, o, args.effort) for o in opponents.split(",") if o for p in presets),
+        *(("sees-all", p, o, args.sees_all_plays) for o in args.sees_all_opponents.split(",")
+          for p in presets if args.sees_all),
+        *(("knows-random", p, "random", args.knows_random_plays) for p in presets if args.knows_random),
         *(("curve", "standard", "greedy", int(e)) for e in args.efforts.split(",") if args.curve),
         *(("teams", p, "greedy", args.effort) for p in presets if args.teams),
     ]
@@ -332,11 +437,16 @@ def main() -> None:
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     titles = {"main": f"advise at effort {args.effort} against each opponent, 2 players",
               "curve": "margin against greedy (standard) by effort: the time given",
+              "sees-all": "sees all hands (the upper reference: every hand and the stock seen; effort: the"
+                          " minimax's plays ahead), 2 players",
+              "knows-random": "sees all hands and knows the opponent plays at random (expectimax: the best reply"
+                              " to random play; effort: its plays ahead), 2 players",
               "teams": f"4 players in teams, advise (effort {args.effort}) partners against greedy partners"}
     done = 0
     while done < args.pairs:  # rounds of --step pairs on every line, so a run cut short is still a whole table
         step = min(args.step, args.pairs - done)
-        most = {"main": args.pairs, "curve": args.curve, "teams": args.teams_pairs or args.pairs}
+        most = {"main": args.pairs, "sees-all": args.pairs, "knows-random": args.pairs, "curve": args.curve,
+                "teams": args.teams_pairs or args.pairs}
         units = [(key, min(step, max(0, most[key[0]] - done)), args.seed + done) for key in lines]
         units = [unit for unit in units if unit[1]]
         for (key, _, _), (found, times) in zip(units, (pool.map if pool else map)(measure_unit, units),
@@ -345,7 +455,7 @@ def main() -> None:
             timers[key] += times
         done += step
         print(f"\n== after {done} pairs per line (seed {args.seed}) ==")
-        for table in ("main", "curve", "teams"):
+        for table in ("main", "sees-all", "knows-random", "curve", "teams"):
             shown = [key for key in lines if key[0] == table and margins[key]]
             if not shown:
                 continue
