@@ -313,4 +313,4 @@ def test_a_long_number_is_found_as_a_pattern_finds_it(text):
     import re
 
     from pasur_cli.engine import record
-    assert record._long_number(text) == (re.search(f"[0-9]{{{record.MAX_DIGITS + 1}}}", text) is not None)
+    assert record.has_long_number(text) == (re.search(f"[0-9]{{{record.MAX_DIGITS + 1}}}", text) is not None)

@@ -111,7 +111,7 @@ _DIGITS = bytes.maketrans(b"0123456789", b"0000000000")  # each digit the same d
 _LONG_RUN = b"0" * (MAX_DIGITS + 1)  # and a run of digits too long for a number among them
 
 
-def _long_number(text: str) -> bool:
+def has_long_number(text: str) -> bool:
     """Whether ``text`` holds a run of more than MAX_DIGITS digits 0-9 (the only digits of a JSON
     number), looked for in its bytes made alike (a scan in C; a pattern tries every position,
     and a record of 13,000 tallies is 4 MB). Any other byte is left as it is: a run of zeros is
@@ -135,7 +135,7 @@ def load_json(text: str, depth: bool = True) -> Any:
     try:  # parsed first (the C parser stops itself at Python's recursion limit), its depth checked after
         # a number of more than MAX_DIGITS digits is refused as it is read; with no such run of digits
         # anywhere in the text there is none, and each number is read by json's own int
-        long = _long_number(text)
+        long = has_long_number(text)
         doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int if long else None)
     except RecursionError:
         _check_depth(text)  # says how deep a record may nest
