@@ -314,3 +314,20 @@ def test_a_long_number_is_found_as_a_pattern_finds_it(text):
 
     from pasur_cli.engine import record
     assert record.has_long_number(text) == (re.search(f"[0-9]{{{record.MAX_DIGITS + 1}}}", text) is not None)
+
+
+@pytest.mark.parametrize("where", ['"created":{deep},"created":""', '"players":{deep},"players":["A","B"]'])
+def test_a_key_given_twice_is_checked_in_both_its_values(where):
+    """A record that gives a key twice keeps its last value (as JSON does), and the first is still
+    held to the record's bounds: nesting deeper than a match record can is refused, as before the
+    fast paths (a differential attack found the first value let through)."""
+    from pasur_cli.engine.errors import NotationError
+    from pasur_cli.engine.record import MAX_DEPTH, read_record
+
+    def text(depth: int) -> str:
+        deep = "[" * depth + "0" + "]" * depth
+        return ('{"format":"pasur-match","version":1,' + where.format(deep=deep)
+                + ',"players":["A","B"],"rules":{},"actions":[]}')
+    read_record(text(MAX_DEPTH - 1))  # within the bounds: read, the last value kept
+    with pytest.raises(NotationError, match="nests deeper"):
+        read_record(text(MAX_DEPTH + 1))

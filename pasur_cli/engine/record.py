@@ -136,7 +136,18 @@ def load_json(text: str, depth: bool = True) -> Any:
         # a number of more than MAX_DIGITS digits is refused as it is read; with no such run of digits
         # anywhere in the text there is none, and each number is read by json's own int
         long = has_long_number(text)
-        doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int if long else None)
+        repeated: list[bool] = []  # a key given twice: json keeps the last value, never looking into the first
+
+        def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+            obj = dict(items)
+            if len(obj) != len(items):
+                repeated.append(True)
+            return obj
+
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int if long else None,
+                         object_pairs_hook=pairs)
+        if repeated:  # the value dropped was never seen by the checks: its depth is measured in the text
+            _check_depth(text)
     except RecursionError:
         _check_depth(text)  # says how deep a record may nest
         raise NotationError("the record nests too deeply; it is not a pasur match record.") from None
