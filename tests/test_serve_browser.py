@@ -17,6 +17,7 @@ import pytest
 pytestmark = pytest.mark.browser
 pytest.importorskip("starlette")
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -77,7 +78,9 @@ def totals(driver):
 
 
 def wait(driver, condition, timeout=CHANGE):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+    """Until ``condition`` holds; an element the page drew anew while it was read is read again."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
 
 
 @pytest.fixture
