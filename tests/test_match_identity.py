@@ -336,7 +336,7 @@ def test_three_concurrent_imports_store_a_record_once(tmp_path, rounds):
         runs = [_pasur("import", str(record), db=path) for _ in range(3)]
         results = [(p.wait(), *p.communicate()) for p in runs]
         assert sorted(code for code, _, _ in results) == ([0, 1, 1] if round == 0 else [1, 1, 1]), results
-        assert all("already imported as match 1" in err for code, _, err in results if code)
+        assert all("already imported as match 1" in err for code, _, err in results if code), results
         assert all("Traceback" not in err for _, _, err in results)
         count = sqlite3.connect(path).execute("SELECT count(*) FROM matches").fetchone()[0]
         assert count == 1

@@ -60,6 +60,9 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     earlier = store.imported_as(record.fingerprint)
     same = None if earlier is not None or again else store.stored_as(record.players, record.rules, record.dealer,
                                                                      record.actions, record.texts)
+    if same is not None:  # an import running at once may have stored this very record between the two reads
+        earlier = store.imported_as(record.fingerprint)
+        same = None if earlier is not None else same
     if earlier is not None and not again:
         question = look(ctx).say("This record was already imported as match {match}. Import it again as a new match?",
                                  match=earlier)
