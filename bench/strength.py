@@ -155,7 +155,7 @@ def sees_all(plays: int, random_model: bool = False) -> Chooser:
         for card, take in options:
             pos = t.pos.copy()
             sim.play(pos, game, card, take)
-            value = _expected(pos, game, side, stop) if random_model else _seen(pos, game, side, stop, alpha, 1e9)
+            value = _expected(pos, game, side, stop) if random_model else sim.minimax(pos, game, side, alpha, 1e9, stop)
             if value > best_value:
                 best, best_value, alpha = (card, take), value, value
         return best
@@ -183,34 +183,6 @@ def _expected(pos: sim.Position, game: sim.Game, side: int, stop: int) -> float:
             sim.play_move(child, game, card, move)
             values.append(_expected(child, game, side, stop))
     return max(values) if game.seat_side[seat] == side else sum(values) / len(values)
-
-
-def _seen(pos: sim.Position, game: sim.Game, side: int, stop: int, alpha: float, beta: float) -> float:
-    """``side``'s margin with every seat's best play on the true cards to play ``stop``, judged there
-    (exact at the end of the deal); alpha-beta, the richest captures tried first."""
-    if pos.played >= game.total_plays:
-        return sim.margin(sim.scores(pos, game), side)
-    if pos.played >= stop:
-        return sim.judge(pos, game, side)
-    seat = (game.dealer + 1 + pos.played) % game.players
-    mine = game.seat_side[seat] == side
-    found = [(card, move) for card in pos.hands[seat] for move in sim.moves(card, pos.table, game)]
-    found.sort(key=lambda o: -(o[1][1] + 10 * o[1][3] + len(o[1][0])))
-    best = -1e9 if mine else 1e9
-    for card, move in found:
-        child = pos.copy()
-        sim.play_move(child, game, card, move)
-        value = _seen(child, game, side, stop, alpha, beta)
-        if mine:
-            if value > best:
-                best = value
-                alpha = max(alpha, value)
-        elif value < best:
-            best = value
-            beta = min(beta, value)
-        if alpha >= beta:
-            break
-    return best
 
 
 OPPONENTS: dict[str, Chooser] = {

@@ -649,14 +649,17 @@ def exact(game: Game, base: Position, seat: int, mine: list[int], unseen: list[i
         pos = Position(base.table, [h[:] for h in hands], [], base.played, base.clubs[:], base.points[:],
                        base.surs[:], base.last)
         play(pos, game, card, take)
-        values.append(_minimax(pos, game, side, -1e9, 1e9))
+        values.append(minimax(pos, game, side, -1e9, 1e9))
     return values
 
 
-def _minimax(pos: Position, game: Game, side: int, alpha: float, beta: float) -> float:
-    """The deal margin of ``side`` with best play by both sides from ``pos`` (everything known)."""
+def minimax(pos: Position, game: Game, side: int, alpha: float, beta: float, stop: int | None = None) -> float:
+    """The deal margin of ``side`` with best play by every seat from ``pos`` (everything known),
+    alpha-beta; with ``stop``, judged once that many plays of the deal are made."""
     if pos.played >= game.total_plays:
         return margin(scores(pos, game), side)
+    if stop is not None and pos.played >= stop:
+        return judge(pos, game, side)
     seat = (game.dealer + 1 + pos.played) % game.players
     mine = game.seat_side[seat] == side
     best = -1e9 if mine else 1e9
@@ -664,7 +667,7 @@ def _minimax(pos: Position, game: Game, side: int, alpha: float, beta: float) ->
         for move in moves(card, pos.table, game):
             child = pos.copy()
             play_move(child, game, card, move)
-            value = _minimax(child, game, side, alpha, beta)
+            value = minimax(child, game, side, alpha, beta, stop)
             if mine:
                 if value > best:
                     best = value
