@@ -202,37 +202,6 @@ def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
     return [(c, take, values[k]) for k, (c, take) in enumerate(choices)]
 
 
-def weigh(deal: Deal, hand: list[Card], card: Card, take: tuple[Card, ...], seed: int | None = None,
-          effort: int = REVIEW_EFFORT) -> tuple[tuple[Card, tuple[Card, ...]], float, float]:
-    """What playing ``card`` taking ``take`` from ``hand`` cost: the best option, the loss (>= 0)
-    and the best option's lead over the second. First ``advise``'s own search with this seed and
-    effort; then, while the loss is within two standard errors of a label's threshold, the search
-    again with twice the effort, up to four times as much: the guesses go where the label is in
-    doubt."""
-    game, base, seat, unseen, sizes, choices = _setting(deal, hand)
-    coded = [(INDEX[c], tuple(sorted(INDEX[t] for t in tk))) for c, tk in choices]
-    mine = next(k for k, (c, tk) in enumerate(choices) if c == card and tk == take)
-    cards = [INDEX[c] for c in hand]
-    most = REVIEW_MOST * effort // REVIEW_EFFORT
-    while True:
-        rng = random.Random(0 if seed is None else seed)
-        means, found = sim.searched(game, base, seat, cards, unseen, sizes, coded, rng, effort)
-        best = min(range(len(means)), key=lambda k: (-means[k], k))
-        loss = max(0.0, means[best] - means[mine])
-        n = min(len(found[best]), len(found[mine]))
-        if n < 2 or 2 * effort > most:
-            break
-        diffs = [b - m for b, m in zip(found[best][:n], found[mine][:n], strict=True)]
-        middle = sum(diffs) / n
-        spread = (sum((d - middle) ** 2 for d in diffs) / (n - 1)) ** 0.5
-        if all(abs(loss - edge) > 2 * spread / n ** 0.5 for edge in (INACCURACY, MISTAKE, BLUNDER)):
-            break
-        effort *= 2
-    ranked = sorted(means, reverse=True)
-    lead = ranked[0] - ranked[1] if len(ranked) > 1 else 0.0
-    return choices[best], loss, lead
-
-
 def to_move(match: Match) -> str:
     """The player to move in the match's deal in progress: whose hand a hint weighs.
 
