@@ -6,7 +6,6 @@ between words (``wrap``, ``help_text``), and tables drawn by tabulate and made t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 
 from pasur_cli.text import i18n
 
@@ -110,26 +109,35 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
 def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: list[str], padding: int) -> str | None:
     """What tabulate's "simple" format draws (numbers not parsed, ``padding`` beside the headers)
     for a table of cells one column a character (text or whole numbers), written out here, or
-    None for any other table: `score` draws a table for every deal, and tabulate's time for each
-    adds up over thousands of deals (`python bench/growth.py --bounds`). A test holds the two equal."""
+    None for any other table: `score` draws a table for every deal and one row for each of them,
+    and tabulate's time adds up over thousands of deals (`python bench/growth.py --bounds`). A
+    test holds the two equal. The cells are taken a column at a time: a column of whole numbers
+    (most of them) needs no look at its text."""
     if not rows or any(len(row) != len(headers) for row in rows) or any(a not in ("left", "right") for a in align):
         return None
-    texts: list[list[str]] = [[str(c) if type(c) is int else c for c in row] for row in rows]  # type: ignore[misc]
-    if not all(isinstance(c, str) for row in texts for c in row):
-        return None
-    cells = [[c.strip() for c in row] for row in texts]
-    every = "".join(chain.from_iterable(cells))
-    if not _narrow("".join(headers).replace("\n", "") + every.replace("\n", "")):
+    columns: list[list[str]] = []  # each column's cells as text, stripped as tabulate strips them
+    given: list[str] = [*headers]  # the text of every column not all whole numbers: as given, and stripped
+    stripped: list[str] = []
+    for column in zip(*rows, strict=True):  # the rows are as long as the headers (checked)
+        if all(c.__class__ is int for c in column):
+            columns.append(list(map(str, column)))
+            continue
+        cells = [str(c) if c.__class__ is int else c for c in column]
+        if not all(isinstance(c, str) for c in cells):
+            return None
+        given += cells
+        columns.append([c.strip() for c in cells])
+        stripped += columns[-1]
+    if not _narrow("".join(headers).replace("\n", "") + "".join(stripped).replace("\n", "")):
         return None  # ASCII, Latin letters and the suits only
-    if "\n" not in "".join(headers) + "".join(chain.from_iterable(texts)):
-        widths = [max(len(h) + padding, max(map(len, column)))  # the rows are as long as the headers (checked)
-                  for h, column in zip(headers, zip(*cells, strict=True), strict=True)]
+    if "\n" not in "".join(given):
+        widths = [max(len(h) + padding, max(map(len, column))) for h, column in zip(headers, columns, strict=True)]
         # each line one format: its cells padded (as rjust and ljust pad) to their columns' widths
         form = "  ".join(f"{{:{'>' if a == 'right' else '<'}{w}}}" for w, a in zip(widths, align, strict=True))
         return "\n".join([form.format(*headers).rstrip(), "  ".join("-" * w for w in widths).rstrip(),
-                          *(form.format(*r).rstrip() for r in cells)])
+                          *map(str.rstrip, map(form.format, *columns))])
     # cells of several lines: each line aligned in its column, a row as high as its highest cell
-    split = [[c.split("\n") for c in row] for row in cells]
+    split = [[c.split("\n") for c in row] for row in zip(*columns, strict=True)]
     heads = [h.split("\n") for h in headers]
     if not all(y.strip() for x in (*heads, *(x for r in split for x in r)) for y in x):
         return None  # an empty cell or a blank line in one: tabulate's own way

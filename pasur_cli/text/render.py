@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from pasur_cli.engine.captures import Captures, is_sur
@@ -198,6 +198,14 @@ def _fill(text: str, facts: dict[str, object]) -> str:
 
 
 _LOOKS = {rtl: Look(rtl=rtl) for rtl in (False, True)}  # what _fill draws facts with
+
+
+def say_numbered(template: str, /, **facts: object) -> Callable[[int], str]:
+    """``say`` for one sentence said with many numbers: a function of ``number`` giving what
+    ``say(template, number=number, **facts)`` gives, the other facts drawn once (`score` says a
+    title for each of thousands of deals, and each with say was a tenth of its drawing)."""
+    pieces = [_fill(piece, facts) for piece in _(template).split("{number}")]
+    return lambda number: Drawn(i18n.isolate(str(number)).join(pieces))
 
 
 def no_sur_text(record: Play) -> str:
@@ -390,10 +398,10 @@ def _ascii_headers(headers: list[str], look: Look) -> list[str]:
 
 
 def match_table(match: Match, width: int | None = None) -> str:
-    rows = []
-    for result, running in zip(match.results, match.running_totals(), strict=True):
-        number = say("{number} (tallied)", number=result.number) if result.tallied else str(result.number)
-        rows.append([number, result.dealer, *(running[s] for s in match.sides)])
+    tallied = say_numbered(N_("{number} (tallied)"))
+    rows = [[tallied(result.number) if result.tallied else str(result.number), result.dealer,
+             *(running[s] for s in match.sides)]
+            for result, running in zip(match.results, match.running_totals(), strict=True)]
     return table(rows, [_("deal"), _("dealer"), *match.sides], width)
 
 
@@ -430,15 +438,18 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
     parts = []
     results = match.results[-1:] if only_last or brief else match.results
     drawn: dict[int, tuple[object, str]] = {}  # each deal's table by its scores object (deals that scored alike
-    for result in results:                     # share one: see pasur_cli.store.snapshots.parse_result)
+    titles: dict[tuple[str, bool], Callable[[int], str]] = {}  # share one: see store.snapshots.parse_result)
+    for result in results:
         kept = drawn.get(id(result.scores))
         if kept is None or kept[0] is not result.scores:
             rows, headers = _score_rows(result.scores, match.rules)
             kept = drawn[id(result.scores)] = result.scores, table(rows, _ascii_headers(headers, look), width)
-        title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
-                 if result.tallied
-                 else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
-        parts.append(wrap(title, width, 2) + "\n" + kept[1])
+        title = titles.get((result.dealer, result.tallied))
+        if title is None:
+            template = N_("Deal {number} ({dealer} dealt, tallied)") if result.tallied \
+                else N_("Deal {number} ({dealer} dealt)")
+            title = titles[result.dealer, result.tallied] = say_numbered(template, dealer=result.dealer)
+        parts.append(wrap(title(result.number), width, 2) + "\n" + kept[1])
     if not only_last and match.deal is not None:
         played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
