@@ -71,9 +71,14 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
         headers = [safe(h) for h in headers]
     align = align or ["right" if rows and all(isinstance(r[i], NUMBERS) for r in rows) else "left"
                       for i in range(len(headers))]
-    plain = None if i18n.is_rtl() else _plain_table(rows, headers, align, padding)
-    if plain is not None and (width is None or max(map(len, plain.split("\n"))) <= width):
-        return plain  # fits as it is: no fitting to measure
+    if i18n.is_rtl():
+        drawn = _plain_rtl(rows, headers, align, padding)
+        if drawn is not None and (width is None or drawn[1] <= width):
+            return drawn[0]  # fits as it is (measured as fit_table measures): no fitting to measure
+    else:
+        plain = _plain_table(rows, headers, align, padding)
+        if plain is not None and (width is None or max(map(len, plain.split("\n"))) <= width):
+            return plain  # fits as it is: no fitting to measure
     if width is not None:
         fitted, fitted_headers, fitted_padding = fit_table(rows, headers, width, padding)
         if len(headers) > 2 and table_width(fitted, fitted_headers, fitted_padding) > width:
@@ -142,6 +147,39 @@ def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: li
         return [form.format(*(item[n] if n < len(item) else "" for item in items)).rstrip() for n in range(high)]
     rule = "  ".join("-" * w for w in widths).rstrip()
     return "\n".join([*lines(heads), rule, *(x for r in split for x in lines(r))])
+
+
+def _plain_rtl(rows: Sequence[Sequence[object]], headers: list[str], align: list[str],
+               padding: int) -> tuple[str, int] | None:
+    """What ``table`` draws through tabulate in a right-to-left language (every cell an isolate,
+    every line begun with a left-to-right mark), and its width, for a table of one-line cells (text
+    or whole numbers) that text_width and wcwidth measure alike, written out here; None for any
+    other table. In Persian, `score`'s running totals of 13,351 deals took 1.3 s through tabulate.
+    A test holds the two equal."""
+    if (not rows or not headers or any(len(row) != len(headers) for row in rows)
+            or any(a not in ("left", "right") for a in align)):
+        return None
+    columns: list[list[str]] = []  # each column's cells as text
+    sizes: list[list[int]] = []  # the columns each cell takes
+    for column in zip(*rows, strict=True):
+        texts = [str(c) if c.__class__ is int else c for c in column]
+        if not all(isinstance(c, str) for c in texts):
+            return None
+        columns.append(texts)
+        sizes.append(list(map(_alike_width, texts)))
+    head = list(map(_alike_width, headers))
+    if min(head) < 0 or min(map(min, sizes)) < 0:
+        return None  # a line break, a control, a script measured otherwise: tabulate's own way
+    widths = [max(h + padding, max(column)) for h, column in zip(head, sizes, strict=True)]
+    fsi, pdi = i18n.FSI, i18n.PDI
+
+    def line(cells: Sequence[str], taken: Sequence[int]) -> str:
+        padded = (" " * (w - n) + f"{fsi}{c}{pdi}" if a == "right" else f"{fsi}{c}{pdi}" + " " * (w - n)
+                  for c, n, w, a in zip(cells, taken, widths, align, strict=True))
+        return i18n.LRM + "  ".join(padded).rstrip()
+    lines = [line(headers, head), i18n.LRM + "  ".join("-" * w for w in widths).rstrip(),
+             *map(line, zip(*columns, strict=True), zip(*sizes, strict=True))]
+    return "\n".join(lines), sum(widths) + 2 * (len(widths) - 1)
 
 
 def _plain_columns(rows: Sequence[Sequence[object]], headers: list[str]) -> tuple[list[list[str]], bool] | None:
@@ -290,10 +328,21 @@ def text_width(text: str) -> int:
     if "\x1b" in text:
         import re
         text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    width = _known_width(text)
+    if width is not None:
+        return width
+    from unicodedata import category, combining, east_asian_width
+    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def _known_width(text: str) -> int | None:
+    """``text_width`` of text in the scripts and marks pasur writes, measured without loading
+    unicodedata (start-up time); None for any other."""
     if text.isascii():
         return len(text)
     width = 0
-    for ch in text:  # the scripts and marks pasur writes, without loading unicodedata (start-up time)
+    for ch in text:
         o = ord(ch)
         if 0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069:
             continue  # joiners, direction marks and isolates take no column
@@ -301,12 +350,23 @@ def text_width(text: str) -> int:
                 0x0606 <= o <= 0x06D5 and o != 0x061C and not 0x064B <= o <= 0x065F and o != 0x0670):
             width += 1
         else:
-            break
-    else:
-        return width
-    from unicodedata import category, combining, east_asian_width
-    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
-               for ch in text)
+            return None
+    return width
+
+
+# the characters wcwidth measures 0 and text_width too (the joiners, marks and isolates), gone; and
+# the Arabic signs U+0610-U+061A, which text_width counts 1 and wcwidth 0, made unprintable
+_ALIKE = {**dict.fromkeys(map(ord, "\u200c\u200d\u200e\u200f\u2066\u2067\u2068\u2069")),
+          **dict.fromkeys(range(0x0610, 0x061B), "\x00")}
+
+
+def _alike_width(text: str) -> int:
+    """The columns of ``text`` when ``text_width`` and wcwidth (tabulate's measure) give the same
+    for each of its characters (a test checks every one), else -1 (as wcwidth says "unknown")."""
+    if text.isascii():
+        return len(text) if text.isprintable() else -1
+    width = _known_width(text) if text.translate(_ALIKE).isprintable() else None
+    return -1 if width is None else width
 
 
 def wrap(text: str, width: int, hang: int = 0) -> str:
