@@ -349,3 +349,24 @@ def test_a_key_given_twice_is_checked_in_both_its_values(where):
     read_record(text(MAX_DEPTH - 1))  # within the bounds: read, the last value kept
     with pytest.raises(NotationError, match="nests deeper"):
         read_record(text(MAX_DEPTH + 1))
+
+
+NAMES = st.text(st.sampled_from(['A', 'z', 'ë', 'ر', '"', ',', ' ', ':', '\\', '}', '{', 'n', 'u', 'm', 'b']),
+                min_size=1, max_size=12)
+
+
+@sized(40)
+@given(st.lists(NAMES, min_size=2, max_size=4, unique=True), st.integers(1, 10**6), st.booleans(), st.data())
+def test_a_result_read_as_written_is_the_result_read_in_general(sides, number, tallied, data):
+    """Once a match's running checksums hold, `score` reads each result by cutting the text where
+    result_text joined it (the dealer's name and the scores read once each); whatever the names hold
+    (quotes, commas, the words that mark the cuts), that is the result the json module reads."""
+    from pasur_cli.engine.match import DealResult
+    from pasur_cli.engine.scoring import SideScore
+    from pasur_cli.store.snapshots import parse_result, result_text, written_result
+    scores = {side: SideScore(*data.draw(st.lists(st.integers(0, 13), min_size=10, max_size=10))) for side in sides}
+    result = DealResult(number, data.draw(st.sampled_from(sides)), scores, tallied)
+    text, known = result_text(result), {}
+    read = written_result(text, sides, known)
+    assert read == parse_result(text, sides) == result and list(read.scores) == sides
+    assert written_result(text, sides, known) == result  # and again from what it kept

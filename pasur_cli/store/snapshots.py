@@ -27,6 +27,7 @@ from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore
 from pasur_cli.engine.stats import SideFigures
+from pasur_cli.engine.values import FrozenDict
 from pasur_cli.store.errors import DamagedError, check_rows
 
 
@@ -75,6 +76,32 @@ def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any,
     that scored alike share one scores object (a long match of tallied deals has a few hundred
     different scores among thousands of deals), made and checked once."""
     return result_from(read_json(text), sides, known)
+
+
+def written_result(text: str, sides: Sequence[str], known: dict[str, Any]) -> DealResult:
+    """``parse_result`` of a result known to be what ``result_text`` wrote (its snapshot's running
+    checksums hold): its parts cut apart where result_text joined them, the dealer's name and the
+    scores read by the json module once for each different text (``known``: those read so far from
+    the same match, by their text; `score` of 13,000 tallied deals reads a few hundred). Anything
+    else is read by ``parse_result``, which raises as it does."""
+    head, cut, rest = text.partition(', "scores": ')
+    scores_text, cut_too, tallied = rest.rpartition(', "tallied": ')
+    dealer_text, _, number = head.rpartition(', "number": ')
+    dealer, scores = known.get(dealer_text), known.get(scores_text)
+    if dealer is None and dealer_text.startswith('{"dealer": '):
+        dealer = read_json(dealer_text[11:])
+        if isinstance(dealer, str) and len(known) < KNOWN_MOST:
+            known[dealer_text] = dealer
+    if scores is None and cut_too:
+        data = read_json(scores_text)
+        if data.__class__ is dict and sorted(data) == sorted(sides):
+            scores = FrozenDict({side: SideScore.from_dict(data[side]) for side in sides})
+            if len(known) < KNOWN_MOST:
+                known[scores_text] = scores
+    if (not cut or not isinstance(dealer, str) or scores is None or tallied not in ("true}", "false}")
+            or not (number.isascii() and number.isdigit())):
+        return parse_result(text, sides)
+    return DealResult(int(number), dealer, scores, tallied == "true}")
 
 
 def read_json(text: Any) -> Any:
@@ -439,7 +466,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dea
             if not isinstance(text, str):
                 raise Untrusted
             try:
-                return parse_result(text, sides, known)
+                return written_result(text, sides, written)
             except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
                 raise Untrusted from None
         if index + 1 < count:  # the newest was checked before anything was read
@@ -467,6 +494,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dea
 
     parsed: dict[int, dict[str, int] | None] = {}
     known: dict[Any, Any] = {}  # the scores read so far (see parse_result)
+    written: dict[str, Any] = {}  # the same, by their text, once the running checksums hold (see written_result)
 
     def totals_at(index: int) -> dict[str, int] | None:  # each deal's totals parsed once (it is two deals' check)
         if index not in parsed:
