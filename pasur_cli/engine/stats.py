@@ -146,6 +146,9 @@ class _Tally:
 _ADDED = ("deals", "points", "surs", "clubs", "two_clubs", "ten_diamonds")  # SideFigures' first six fields
 
 
+_tuple = tuple.__new__  # a named tuple made without its __new__'s keyword handling: once a deal a side on import
+
+
 class SideFigures(NamedTuple):
     """One side's figures in a match so far, as the record book adds them up: deals, points, surs
     held at the ends of deals, the deals in which it scored the clubs points, held the 2♣ and
@@ -163,12 +166,13 @@ class SideFigures(NamedTuple):
 
     def after(self, score: SideScore, number: int) -> SideFigures:
         """These figures with deal ``number`` added, where the side scored ``score``."""
+        deals, points, surs, clubs, two_clubs, ten_diamonds, best, best_deal = self
         total = score.total
-        better = not self.deals or total > self.best
-        return SideFigures(self.deals + 1, self.points + total, self.surs + score.surs,
-                           self.clubs + (score.clubs_points > 0), self.two_clubs + (score.two_clubs > 0),
-                           self.ten_diamonds + (score.ten_diamonds > 0), total if better else self.best,
-                           number if better else self.best_deal)
+        if not deals or total > best:
+            best, best_deal = total, number
+        return _tuple(SideFigures, (deals + 1, points + total, surs + score.surs, clubs + (score.clubs_points > 0),
+                                    two_clubs + (score.two_clubs > 0), ten_diamonds + (score.ten_diamonds > 0),
+                                    best, best_deal))
 
 
 class Standing(NamedTuple):

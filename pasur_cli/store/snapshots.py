@@ -19,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any, Protocol
 
 from pasur_cli.engine.errors import Words
@@ -643,7 +644,7 @@ def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts
         totals_text = totals_format % tuple(running.values())  # running_totals keeps the sides' order
         for side, score in result.scores.items():
             figures[side] = figures[side].after(score, result.number)
-        figures_text = figures_format % tuple(n for side in sides for n in figures[side])
+        figures_text = figures_format % tuple(chain.from_iterable(figures.values()))  # in the sides' order
         deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
         checksum = zlib.crc32(f"{deal}\n{text}\n{totals_text}".encode())  # crc([*deal's lines, text, totals_text])
         log_crc = zlib.crc32(deal.encode()) if log_crc is None else zlib.crc32(f"\n{deal}".encode(), log_crc)
