@@ -615,12 +615,18 @@ def figures_from(text: object, sides: list[str]) -> dict[str, SideFigures] | Non
         data = read_json(text)
     except (ValueError, TypeError, RecursionError):
         return None
-    if not isinstance(data, dict) or sorted(data) != sorted(sides):
+    if data.__class__ is not dict or len(data) != len(sides):
         return None
-    size = len(SideFigures._fields)
-    if not all(isinstance(v, list) and len(v) == size and all(type(n) is int for n in v) for v in data.values()):
-        return None
-    return {side: SideFigures(*data[side]) for side in sides}
+    figures = {}
+    for side in sides:
+        numbers = data.get(side)
+        if numbers.__class__ is not list or len(numbers) != _FIGURES or set(map(type, numbers)) != _INT:
+            return None
+        figures[side] = SideFigures._make(numbers)
+    return figures
+
+
+_FIGURES, _INT = len(SideFigures._fields), {int}
 
 
 def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts: list[str] | None = None) -> None:
