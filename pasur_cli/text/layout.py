@@ -222,8 +222,8 @@ def tables(bodies: Sequence[Sequence[Sequence[object]]], headers: list[str], wid
     found = None
     if (stack and not i18n.is_rtl() and all(len(row) == n for row in stack) and "".join(headers).isprintable()
             and "".join([c for row in stack for c in row if isinstance(c, str)]).isprintable()):
-        found = _plain_columns(stack, headers)  # (a line break, a control: each table alone)
-    if found is None:
+        found = _plain_columns(stack, headers)
+    if found is None or found[1]:  # a right-to-left language, a line break, a control...: each table alone
         return [table(rows, headers, width) for rows in bodies]
     columns = found[0]
     right = [all(isinstance(row[i], NUMBERS) for row in stack) for i in range(n)]
