@@ -205,8 +205,11 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
     match, actions = played_and_tallied(seed)
     from pasur_cli.engine.rules import rules_lines
     from pasur_cli.store.database import SCHEMA
-    from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, chain_holds
+    from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, LinesCrc, chain_holds, chained, sql_crc
     con = sqlite3.connect(":memory:")
+    con.create_function("pasur_crc", 1, sql_crc)
+    con.create_aggregate("pasur_lines_crc", 1, LinesCrc)
+    con.create_aggregate("pasur_lines_crc", 2, LinesCrc)
     con.executescript(SCHEMA)
     head = ("\n".join(match.players), rules_lines(match.rules), 0)
     con.execute("INSERT INTO matches (id, created, players, rules, dealer, touched) VALUES (1, '', ?, ?, ?, 0)", head)
@@ -220,11 +223,13 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
     assert con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall() == together
     book, = (row[1:] for row in con.execute(EVERY_BOOK))
     log, = (row[1:] for row in con.execute(EVERY_LOG))
-    assert chain_holds(head, book, log)  # SQLite's reading of the rows is the writers'
+    assert chain_holds(head, book, log) and chained(con, 1)  # SQLite's reading of the rows is the writers'
     con.executemany("INSERT INTO actions VALUES (1, ?, '', 'deal\tAS 2S 3S 4S')", [(len(actions) + 1,), (len(actions) + 2,)])
     log, = (row[1:] for row in con.execute(EVERY_LOG))
-    assert chain_holds(head, book, log)  # lines after the newest snapshot are not covered
+    assert chain_holds(head, book, log) and chained(con, 1)  # lines after the newest snapshot are not covered
     assert not chain_holds((head[0], head[1], 1), book, log)  # the first dealer is
+    con.execute("UPDATE matches SET dealer = 1")
+    assert not chained(con, 1)
     from pasur_cli.engine.stats import side_figures
     assert json.loads(together[-1][6]) == {side: list(f) for side, f in side_figures(match).items()}
     assert [r[4] for r in together] == [json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
