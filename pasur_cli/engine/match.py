@@ -23,6 +23,7 @@ from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
 from pasur_cli.engine.names import names_starting, side_names, sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
+from pasur_cli.engine.tally import scored_tally
 from pasur_cli.engine.values import FrozenDict, Value
 
 
@@ -304,10 +305,10 @@ class Match:
                       key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], DealResult]:
         """The canonical form of a tally action (its ``tally_key`` when known) and the result it
         records; raises its refusal."""
-        from pasur_cli.engine.tally import scored_tally
         self.check_tally_allowed()
         canonical, scores = scored_tally(self, action, key)
-        return canonical, DealResult(len(self.results) + 1, self.dealer, scores, True)
+        # scores: the FrozenDict of SideScores scored_tally keeps, checked as it was made
+        return canonical, DealResult._made(len(self.results) + 1, self.dealer, scores, True)
 
     def _tally(self, action: dict[str, Any], key: tuple[Any, ...] | None = None) -> DealResult:
         canonical, result = self._verify_tally(action, key)

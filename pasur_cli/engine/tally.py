@@ -67,16 +67,16 @@ _SCORED_MOST = 4096
 
 
 def scored_tally(match: Standing, action: dict[str, Any],
-                 key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], Mapping[str, SideScore]]:
+                 key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], FrozenDict[str, SideScore]]:
     """``tally_action`` and ``tally_scores`` of a tally action that passed ``check_action``: its
-    canonical form (a new dict each time) and its scores. Computed once for each tally (its
+    canonical form (a new dict each time) and its scores (a FrozenDict). Computed once for each tally (its
     ``tally_key``, found here or given by Match, which made it of this action), sides, rules and
     side at or above the sur limit (all that the scores depend on). Raises what they raise."""
     rules = match.rules
     key = key or tally_key(action)
     if key is None:  # not plainly a tally (a card written as a player writes it): computed each time
         canonical = tally_action(match, action)
-        return canonical, tally_scores(match, canonical)
+        return canonical, FrozenDict(tally_scores(match, canonical))
     kept = _SCORED.get(id(rules))
     if kept is None or kept[0] is not rules:  # the rules object itself is kept, so its id is not reused
         if len(_SCORED) >= 64:
@@ -93,8 +93,9 @@ def scored_tally(match: Standing, action: dict[str, Any],
             known_tallies.clear()
         known_tallies[full] = known
     canonical, scores = known
-    return {"type": "tally", "piles": {s: list(c) for s, c in canonical["piles"].items()},
-            "counts": {s: dict(c) for s, c in canonical["counts"].items()}, "surs": dict(canonical["surs"]),
+    piles, counts = canonical["piles"], canonical["counts"]  # copied: the kept one is never handed out
+    return {"type": "tally", "piles": {s: list(c) for s, c in piles.items()} if piles else {},
+            "counts": {s: dict(c) for s, c in counts.items()} if counts else {}, "surs": dict(canonical["surs"]),
             "partial": canonical["partial"]}, scores
 
 
