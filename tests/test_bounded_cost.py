@@ -331,3 +331,25 @@ def test_a_key_given_twice_is_checked_in_both_its_values(where):
     read_record(text(MAX_DEPTH - 1))  # within the bounds: read, the last value kept
     with pytest.raises(NotationError, match="nests deeper"):
         read_record(text(MAX_DEPTH + 1))
+
+
+@sized(20)
+@given(st.integers(0, 10**6))
+def test_a_tallied_result_made_quickly_is_the_result_made_field_by_field(seed):
+    """The engine makes a tallied deal's result without Value's generic constructor (the import of
+    13,351 tallied deals makes one a deal): it is the same value, frozen, with frozen scores."""
+    from pasur_cli.engine.match import DealResult
+    from pasur_cli.engine.values import FrozenDict
+    match, _ = played_and_tallied(seed)
+    rng = random.Random(seed)
+    clubs, aces, jacks = rng.randint(1, 13), rng.randint(0, 4), rng.randint(0, 4)  # the 2 of clubs is a club
+    one = Match(["Ali", "Sara"], parse_rules("standard", []))  # at least one tallied deal, whatever the seed
+    one.tally(counts={"Ali": {"clubs": clubs, "aces": aces, "jacks": jacks, "two_clubs": True},
+                      "Sara": {"clubs": 13 - clubs, "aces": 4 - aces, "jacks": 4 - jacks, "ten_diamonds": True}},
+              surs={"Sara": rng.randint(0, 3)})
+    for result in [r for r in match.results if r.tallied] + one.results:
+        plain = DealResult(result.number, result.dealer, dict(result.scores), True)
+        assert result == plain and hash(result) == hash(plain) and repr(result) == repr(plain)
+        assert result.as_dict() == plain.as_dict() and type(result.scores) is FrozenDict
+        with pytest.raises(AttributeError):
+            result.number = 0  # type: ignore[misc]

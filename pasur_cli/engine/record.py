@@ -50,6 +50,7 @@ MAX_DIGITS = 7
 SEEN_MOST = 4096             # distinct tallies of one record read once each (a record repeats a few)
 
 TOP_FIELDS = ("format", "version", "players", "dealer", "rules", "created", "actions")
+_ENTRY_FIELDS = frozenset(("at", "action"))
 
 
 class CheckedRecord(NamedTuple):
@@ -437,7 +438,7 @@ def _read(doc: Any) -> CheckedRecord:
             raise NotationError("action {number} of the record is malformed: {entry}", number=number,
                                 entry=json.dumps(entry, ensure_ascii=True)[:80])
         at = entry.get("at", "")
-        if not (entry.keys() <= {"at", "action"} and _quick_time(at)):  # else read field by field, to say why
+        if not (entry.keys() <= _ENTRY_FIELDS and _quick_time(at)):  # else read field by field, to say why
             _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
             at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
         times.append(at)

@@ -73,7 +73,8 @@ def scored_tally(match: Standing, action: dict[str, Any],
     ``tally_key``, found here or given by Match, which made it of this action), sides, rules and
     side at or above the sur limit (all that the scores depend on). Raises what they raise."""
     rules = match.rules
-    key = key or tally_key(action)
+    if key is None:
+        key = tally_key(action)
     if key is None:  # not plainly a tally (a card written as a player writes it): computed each time
         canonical = tally_action(match, action)
         return canonical, FrozenDict(tally_scores(match, canonical))

@@ -113,17 +113,6 @@ class Value(metaclass=ValueMeta):
         self.__post_init__()
 
     @classmethod
-    def _made(cls, *values: Any) -> Self:
-        """The value of every field in order, each already frozen and checked by the engine that
-        made it (no ``__post_init__``). Private to the engine: ``__init__`` costs about 2 us a
-        value, and an import of 13,351 tallied deals makes a DealResult for each."""
-        self = object.__new__(cls)
-        setter = object.__setattr__
-        for name, value in zip(cls._fields, values, strict=True):
-            setter(self, name, value)
-        return self
-
-    @classmethod
     def _arguments(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """Every field's value in order, from positional and keyword arguments and the defaults."""
         fields = cls._fields
