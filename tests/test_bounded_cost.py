@@ -353,3 +353,59 @@ def test_a_tallied_result_made_quickly_is_the_result_made_field_by_field(seed):
         assert result.as_dict() == plain.as_dict() and type(result.scores) is FrozenDict
         with pytest.raises(AttributeError):
             result.number = 0  # type: ignore[misc]
+
+
+def fingerprint_as_defined(record) -> str:
+    """The fingerprint as it has been defined since databases first kept it: the hash of the
+    record's players, first dealer, rules and each action's line, written by json.dumps."""
+    import hashlib
+
+    from pasur_cli.engine.action import action_text
+    content = json.dumps([record.players, record.dealer, record.rules.as_dict(),
+                          [action_text(a) for a in record.actions]], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:32]
+
+
+@sized(20)
+@given(st.integers(0, 10**6), st.booleans())
+def test_a_record_read_quickly_keeps_its_lines_and_fingerprint(seed, repeat):
+    """However a record is read (its tallies repeated or not, written as pasur writes them or as a
+    person does), each stored line is the action's line and reads back as the action, and the
+    fingerprint is the hash as defined: a record imported before is known again after an upgrade."""
+    from pasur_cli.engine.action import action_text, parse_action
+    from pasur_cli.engine.record import fingerprint, read_record
+    match, actions = played_and_tallied(seed)
+    rng = random.Random(seed)
+    if repeat:  # the same tallies again and again, as a long record of tallied deals has them
+        actions = actions + [a for a in actions if a["type"] == "tally"] * 3
+    written = []
+    for action in actions:
+        action = json.loads(json.dumps(action))
+        if action["type"] == "tally" and rng.random() < .5:
+            for side, counts in action["counts"].items():
+                action["counts"][side] = {k: v for k, v in counts.items() if v}
+        written.append(action)
+    rules = match.rules  # with room for the repeated tallies (no sur limit reached, no end)
+    rules = rules.replace(fixed_deals=None, target=10**6, sur_limit=None) if repeat else rules
+    doc = {"format": "pasur-match", "version": 1, "players": match.players, "dealer": match.players[0],
+           "rules": rules.as_dict(), "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in written]}
+    record = read_record(json.dumps(doc, ensure_ascii=rng.random() < .5))
+    assert record.texts == [action_text(a) for a in record.actions]
+    assert all(parse_action(text) == action for text, action in zip(record.texts, record.actions, strict=True))
+    assert record.fingerprint == fingerprint_as_defined(record)
+    assert record.fingerprint == fingerprint(record.players, record.dealer, record.rules, record.actions)
+
+
+@pytest.mark.parametrize("name,known", [
+    ("season-1.json", "c07ca8ccad78f1a30029c39bd292627c"), ("season-2.json", "998e4c3b78bc5aba06f7f0bdc3b4c4e2"),
+    ("season-3.json", "8aef5bb343e3598a81c495f96e5a6dc2"), ("season-4.json", "7f3d9d7d81eb154faa3b8189642574aa"),
+    ("season-5.json", "624f8c284c3a01e0dee0f7b0446cdae1"), ("season-6.json", "f2d08dabad2bae5e931a7719295df5c2"),
+])
+def test_the_examples_keep_the_fingerprints_databases_hold(name, known):
+    """The example records' fingerprints, as every earlier pasur computed them and databases keep
+    them (``imported_as``): a faster reading must not change one, or an import would be taken for new."""
+    from pathlib import Path
+
+    from pasur_cli.engine.record import read_record
+    record = read_record((Path(__file__).parent.parent / "examples" / name).read_text(encoding="utf-8"))
+    assert record.fingerprint == known == fingerprint_as_defined(record)
