@@ -409,3 +409,33 @@ def test_the_examples_keep_the_fingerprints_databases_hold(name, known):
     from pasur_cli.engine.record import read_record
     record = read_record((Path(__file__).parent.parent / "examples" / name).read_text(encoding="utf-8"))
     assert record.fingerprint == known == fingerprint_as_defined(record)
+
+
+@sized(30)
+@given(st.integers(0, 10**6), st.sampled_from(["count", "flag", "surs", "partial"]))
+def test_a_tally_written_with_the_other_kind_of_value_is_refused_by_name(seed, where):
+    """A JSON 1 is never read as true, nor false as 0 (Python holds them equal): a tally that gives
+    one in place of the other has no quick key, is refused by the record reader naming the field,
+    and no key of a right tally stands for it."""
+    from pasur_cli.engine.action import tally_key
+    from pasur_cli.engine.errors import NotationError
+    from pasur_cli.engine.record import read_record
+    rng = random.Random(seed)
+    right = tallies(1, seed, surs=1)[0]
+    wrong = json.loads(json.dumps(right))
+    side = rng.choice(PLAYERS)
+    if where == "count":
+        key = rng.choice(["clubs", "aces", "jacks"])
+        wrong["counts"][side][key] = bool(wrong["counts"][side][key] % 2)
+    elif where == "flag":
+        key = rng.choice(["two_clubs", "ten_diamonds"])
+        wrong["counts"][side][key] = int(wrong["counts"][side][key])
+    elif where == "surs":
+        wrong["surs"][side] = bool(wrong["surs"][side])
+    else:
+        wrong["partial"] = int(wrong["partial"])
+    assert tally_key(right) is not None and tally_key(wrong) is None
+    doc = {"format": "pasur-match", "version": 1, "players": PLAYERS, "rules": {},
+           "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in (right, right, wrong)]}
+    with pytest.raises(NotationError, match=r"action 3 must be (true or false|a whole number)"):
+        read_record(json.dumps(doc))
