@@ -115,8 +115,9 @@ def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore
         raise IllegalPlayError("no pile or counts for {sides}: every side needs one.", sides=", ".join(missing))
     _check_piles(piles, partial and not counts, bool(counts))
     summary = {s: PileCount.of(p) for s, p in piles.items()}
-    for side, c in counts.items():
-        summary[side] = PileCount(**{k: c.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS})
+    for side, c in counts.items():  # a count left out is none (in PileCount's field order)
+        summary[side] = PileCount(c.get("clubs", 0), c.get("aces", 0), c.get("jacks", 0), c.get("two_clubs", False),
+                                  c.get("ten_diamonds", False), c.get("seven_diamonds", False))
     _check_counts(summary, partial, match.rules)
     _check_surs(surs, match)
     return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)
