@@ -145,8 +145,8 @@ def many_matches(path: str, count: int) -> None:
                                  " players, rules, dealer, touched FROM matches WHERE id = ?", (source,)).lastrowid
                 db.execute("INSERT INTO actions SELECT ?, seq, at, action FROM actions WHERE match_id = ?",
                            (mid, source))
-                db.execute("INSERT INTO snapshots SELECT ?, seq, engine, crc, result, totals FROM snapshots"
-                           " WHERE match_id = ?", (mid, source))
+                db.execute("INSERT INTO snapshots SELECT ?, seq, engine, crc, result, totals, figures, log_crc,"
+                           " book_crc FROM snapshots WHERE match_id = ?", (mid, source))
     db.close()
 
 

@@ -14,6 +14,7 @@ from tier import sized
 
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
+from pasur_cli.engine.stats import standing_of
 from pasur_cli.store.database import Store
 from pasur_cli.text import layout
 
@@ -136,9 +137,14 @@ def test_every_match_read_at_once_is_every_match_read_alone(db):
     con.execute("UPDATE actions SET action = CAST(action || x'ff' AS BLOB) WHERE match_id = 11 AND seq = 1")
     con.execute("UPDATE actions SET action = replace(action, 'Ali', 'Ila') WHERE match_id = 13 AND seq = 1")
     con.execute("DELETE FROM actions WHERE match_id = 15 AND seq = 1")
+    # a match's figures, or one of its running checksums, changed: read deal by deal, figures from the log
+    con.execute("UPDATE snapshots SET figures = replace(figures, '[', '[1') WHERE match_id = 17")
+    con.execute("UPDATE snapshots SET log_crc = log_crc + 1 WHERE match_id = 19")
+    con.execute("UPDATE snapshots SET book_crc = NULL WHERE match_id = 21")
+    con.execute("UPDATE matches SET dealer = 1 - dealer WHERE id = 23")
     con.commit()
     con.close()
-    together = Store(str(db)).all_checked()
+    together = Store(str(db)).standings()
     assert [mid for mid, _ in together] == Store(str(db)).match_ids()
     for mid, read in together:
         alone = Store(str(db))
@@ -148,8 +154,7 @@ def test_every_match_read_at_once_is_every_match_read_alone(db):
             assert type(read) is type(err) and str(read) == str(err), mid
             continue
         assert not isinstance(read, Exception), (mid, read)
-        assert (read[0].length, read[0].expected, read[1].totals, list(read[1].results), read[1].deal_number) == \
-            (record.length, record.expected, match.totals, list(match.results), match.deal_number), mid
+        assert read == standing_of(mid, record.created, match), mid
 
 
 def played_and_tallied(seed: int, deals: int = 6) -> tuple[Match, list[dict]]:
@@ -198,9 +203,13 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
 
     from pasur_cli.store.snapshots import rebuild_snapshots, result_text, write_snapshot
     match, actions = played_and_tallied(seed)
+    from pasur_cli.engine.rules import rules_lines
+    from pasur_cli.store.database import SCHEMA
+    from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, chain_holds
     con = sqlite3.connect(":memory:")
-    con.execute("CREATE TABLE actions (match_id, seq, at, action)")
-    con.execute("CREATE TABLE snapshots (match_id, seq, engine, crc, result, totals, PRIMARY KEY (match_id, seq))")
+    con.executescript(SCHEMA)
+    head = ("\n".join(match.players), rules_lines(match.rules), 0)
+    con.execute("INSERT INTO matches (id, created, players, rules, dealer, touched) VALUES (1, '', ?, ?, ?, 0)", head)
     from pasur_cli.engine.action import action_text
     con.executemany("INSERT INTO actions VALUES (1, ?, '', ?)", [(n, action_text(a)) for n, a in enumerate(actions, 1)])
     rebuild_snapshots(con, 1, match)
@@ -209,6 +218,15 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
     for number, totals in enumerate(match.running_totals()):
         write_snapshot(con, 1, match, number, totals)
     assert con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall() == together
+    book, = (row[1:] for row in con.execute(EVERY_BOOK))
+    log, = (row[1:] for row in con.execute(EVERY_LOG))
+    assert chain_holds(head, book, log)  # SQLite's reading of the rows is the writers'
+    con.executemany("INSERT INTO actions VALUES (1, ?, '', 'deal\tAS 2S 3S 4S')", [(len(actions) + 1,), (len(actions) + 2,)])
+    log, = (row[1:] for row in con.execute(EVERY_LOG))
+    assert chain_holds(head, book, log)  # lines after the newest snapshot are not covered
+    assert not chain_holds((head[0], head[1], 1), book, log)  # the first dealer is
+    from pasur_cli.engine.stats import side_figures
+    assert json.loads(together[-1][6]) == {side: list(f) for side, f in side_figures(match).items()}
     assert [r[4] for r in together] == [json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
                                         for r in match.results]
     assert [result_text(r, {}) for r in match.results] == [result_text(r) for r in match.results]
@@ -439,3 +457,24 @@ def test_a_tally_written_with_the_other_kind_of_value_is_refused_by_name(seed, w
            "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in (right, right, wrong)]}
     with pytest.raises(NotationError, match=r"action 3 must be (true or false|a whole number)"):
         read_record(json.dumps(doc))
+
+
+NAMES = st.text(st.sampled_from(['A', 'z', 'ë', 'ر', '"', ',', ' ', ':', '\\', '}', '{', 'n', 'u', 'm', 'b']),
+                min_size=1, max_size=12)
+
+
+@sized(40)
+@given(st.lists(NAMES, min_size=2, max_size=4, unique=True), st.integers(1, 10**6), st.booleans(), st.data())
+def test_a_result_read_as_written_is_the_result_read_in_general(sides, number, tallied, data):
+    """Once a match's running checksums hold, `score` reads each result by cutting the text where
+    result_text joined it (the dealer's name and the scores read once each); whatever the names hold
+    (quotes, commas, the words that mark the cuts), that is the result the json module reads."""
+    from pasur_cli.engine.match import DealResult
+    from pasur_cli.engine.scoring import SideScore
+    from pasur_cli.store.snapshots import parse_result, result_text, written_result
+    scores = {side: SideScore(*data.draw(st.lists(st.integers(0, 13), min_size=10, max_size=10))) for side in sides}
+    result = DealResult(number, data.draw(st.sampled_from(sides)), scores, tallied)
+    text, known = result_text(result), {}
+    read = written_result(text, sides, known)
+    assert read == parse_result(text, sides) == result and list(read.scores) == sides
+    assert written_result(text, sides, known) == result  # and again from what it kept

@@ -23,6 +23,7 @@ from simulate import enter, new_match, random_match
 from tier import sized
 
 from pasur_cli.cli.app import main
+from pasur_cli.store.database import SCHEMA_VERSION
 
 
 def invoke(*args, env=None, input=None):
@@ -469,7 +470,7 @@ def test_an_old_schema_1_database_is_read_and_migrated(pasur, db):
     undone = pasur("undo", "--expect", 60)  # the length a script read from the old file
     assert undone.exit_code == 0, undone.output
     con = sqlite3.connect(db)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "3"
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
     assert con.execute("SELECT revision FROM matches").fetchone()[0] == 61  # 60, and one undo
     con.close()
     assert pasur("show").exit_code == 0

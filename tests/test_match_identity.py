@@ -266,6 +266,9 @@ def _downgrade(path: Path) -> None:
     con.executescript("""
         ALTER TABLE matches DROP COLUMN key;
         ALTER TABLE matches DROP COLUMN revision;
+        ALTER TABLE snapshots DROP COLUMN figures;
+        ALTER TABLE snapshots DROP COLUMN log_crc;
+        ALTER TABLE snapshots DROP COLUMN book_crc;
         DELETE FROM meta WHERE key = 'last_match';
         UPDATE meta SET value = '2' WHERE key = 'schema_version';
     """)
@@ -289,7 +292,9 @@ def test_a_database_of_the_previous_version_is_migrated_keeping_everything(tmp_p
     assert run(path, "new", "Ali", "Reza").output.startswith("Match 4:")  # a write migrates
     new = rows(path)
     assert [r[:7] for r in new["matches"] if r[0] != 4] == [r[:7] for r in old["matches"]]
-    assert new["actions"][:len(old["actions"])] == old["actions"] and new["snapshots"] == old["snapshots"]
+    assert new["actions"][:len(old["actions"])] == old["actions"]
+    assert [r[:6] for r in new["snapshots"]] == old["snapshots"]  # and each with its figures and checksums now
+    assert new["snapshots"] and all(None not in r for r in new["snapshots"])
     con = sqlite3.connect(path)
     revisions = dict(con.execute("SELECT id, revision FROM matches"))
     keys = [k for k, in con.execute("SELECT key FROM matches")]

@@ -12,12 +12,11 @@ def listing(store: Store, player: str | None = None, unfinished: bool = False) -
     """The rows of `matches` (and of the session's `matches`): every match, most recent first, a
     damaged one with its reason whatever ``unfinished`` says (it needs looking at)."""
     rows: list[dict[str, object]] = []
-    for mid, read in store.all_checked():  # every snapshot checked, as score checks them
+    for mid, read in store.standings():  # every snapshot checked, as score checks them
         if isinstance(read, DamagedError):
             rows.append(shapes.damaged_row(mid, store.summary(mid)[0], read.reason))
             continue
-        record, match = read
-        rows += shapes.matches_rows([(mid, record.created, match)])
+        rows += shapes.matches_rows([read])
     return filtered(rows, player, unfinished)
 
 

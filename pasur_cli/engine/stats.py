@@ -1,7 +1,9 @@
 """The record book: every player's and partnership's figures across matches. No I/O.
 
 ``record_book`` takes replayed matches (their ids and ``Match`` objects) and adds up, from each
-finished deal's ``DealResult`` (a tallied deal counts with what it records):
+finished deal's ``DealResult`` (a tallied deal counts with what it records); ``book_of`` does the
+same from each match's ``Standing`` (its sides' ``SideFigures`` added up already: the store keeps
+them with each finished deal, so `pasur stats` reads one row a match):
 
 - per player: finished matches played and won, unfinished matches (counted apart: they add to
   no match figure), deals played, points, surs held at the end of a deal, and in how many deals
@@ -19,10 +21,12 @@ Arabic or Persian yeh and kaf); a name is shown as it is spelt in the newest mat
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from pasur_cli.engine.errors import IllegalPlayError
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import name_key
+from pasur_cli.engine.scoring import SideScore
 from pasur_cli.engine.values import Value
 
 
@@ -121,76 +125,126 @@ class _Tally:
                                      "two_clubs", "ten_diamonds"), 0)
         self.best: BestDeal | None = None
 
-    def add_match(self, side: str, figures: tuple[tuple[int, ...], BestDeal | None],
-                  winner: str | None = None) -> None:
-        """Add a match's ``figures`` for ``side`` (as ``_figures`` adds them up); ``winner``: the
-        match's (None while it goes on)."""
+    def add_match(self, figures: SideFigures, match_id: int, side: str, winner: str | None = None) -> None:
+        """Add one side's ``figures`` in match ``match_id``; ``winner``: the match's (None while it
+        goes on)."""
         counts = self.counts
         if winner is not None:
             counts["matches"] += 1
             counts["won"] += winner == side
         else:
             counts["unfinished"] += 1
-        added, best = figures
-        for name, value in zip(_ADDED, added, strict=True):
+        for name, value in zip(_ADDED, figures, strict=False):  # the first six fields, in order
             counts[name] += value
-        if best is not None and (self.best is None or best.points > self.best.points):
-            self.best = best
+        if figures.deals and (self.best is None or figures.best > self.best.points):
+            self.best = BestDeal(figures.best, match_id, figures.best_deal)
 
     def record(self, name: str, players: tuple[str, ...]) -> PlayerRecord:
         return PlayerRecord(name, players, best=self.best, **self.counts)
 
 
-_ADDED = ("deals", "points", "surs", "clubs", "two_clubs", "ten_diamonds")  # what _figures adds up, in order
+_ADDED = ("deals", "points", "surs", "clubs", "two_clubs", "ten_diamonds")  # SideFigures' first six fields
 
 
-def _figures(match: Match, match_id: int, side: str) -> tuple[tuple[int, ...], BestDeal | None]:
-    """One side's figures in a match, added up once for every record it counts in (its players'
-    and their partnership's): deals, points, surs, the deals it took the clubs, the 2♣ and the
-    10♦, and its best deal (the first with the most points)."""
-    deals = points = surs = clubs = two_clubs = ten_diamonds = 0
-    top: int | None = None
-    where = 0
-    for result in match.results:
-        score = result.scores[side]
+_tuple = tuple.__new__  # a named tuple made without its __new__'s keyword handling: once a deal a side on import
+
+
+class SideFigures(NamedTuple):
+    """One side's figures in a match so far, as the record book adds them up: deals, points, surs
+    held at the ends of deals, the deals in which it scored the clubs points, held the 2♣ and
+    held the 10♦, and its best deal (the most points; the first such deal's number; both 0 before
+    any deal). A named tuple, not a ``Value``: `stats` makes one for each side of every match."""
+
+    deals: int = 0
+    points: int = 0
+    surs: int = 0
+    clubs: int = 0
+    two_clubs: int = 0
+    ten_diamonds: int = 0
+    best: int = 0
+    best_deal: int = 0
+
+    def after(self, score: SideScore, number: int) -> SideFigures:
+        """These figures with deal ``number`` added, where the side scored ``score``."""
+        deals, points, surs, clubs, two_clubs, ten_diamonds, best, best_deal = self
         total = score.total
-        deals += 1
-        points += total
-        surs += score.surs
-        clubs += score.clubs_points > 0
-        two_clubs += score.two_clubs > 0
-        ten_diamonds += score.ten_diamonds > 0
-        if top is None or total > top:
-            top, where = total, result.number
-    return (deals, points, surs, clubs, two_clubs, ten_diamonds), None if top is None else BestDeal(top, match_id,
-                                                                                                     where)
+        if not deals or total > best:
+            best, best_deal = total, number
+        return _tuple(SideFigures, (deals + 1, points + total, surs + score.surs, clubs + (score.clubs_points > 0),
+                                    two_clubs + (score.two_clubs > 0), ten_diamonds + (score.ten_diamonds > 0),
+                                    best, best_deal))
+
+
+class Standing(NamedTuple):
+    """What `pasur matches` lists and the record book adds up of one match: its id, when it was
+    made, its players and the side of each seat, its preset's name, how many deals were played,
+    the totals, the winner (None while it goes on) and each side's figures."""
+
+    id: int
+    created: str
+    players: tuple[str, ...]
+    seat_sides: tuple[str, ...]
+    preset: str
+    deals: int
+    totals: Mapping[str, int]
+    winner: str | None
+    figures: Mapping[str, SideFigures]
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The sides, each once, in seat order."""
+        return tuple(dict.fromkeys(self.seat_sides))
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+
+def side_figures(match: Match) -> dict[str, SideFigures]:
+    """Each side's figures after every finished deal of ``match``."""
+    figures = {side: SideFigures() for side in match.sides}
+    for result in match.results:
+        for side, score in result.scores.items():
+            figures[side] = figures[side].after(score, result.number)
+    return figures
+
+
+def standing_of(match_id: int, created: str, match: Match) -> Standing:
+    """The standing of a replayed match."""
+    return Standing(match_id, created, tuple(match.players), tuple(match.seat_sides), match.rules.preset,
+                    len(match.results), dict(match.totals), match.winner, side_figures(match))
 
 
 def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = ()) -> RecordBook:
     """Add up every match (id, replayed match), in any order; ``damaged``: the ids of matches that
     could not be replayed (left out, and said so)."""
-    ordered = sorted(matches, key=lambda item: item[0])
+    return book_of((standing_of(match_id, "", match) for match_id, match in matches), damaged)
+
+
+def book_of(standings: Iterable[Standing], damaged: Iterable[int] = ()) -> RecordBook:
+    """``record_book`` of each match's standing."""
+    ordered = sorted(standings, key=lambda standing: standing.id)
     names: dict[str, str] = {}  # key -> spelling in the newest match
     pairs: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}  # keys -> (side name, players)
     people: dict[str, _Tally] = {}
     teams: dict[frozenset[str], _Tally] = {}
     wins: dict[str, dict[str, int]] = {}
     finished = unfinished = 0
-    for match_id, match in ordered:
-        winner = match.winner  # looked for once a match
+    for match in ordered:
+        winner, match_id = match.winner, match.id
         finished += winner is not None
         unfinished += winner is None
         seats = list(zip(match.players, match.seat_sides, strict=True))
         members = {side: [p for p, s in seats if s == side] for side in match.sides}
         for side, players in members.items():
-            figures = _figures(match, match_id, side)
+            figures = match.figures[side]
             for player in players:
                 names[name_key(player)] = player
-                people.setdefault(name_key(player), _Tally((player,))).add_match(side, figures, winner)
+                people.setdefault(name_key(player), _Tally((player,))).add_match(figures, match_id, side, winner)
             if len(players) == 2:
                 pair = frozenset(name_key(p) for p in players)
                 pairs[pair] = (side, tuple(players))
-                teams.setdefault(pair, _Tally(tuple(players))).add_match(side, figures, winner)
+                teams.setdefault(pair, _Tally(tuple(players))).add_match(figures, match_id, side, winner)
         if winner is not None:
             for side, players in members.items():
                 for player in players:

@@ -39,9 +39,11 @@ from typing import Any
 from pasur_cli.engine.action import action_text, parse_action
 from pasur_cli.engine.errors import PasurError, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
-from pasur_cli.engine.names import sides_of
+from pasur_cli.engine.names import side_names
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
+from pasur_cli.engine.scoring import match_winner
+from pasur_cli.engine.stats import Standing, standing_of
 from pasur_cli.engine.values import Value
 from pasur_cli.store.errors import (
     AlreadyImported,
@@ -55,23 +57,20 @@ from pasur_cli.store.errors import (
 )
 from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.snapshots import (
-    ENGINE_VERSION,
+    EVERY_BOOK,
     EVERY_LOG,
-    EVERY_SNAPSHOT,
-    EVERY_TAIL,
-    Lazy,
-    Untrusted,
-    deal_checksums,
+    ONE_BOOK,
+    ONE_LOG,
+    chain_holds,
+    figures_from,
     json_totals,
     newest_snapshot,
-    read_together,
     rebuild_snapshots,
-    result_from,
     sql_crc,
     write_snapshot,
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -100,6 +99,11 @@ CREATE TABLE snapshots (
     crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines, its result and the totals
     result TEXT NOT NULL,           -- the deal's result as JSON, see result_text
     totals TEXT NOT NULL,           -- JSON {side: match total after this deal}
+    figures TEXT,                   -- JSON {side: [deals, points, surs, clubs, two_clubs, ten_diamonds, best,
+                                    --   best_deal]} after this deal (pasur_cli.engine.stats.SideFigures)
+    log_crc INTEGER,                -- CRC-32 of the match's action lines up to this deal's last
+    book_crc INTEGER,               -- CRC-32 of the match's players, rules, dealer and snapshots up to this one
+                                    -- (NULL in these three: written before schema 4, checked deal by deal)
     PRIMARY KEY (match_id, seq)
 );
 """
@@ -341,6 +345,7 @@ class Store:
         self.legacy = False  # schema 1: snapshots in the old format (ignored; rebuilt on migration)
         self.schema = SCHEMA_VERSION  # of the file, read as it is when it is older and only read
         self._waiting = waiting  # called when the file is first found busy (see Patient)
+        self._unchained = False  # the snapshots' figures and running checksums are yet to be written (schema 4)
         self.db = self._open()
         self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
@@ -348,6 +353,8 @@ class Store:
         # match id -> the first deal whose stored figures did not match its log (they were
         # recomputed from the log instead): the commands that show figures say so
         self.mismatched: dict[int, int] = {}
+        if self._unchained:
+            self._chain_every_match()
 
     # -- opening ---------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -432,15 +439,19 @@ class Store:
         if version < SCHEMA_VERSION:
             if self.write:
                 self._migrate(db, version)
+                meta["unchained"] = "1" if 2 <= version < 4 else ""
             else:
                 self.schema, self.legacy = version, version < 2
+        self._unchained = self.write and meta.get("unchained") == "1"
 
     def _migrate(self, db: sqlite3.Connection, version: int) -> None:
         """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
         each match's next change rebuilds them from its log), and the import fingerprint. Schema 2
         to 3: each match's key (made now) and revision (its log's length, which is what ``--expect``
         compared before), and the highest match id given so far, so that no id is given twice
-        from now on. Everything else is kept as it is."""
+        from now on. Schema 3 to 4: each snapshot's figures and running checksums (written for
+        every match whose snapshots check out, once the file is open: ``_chain_every_match``).
+        Everything else is kept as it is."""
         db.execute("BEGIN IMMEDIATE")
         try:
             text = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
@@ -448,6 +459,10 @@ class Store:
                 db.execute("DROP TABLE snapshots")
                 db.execute(_SNAPSHOTS)
                 db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
+            elif int(text) < 4:
+                for column in ("figures TEXT", "log_crc INTEGER", "book_crc INTEGER"):
+                    db.execute(f"ALTER TABLE snapshots ADD COLUMN {column}")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
             if int(text) < 3:
                 db.execute("ALTER TABLE matches ADD COLUMN key TEXT")
                 db.execute("ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
@@ -462,6 +477,26 @@ class Store:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+
+    def _chain_every_match(self) -> None:
+        """After the move to schema 4: every match whose snapshots all check out against its log
+        gets them written again with their figures and running checksums (one transaction; until
+        it is committed the file's meta says ``unchained``, so an interrupted one is done again by
+        the next command that writes). A match that is damaged, or whose figures do not match its
+        log, is left as it is: the commands that show it still say so, and its next change writes
+        them."""
+        try:
+            with self.transaction() as db:
+                for (mid,) in db.execute("SELECT DISTINCT match_id FROM snapshots").fetchall():
+                    try:
+                        _, match = self.checked(mid)
+                    except (DamagedError, StoreError):
+                        continue
+                    if mid not in self.mismatched:
+                        rebuild_snapshots(db, mid, match)
+                db.execute("DELETE FROM meta WHERE key = 'unchained'")
+        finally:
+            self._replayed, self.mismatched = None, {}
 
     def _create(self, db: sqlite3.Connection) -> None:
         try:
@@ -528,13 +563,14 @@ class Store:
             raise DamagedError(mid, Words("its players or rules are not text"))
         if not isinstance(created, str):
             raise DamagedError(mid, Words("its date is not text"))
+        stored = players, rules
         try:
             players, rules = players.split("\n"), stored_rules(rules)
         except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
             raise DamagedError(mid, _reason(err)) from None
         if not isinstance(dealer, int) or not 0 <= dealer < len(players):
             raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
-        snap = None if full or self.legacy else newest_snapshot(self, mid, players, rules, dealer)
+        snap = None if full or self.legacy else newest_snapshot(self, mid, players, rules, dealer, stored)
         if snap is None:
             log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
                                   (mid,)).fetchall()
@@ -634,121 +670,78 @@ class Store:
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
-    def every_match(self) -> tuple[list[tuple[MatchRecord, Match]], list[int]]:
-        """Every match replayed (from its snapshots), most recently changed first (each record holds
-        the match's ``created`` date), and the ids of the damaged ones, which cannot be replayed."""
-        found, damaged = [], []
-        for mid, read in self.all_checked():
-            if isinstance(read, DamagedError):
-                damaged.append(mid)
-            else:
-                found.append(read)
-        return found, damaged
-
-    def all_checked(self) -> list[tuple[int, tuple[MatchRecord, Match] | DamagedError]]:
-        """Every match as ``checked`` gives it (every snapshot checked against its deal's actions, the
-        deal in progress replayed), most recently changed first, or the DamagedError that says why
-        it cannot be replayed. Read with four queries for the whole file rather than a dozen a match
-        (`matches` and `stats` over 5,000 matches); a match whose rows do not all check out is read
-        again alone, by ``checked``, which says what is wrong."""
+    def standings(self) -> list[tuple[int, Standing | DamagedError]]:
+        """Every match's standing (what `matches` lists and `stats` adds up), most recently changed
+        first, or the DamagedError that says why it cannot be replayed. Read with three queries for
+        the whole file rather than a dozen a match (`matches` and `stats` over 5,000 matches): a
+        match whose snapshots all check out at once (``chain_holds``) is read from its newest
+        snapshot, with the deal in progress replayed; any other is read alone, by ``checked``
+        (every snapshot checked deal by deal), which says what is wrong."""
         try:
             identity = "key, revision" if self.schema >= 3 else "NULL, -1"
             heads = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
                                     " ORDER BY touched DESC, id DESC").fetchall()
-            snaps: dict[int, list[Any]] = {}
-            rows = self.db.execute(EVERY_SNAPSHOT).fetchall()
-            results = read_together([r[4] for r in rows], [r[6] for r in rows]) or [None] * len(rows)
-            totals = read_together([r[5] for r in rows], [r[6] for r in rows]) or [None] * len(rows)
-            for row, result, total in zip(rows, results, totals, strict=True):
-                snaps.setdefault(row[0], []).append([*row[1:6], None, result, total])
-            del rows, results, totals
-            tails: dict[int, list[Any]] = {}
-            for row in self.db.execute(EVERY_TAIL):
-                tails.setdefault(row[0], []).append(row[1:])
-            counts = {}
-            for mid, n, low, high, joined in self.db.execute(EVERY_LOG):  # each deal's checksum, from its lines
-                counts[mid] = (n, low, high)
-                deals = snaps.get(mid)
-                if deals:
-                    for deal, checksum in zip(deals, deal_checksums(joined, n, [d[0] for d in deals],
-                                                                    [d[3] for d in deals], [d[4] for d in deals]),
-                                              strict=True):
-                        deal[5] = checksum
-                del joined
+            held: dict[int, Any] = {}  # the matches whose snapshots all check out: their newest
+            if self.schema >= 4 and not self.legacy:
+                stored = {head[0]: (head[2], head[3], head[4]) for head in heads}
+                books = {row[0]: row[1:] for row in self.db.execute(EVERY_BOOK)}
+                for mid, *log in self.db.execute(EVERY_LOG):  # each match's log checked as it comes
+                    book, head = books.pop(mid, None), stored.get(mid)
+                    if book is not None and head is not None and chain_holds(head, book, log):
+                        held[mid] = (*book[:-1], log[0] - book[1])  # the rows' text no longer needed
+                del books
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         rules_read: dict[object, Rules] = {}
-        known: dict[Any, Any] = {}
-        out: list[tuple[int, tuple[MatchRecord, Match] | DamagedError]] = []
+        out: list[tuple[int, Standing | DamagedError]] = []
         for head in heads:
             mid = head[0]
             try:
-                quick = self._from_rows(head, snaps.get(mid, []), tails.get(mid, []), counts.get(mid), rules_read,
-                                        known)
+                quick = self._standing(head, held.get(mid), rules_read)
             except Exception:  # anything that does not check out: read alone, the careful way
                 quick = None
-            read: tuple[MatchRecord, Match] | DamagedError
+            read: Standing | DamagedError
             try:
-                read = quick or self.checked(mid)
+                if quick is None:
+                    record, match = self.checked(mid)
+                    quick = standing_of(mid, record.created, match)
+                read = quick
             except DamagedError as err:
                 self.mismatched.pop(mid, None)  # damaged, said as such
                 read = err
             out.append((mid, read))
         return out
 
-    def _from_rows(self, head: Any, snaps: list[Any], tail: list[Any], count: Any,
-                   rules_read: dict[object, Rules], known: dict[Any, Any]) -> tuple[MatchRecord, Match] | None:
-        """One match from the rows ``all_checked`` read, or None when any of them does not check out
-        (or the match has no snapshot: its whole log is replayed the careful way); ``known``: the
-        scores read so far from every match (see ``parse_result``)."""
-        mid, created, players, rules_text, dealer, touched, key, revision = head
-        if (not snaps or self.legacy or not isinstance(players, str) or not isinstance(created, str)
-                or type(dealer) is not int or type(revision) is not int or revision < (0 if self.schema >= 3 else -1)
+    def _standing(self, head: Any, book: Any, rules_read: dict[object, Rules]) -> Standing | None:
+        """One match's standing from its row and its newest snapshot (``book``: the row of EVERY_BOOK
+        whose chain held, with the number of actions after it in place of the rows' text), or None
+        when anything does not check out (or there is no such snapshot)."""
+        if book is None:
+            return None
+        mid, created, players, rules_text, dealer, _, key, revision = head
+        if (not isinstance(created, str) or type(revision) is not int or revision < (0 if self.schema >= 3 else -1)
                 or (key is not None and not isinstance(key, str))):
             return None
         if rules_text not in rules_read:
             rules_read[rules_text] = stored_rules(rules_text)
         names, rules = players.split("\n"), rules_read[rules_text]
-        sides = sides_of(names, rules.teams)
-        newest = snaps[-1][0]
-        if count is None or count[0] != count[2] or count[1] != 1 or count[0] != newest + len(tail) or (
-                [seq for seq, _, _ in tail] != list(range(newest + 1, newest + len(tail) + 1))):
-            return None
-        import json
-        texts, completed, before = [], [], dict.fromkeys(sides, 0)
-        ordered, seats = sorted(sides), len(names)
-        for index, (seq, engine, stored, result, totals_text, checksum, read, read_totals) in enumerate(snaps):
-            if (engine != ENGINE_VERSION or not isinstance(result, str) or not isinstance(totals_text, str)
-                    or checksum is None or checksum != stored):
-                return None
-            # Values only when a deal is read
-            found, after = json.loads(result) if read is None else read, json_totals(totals_text, read_totals)
-            scores = found["scores"]
-            if (found["number"] != index + 1 or found["dealer"] != names[(dealer + index) % seats]
-                    or after is None or sorted(after) != ordered or sorted(scores) != ordered):
-                return None
-            for side in sides:
-                total = scores[side]["total"]
-                if type(total) is not int or after[side] != before[side] + total:
-                    return None
-            texts.append(found)
-            completed.append(seq)
-            before = after
-
-        def result_at(index: int, data: object) -> DealResult:  # each result made when read (stats, not matches)
-            try:
-                return result_from(data, sides, known)
-            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-                self.mismatched.setdefault(mid, index + 1)
-                raise Untrusted from None
-        results = Lazy(len(texts), lambda: texts, mid, result_at, lambda: self._load(mid, True).replay().results)
         if not 0 <= dealer < len(names):
             return None
-        record = MatchRecord(mid, created, names, rules, dealer, touched, newest, results,
-                             [a for _, _, a in tail], [t for _, t, _ in tail], before, completed, key, revision)
-        match = record.replay()
-        self._replayed = (record, match)
-        return record, match
+        deals, _, _, _, _, totals_text, figures_text, after = book
+        seats = side_names(names, rules.teams)
+        sides = list(dict.fromkeys(seats))
+        stored = json_totals(totals_text)
+        figures = figures_from(figures_text, sides)
+        if stored is None or figures is None or sorted(stored) != sorted(sides):
+            return None
+        totals = {side: stored[side] for side in sides}
+        if after:  # a deal going on: replayed, and it must not have finished one (else: read alone)
+            _, match = self.match(mid)
+            if len(match.results) != deals:
+                return None
+            totals = dict(match.totals)
+        return Standing(mid, created, tuple(names), tuple(seats), rules.preset, deals, totals,
+                        match_winner(totals, deals, rules), figures)
 
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
@@ -924,16 +917,28 @@ class Store:
         self._replayed = after  # set once committed
 
     def _repair(self, db: sqlite3.Connection, match_id: int, match: Match) -> None:
-        """Every older snapshot of a match checked (as ``score`` checks them) when a change finishes
-        a deal, or after this command found one that does not match its log: the figures are then
-        recomputed from the whole log and every snapshot written again."""
+        """Every older snapshot of a match checked (all at once by their running checksums, else
+        each as ``score`` checks it) when a change finishes a deal, or after this command found one
+        that does not match its log: the figures are then recomputed from the whole log and every
+        snapshot written again; snapshots that check out one by one but not all at once (written
+        before schema 4) are written again from the match as it is."""
         if not match.start:
             return  # replayed from the whole log: its snapshots were just written afresh
+        if match_id not in self.mismatched and self._chained(match_id):
+            return
         for _ in match.base:
             if match_id in self.mismatched:
                 break
         if match_id in self.mismatched:
             rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
+        else:
+            rebuild_snapshots(db, match_id, match)
+
+    def _chained(self, match_id: int) -> bool:
+        """Whether every snapshot of the match checks out at once (``chain_holds``)."""
+        head = self.db.execute("SELECT players, rules, dealer FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return head is not None and chain_holds(head, self.db.execute(ONE_BOOK, (match_id,)).fetchone(),
+                                                self.db.execute(ONE_LOG, (match_id,)).fetchone())
 
 
 def _check_expect(expect: Expected | None, match_id: int, key: object, revision: object, length: int) -> None:

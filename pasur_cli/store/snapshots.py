@@ -1,9 +1,17 @@
 """The snapshot cache: so that a long match stays instant, each finished deal leaves a row (the
 action count at which it finished, the engine version that computed it, its result, the match
-totals after it, and a CRC-32 of that deal's action lines, the result and the totals). A load
-reads the newest row, checks it against its deal's actions and the engine version, and replays
-only what came after; anything that does not fit makes the whole log be replayed (and the next
-change rewrites the snapshots). Results are parsed only when read (``Lazy``).
+totals and each side's record-book figures after it, and a CRC-32 of that deal's action lines,
+the result and the totals). A load reads the newest row, checks it against its deal's actions and
+the engine version, and replays only what came after; anything that does not fit makes the whole
+log be replayed (and the next change rewrites the snapshots). Results are parsed only when read
+(``Lazy``).
+
+Each row also holds two running checksums, so that every snapshot of a match is checked at once
+without cutting its log into deals: ``log_crc``, the CRC-32 of the match's action lines up to the
+row's (joined by newlines), and ``book_crc``, the CRC-32 of the match's players, rules and first
+dealer and of every snapshot row up to this one (``BOOK_LINE``). When the newest row's two hold
+(``chain_holds``), every row is what pasur wrote for that log; when they do not, each deal is
+checked alone (its own CRC, and the figures against the deals before it), which names the deal.
 """
 
 from __future__ import annotations
@@ -11,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any, Protocol
 
 from pasur_cli.engine.errors import Words
@@ -18,6 +27,8 @@ from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore
+from pasur_cli.engine.stats import SideFigures
+from pasur_cli.engine.values import FrozenDict
 from pasur_cli.store.errors import DamagedError, check_rows
 
 
@@ -25,6 +36,7 @@ class Book(Protocol):
     """What the snapshot reader needs of the store (``pasur_cli.store.database.Store`` is one)."""
 
     db: sqlite3.Connection
+    schema: int  # the file's schema version (the running checksums are there from 4 on)
     mismatched: dict[int, int]  # match id -> the first deal whose snapshot did not match its log
 
     def load(self, match_id: int, full: bool = False) -> Any: ...
@@ -65,6 +77,32 @@ def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any,
     that scored alike share one scores object (a long match of tallied deals has a few hundred
     different scores among thousands of deals), made and checked once."""
     return result_from(read_json(text), sides, known)
+
+
+def written_result(text: str, sides: Sequence[str], known: dict[str, Any]) -> DealResult:
+    """``parse_result`` of a result known to be what ``result_text`` wrote (its snapshot's running
+    checksums hold): its parts cut apart where result_text joined them, the dealer's name and the
+    scores read by the json module once for each different text (``known``: those read so far from
+    the same match, by their text; `score` of 13,000 tallied deals reads a few hundred). Anything
+    else is read by ``parse_result``, which raises as it does."""
+    head, cut, rest = text.partition(', "scores": ')
+    scores_text, cut_too, tallied = rest.rpartition(', "tallied": ')
+    dealer_text, _, number = head.rpartition(', "number": ')
+    dealer, scores = known.get(dealer_text), known.get(scores_text)
+    if dealer is None and dealer_text.startswith('{"dealer": '):
+        dealer = read_json(dealer_text[11:])
+        if isinstance(dealer, str) and len(known) < KNOWN_MOST:
+            known[dealer_text] = dealer
+    if scores is None and cut_too:
+        data = read_json(scores_text)
+        if data.__class__ is dict and sorted(data) == sorted(sides):
+            scores = FrozenDict({side: SideScore.from_dict(data[side]) for side in sides})
+            if len(known) < KNOWN_MOST:
+                known[scores_text] = scores
+    if (not cut or not isinstance(dealer, str) or scores is None or tallied not in ("true}", "false}")
+            or not (number.isascii() and number.isdigit())):
+        return parse_result(text, sides)
+    return DealResult(int(number), dealer, scores, tallied == "true}")
 
 
 def read_json(text: Any) -> Any:
@@ -257,6 +295,59 @@ def sql_crc(data: object) -> int | None:
     return zlib.crc32(data)
 
 
+def book_seed(players: object, rules: object, dealer: object) -> int:
+    """The start of a match's ``book_crc``: the CRC-32 of its players, rules and first dealer as
+    stored (a change to any of them by hand makes every snapshot be checked deal by deal)."""
+    return zlib.crc32(f"{players}\n{rules}\n{dealer}".encode())
+
+
+def book_line(seq: int, engine: int, checksum: int, result: str, totals: str, figures: str) -> str:
+    """A snapshot row as ``book_crc`` covers it (what BOOK_LINE makes of it in SQLite)."""
+    return f"{seq} {engine} {checksum}\n{result}\n{totals}\n{figures}"
+
+
+# BOOK_LINE: a row as SQLite writes it for book_crc; the rows of a match joined by newlines after book_seed's text
+BOOK_LINE = ("s.seq || ' ' || s.engine || ' ' || s.crc || char(10) || s.result || char(10) || s.totals || char(10)"
+             " || s.figures")
+# each match's snapshots: how many, the newest's seq, engine, checksums, totals and figures (SQLite takes a bare
+# column from the row max() picked), and every row as BOOK_LINE writes it, joined
+EVERY_BOOK = ("SELECT match_id, count(*), max(seq), engine, log_crc, book_crc, totals, figures, CAST(group_concat("
+              f"{BOOK_LINE}, char(10)) AS BLOB) FROM snapshots AS s GROUP BY match_id")
+ONE_BOOK = EVERY_BOOK.replace("SELECT match_id, ", "SELECT ").replace("GROUP BY match_id", "WHERE match_id = ?")
+# each match's log: how many lines, the first and last number, and the lines joined by newlines (as bytes: a line
+# that is no UTF-8 is checked as it is), one row a match; one scan of the actions in order (no temporary tree)
+EVERY_LOG = ("SELECT match_id, count(*), min(seq), max(seq), CAST(group_concat(action, char(10)) AS BLOB)"
+             " FROM actions GROUP BY match_id")
+ONE_LOG = ("SELECT count(*), min(seq), max(seq), CAST(group_concat(action, char(10)) AS BLOB) FROM actions"
+           " WHERE match_id = ?")
+
+
+def chain_holds(head: Sequence[object], book: Sequence[object] | None, log: Sequence[object] | None) -> bool:
+    """Whether every snapshot of a match is what pasur wrote for its log: ``head`` (players, rules,
+    first dealer as stored), ``book`` (the match's row of EVERY_BOOK, without the match id) and
+    ``log`` (its row of EVERY_LOG or ONE_LOG: count, first and last seq, the lines joined). The
+    newest row's ``log_crc`` must be the CRC of the log's lines up to it and its ``book_crc`` that
+    of the header and every row; the log numbered 1 to its length."""
+    if book is None or log is None or not book[0]:
+        return False
+    _, newest, engine, log_crc, book_crc, _, _, rows = book
+    count, first, last, joined = log
+    if (engine != ENGINE_VERSION or type(newest) is not int or type(log_crc) is not int or type(book_crc) is not int
+            or not isinstance(rows, bytes) or not isinstance(joined, bytes) or type(count) is not int
+            or first != 1 or last != count or not 0 < newest <= count):
+        return False
+    players, rules, dealer = head
+    if not isinstance(players, str) or not isinstance(rules, str) or type(dealer) is not int:
+        return False
+    cut = len(joined)
+    for _ in range(count - newest):  # the lines after the newest snapshot are not covered
+        cut = joined.rfind(b"\n", 0, cut)
+        if cut < 0:
+            return False
+    return (zlib.crc32(joined[:cut]) == log_crc
+            and zlib.crc32(rows, zlib.crc32(b"\n", book_seed(players, rules, dealer))) == book_crc)
+
+
 # what crc32 of "\n".join((the deal's action lines, result, totals)) is, computed by SQLite with pasur_crc
 _CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
              " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq)) || char(10) ||"
@@ -264,61 +355,8 @@ _CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT
 # Every snapshot of a match with the checksum of its deal (all of a match's snapshots checked with one query)
 VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
             " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
-# every snapshot of the file at once (each with whether SQLite found its result and totals JSON objects); their
-# checksums are computed from EVERY_LOG by ``deal_checksums``, as the CRC of VERIFIED computes each
-EVERY_SNAPSHOT = ("SELECT match_id, seq, engine, crc, result, totals, json_valid(result) AND json_valid(totals) AND"
-                  " substr(result, 1, 1) = '{' AND substr(totals, 1, 1) = '{' FROM snapshots ORDER BY match_id, seq")
-# each match's log: how many lines, the first and last number, and the lines joined by newlines (as bytes: read
-# as text only when they are UTF-8), one row a match; one scan of the actions in order (no temporary tree)
-EVERY_LOG = ("SELECT match_id, count(*), min(seq), max(seq), CAST(group_concat(action, char(10)) AS BLOB)"
-             " FROM actions GROUP BY match_id")
-EVERY_TAIL = ("SELECT a.match_id, a.seq, a.at, a.action FROM actions AS a JOIN (SELECT match_id, max(seq) AS newest"
-              " FROM snapshots GROUP BY match_id) AS n ON n.match_id = a.match_id WHERE a.seq > n.newest"
-              " ORDER BY a.match_id, a.seq")
-
-
-def deal_checksums(joined: object, count: int, ends: list[int], results: list[object],
-                   totals: list[object]) -> list[int | None]:
-    """The checksum of each finished deal of a match (``crc`` of its action lines, result and totals,
-    as VERIFIED's CRC is), from the match's log as EVERY_LOG reads it (``joined``: its ``count``
-    lines joined by newlines, as bytes), the action numbers ``ends`` that finished the deals and
-    their stored results and totals; None for each when the log cannot be cut into its lines
-    (not UTF-8, a line that holds a newline or is missing) or a text is not text."""
-    lines: list[str] | None = None
-    if isinstance(joined, bytes):
-        try:
-            lines = joined.decode("utf-8").split("\n")
-        except UnicodeDecodeError:
-            lines = None
-    if lines is None or len(lines) != count:
-        return [None] * len(ends)
-    out: list[int | None] = []
-    previous = 0
-    for end, result, total in zip(ends, results, totals, strict=True):
-        if (end.__class__ is not int or result.__class__ is not str or total.__class__ is not str
-                or not previous < end <= count):
-            out.append(None)
-        else:
-            deal = lines[previous] if end == previous + 1 else "\n".join(lines[previous:end])
-            out.append(zlib.crc32(f"{deal}\n{result}\n{total}".encode()))
-        previous = end if end.__class__ is int else previous
-    return out
-
-
-def read_together(texts: list[Any], objects: list[Any]) -> list[Any] | None:
-    """Each of ``texts`` read by the json module, with one call for them all (a call each costs
-    more than reading them), when SQLite found each a JSON object (``objects``: so joined by commas
-    they stay apart, one item each); None otherwise (each is then read alone)."""
-    import json
-    if not all(objects) or not all(t.__class__ is str for t in texts):
-        return None
-    try:
-        items = json.loads("[" + ",".join(texts) + "]")
-    except (ValueError, RecursionError):
-        return None
-    return items if len(items) == len(texts) else None
-
-
+# the same rows without the checksums, once chain_holds found every one of them right
+TRUSTED = "SELECT seq, result, engine, crc, totals, NULL FROM snapshots WHERE match_id = ? ORDER BY seq"
 def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
     """Running totals read with the json module (as ``parse_result`` reads a result), or None
     when they are not an object of whole numbers (``read``: the text read already)."""
@@ -331,12 +369,14 @@ def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
     return totals if totals.__class__ is dict else {str(k): v for k, v in totals.items()}  # JSON's keys are text
 
 
-def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
-                    dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
+def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dealer: int,
+                    stored: tuple[str, str] = ("", "")) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
     """(start, results, totals, completed_at, actions after start) from the snapshots, or None
     when there are none, or the newest was computed by another engine, does not match the log
     or does not fit the match (its totals name other sides than the players and rules make,
-    its deal number is not the count of snapshots, a field has the wrong type)."""
+    its deal number is not the count of snapshots, a field has the wrong type). ``stored``: the
+    players and rules as the match's row holds them (what ``book_seed`` covers)."""
+    players_text, rules_text = stored
     snaps = store.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
                             " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
     if not snaps:
@@ -370,19 +410,27 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         store.mismatched.setdefault(mid, count)
         return None
     rows: list[Any] = []
+    chained: list[bool] = []  # whether every row was found to be what pasur wrote for the log (chain_holds)
 
     def fetch() -> list[Any]:  # one query for both lists, when either is first read
         if not rows:
-            query = VERIFIED
             try:
-                rows.extend(store.db.execute(query, (mid,)).fetchall())
+                read(store)
             except sqlite3.ProgrammingError:  # read after the store was closed: open the file again
                 again = store.reopen()
                 try:
-                    rows.extend(again.db.execute(query, (mid,)).fetchall())
+                    read(again)
                 finally:
                     again.close()
         return rows
+
+    def read(book: Book) -> None:
+        """Every row: checked all at once by their running checksums, else each with its deal's."""
+        holds = book.schema >= 4 and chain_holds(
+            (players_text, rules_text, dealer), book.db.execute(ONE_BOOK, (mid,)).fetchone(),
+            book.db.execute(ONE_LOG, (mid,)).fetchone())
+        chained.append(holds)
+        rows.extend(book.db.execute(TRUSTED if holds else VERIFIED, (mid,)).fetchall())
 
     replayed: list[Match] = []
 
@@ -415,6 +463,13 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
     def fitting(index: int, text: object) -> DealResult:
         """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
         the newest) and fits the match: its number, dealer and sides, and totals that add up."""
+        if fetch() and chained[0]:  # every row is what pasur wrote for this log: read as it is
+            if not isinstance(text, str):
+                raise Untrusted
+            try:
+                return written_result(text, sides, written)
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                raise Untrusted from None
         if index + 1 < count:  # the newest was checked before anything was read
             _, _, engine, stored, older_totals, checksum = fetch()[index]
             if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(text, str)
@@ -440,6 +495,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
 
     parsed: dict[int, dict[str, int] | None] = {}
     known: dict[Any, Any] = {}  # the scores read so far (see parse_result)
+    written: dict[str, Any] = {}  # the same, by their text, once the running checksums hold (see written_result)
 
     def totals_at(index: int) -> dict[str, int] | None:  # each deal's totals parsed once (it is two deals' check)
         if index not in parsed:
@@ -491,42 +547,118 @@ def snapshot_totals(db: sqlite3.Connection, text: object) -> dict[str, int] | No
         return {str(k): v for k, v in totals.items()}
 
 
+def figures_pattern(sides: Sequence[str]) -> str:
+    """The %-format of a snapshot's figures for these sides: ``{"Ali": [deals, points, ...], ...}``
+    (each side's ``SideFigures`` in field order, as json.dumps writes them)."""
+    import json
+    each = ", ".join(["%d"] * len(SideFigures._fields))
+    return "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + f": [{each}]"
+                           for side in sides) + "}"
+
+
+def totals_pattern(sides: Sequence[str]) -> str:
+    """The %-format of a snapshot's running totals for these sides (as json.dumps writes them)."""
+    import json
+    return "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": %d" for side in sides) + "}"
+
+
+def _header(db: sqlite3.Connection, match_id: int) -> int | None:
+    """book_seed of the match as stored (None when it has no row: a test's bare table)."""
+    try:
+        row = db.execute("SELECT players, rules, dealer FROM matches WHERE id = ?", (match_id,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return None if row is None else book_seed(*row)
+
+
 def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: int, totals: Mapping[str, int]) -> None:
     """Keep deal ``number`` (0-based) of the match as a snapshot row at the action that finished it,
-    with the match ``totals`` after it."""
+    with the match ``totals`` after it, its figures and checksums continued from the row before
+    (none when that row has none: ``Store._repair`` then writes every row again)."""
     seq = match.completed_at[number]
     # the deal before it finished where its snapshot is (read as VERIFIED reads them, without reading the others)
-    previous = db.execute("SELECT coalesce(max(seq), 0) FROM snapshots WHERE match_id = ? AND seq < ?",
-                          (match_id, seq)).fetchone()[0] if number else 0
+    before = db.execute("SELECT seq, log_crc, book_crc, figures FROM snapshots WHERE match_id = ? AND seq < ?"
+                        " ORDER BY seq DESC LIMIT 1", (match_id, seq)).fetchone() if number else None
+    previous = before[0] if before else 0
     deal = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
                                    " ORDER BY seq", (match_id, previous, seq))]
-    import json
-    result = result_text(match.results[number])
-    totals_text = json.dumps(totals, ensure_ascii=False)
-    db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
-               (match_id, seq, ENGINE_VERSION, crc([*deal, result, totals_text]), result, totals_text))
+    result = match.results[number]
+    text = result_text(result)
+    sides = list(match.sides)
+    totals_text = totals_pattern(sides) % tuple(totals[side] for side in sides)
+    if before is None:
+        figures: dict[str, SideFigures] | None = {side: SideFigures() for side in sides}
+        log_crc: int | None = zlib.crc32("\n".join(deal).encode())
+        book_crc = _header(db, match_id)
+    else:
+        figures = figures_from(before[3], sides)
+        log_crc = zlib.crc32(("\n" + "\n".join(deal)).encode(), before[1]) if type(before[1]) is int else None
+        book_crc = before[2] if type(before[2]) is int else None
+    checksum = crc([*deal, text, totals_text])
+    figures_text = None
+    if figures is not None:
+        figures = {side: figures[side].after(result.scores[side], result.number) for side in sides}
+        figures_text = figures_pattern(sides) % tuple(n for side in sides for n in figures[side])
+    if book_crc is not None and figures_text is not None and log_crc is not None:
+        book_crc = zlib.crc32(("\n" + book_line(seq, ENGINE_VERSION, checksum, text, totals_text, figures_text))
+                              .encode(), book_crc)
+    else:
+        log_crc = book_crc = None
+    db.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, engine, crc, result, totals, figures, log_crc,"
+               " book_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (match_id, seq, ENGINE_VERSION, checksum, text, totals_text, figures_text, log_crc, book_crc))
+
+
+def figures_from(text: object, sides: list[str]) -> dict[str, SideFigures] | None:
+    """A snapshot's figures read back (None when they are not each side's whole numbers)."""
+    try:
+        data = read_json(text)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if data.__class__ is not dict or len(data) != len(sides):
+        return None
+    figures = {}
+    for side in sides:
+        numbers = data.get(side)
+        if numbers.__class__ is not list or len(numbers) != _FIGURES or set(map(type, numbers)) != _INT:
+            return None
+        figures[side] = SideFigures._make(numbers)
+    return figures
+
+
+_FIGURES, _INT = len(SideFigures._fields), {int}
 
 
 def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts: list[str] | None = None) -> None:
     """Snapshots of every finished deal (as ``write_snapshot`` writes each), from a match just
     replayed from its whole log, with one read of the log (``texts``: its lines, when the caller
     has them) and one statement."""
-    import json
     db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
     if not match.results:
         return
     if texts is None:
         texts = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))]
-    # the running totals as json.dumps writes them (the sides in the order the match keeps them)
-    pattern = "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": %d"
-                              for side in match.sides) + "}"
+    sides = list(match.sides)
+    totals_format, figures_format = totals_pattern(sides), figures_pattern(sides)
+    figures = {side: SideFigures() for side in sides}
+    book_crc = _header(db, match_id)
+    log_crc = None
     known: dict[Any, Any] = {}
     rows, previous = [], 0
     for result, seq, running in zip(match.results, match.completed_at, match.running_totals(), strict=True):
         text = result_text(result, known)
-        totals_text = pattern % tuple(running.values())  # running_totals keeps the sides' order
+        totals_text = totals_format % tuple(running.values())  # running_totals keeps the sides' order
+        for side, score in result.scores.items():
+            figures[side] = figures[side].after(score, result.number)
+        figures_text = figures_format % tuple(chain.from_iterable(figures.values()))  # in the sides' order
         deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
-        rows.append((match_id, seq, ENGINE_VERSION, zlib.crc32(f"{deal}\n{text}\n{totals_text}".encode()), text,
-                     totals_text))  # crc([*deal's lines, text, totals_text])
+        checksum = zlib.crc32(f"{deal}\n{text}\n{totals_text}".encode())  # crc([*deal's lines, text, totals_text])
+        log_crc = zlib.crc32(deal.encode()) if log_crc is None else zlib.crc32(f"\n{deal}".encode(), log_crc)
+        if book_crc is not None:
+            book_crc = zlib.crc32(f"\n{book_line(seq, ENGINE_VERSION, checksum, text, totals_text, figures_text)}"
+                                  .encode(), book_crc)
+        rows.append((match_id, seq, ENGINE_VERSION, checksum, text, totals_text, figures_text,
+                     log_crc if book_crc is not None else None, book_crc))
         previous = seq
-    db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT OR REPLACE INTO snapshots (match_id, seq, engine, crc, result, totals, figures, log_crc,"
+                   " book_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)

@@ -11,6 +11,7 @@ from pasur_cli.engine.rules import MEANINGS, PRESETS, Rules
 
 if TYPE_CHECKING:
     from pasur_cli.engine.match import Match
+    from pasur_cli.engine.stats import Standing
 
 
 def dumps(data: object) -> str:
@@ -70,14 +71,11 @@ def show_json(match_id: int, match: Match) -> dict[str, Any]:
     }
 
 
-def matches_rows(items: list[tuple[int, str, Match]]) -> list[dict[str, object]]:
-    """(id, created, replayed match) of each match as the rows of `matches --json`."""
-    out = []
-    for mid, created, match in items:
-        out.append({"match": mid, "created": created, "players": list(match.players), "sides": list(match.sides),
-                    "rules": match.rules.preset, "deals": len(match.results), "totals": match.totals,
-                    "finished": match.finished, "winner": match.winner, "damaged": None})
-    return out
+def matches_rows(items: list[Standing]) -> list[dict[str, object]]:
+    """Each match's standing as the rows of `matches --json`."""
+    return [{"match": s.id, "created": s.created, "players": list(s.players), "sides": list(s.sides),
+             "rules": s.preset, "deals": s.deals, "totals": s.totals, "finished": s.finished, "winner": s.winner,
+             "damaged": None} for s in items]
 
 
 def damaged_row(match_id: int, players: list[str], reason: object) -> dict[str, object]:

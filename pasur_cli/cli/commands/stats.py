@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from typing import Any
 
 import click
 
@@ -38,14 +37,18 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
     their own rows. Unfinished matches are counted apart (their deals count)."""
     if as_json and as_csv:
         raise click.UsageError(_("--json and --csv cannot be used together."))
-    from pasur_cli.engine.stats import record_book
+    from pasur_cli.engine.stats import Standing, book_of
     from pasur_cli.text import render_stats, shapes
-    found: list[tuple[Any, Any]] = []
+    found: list[Standing] = []
     damaged: list[int] = []
     given = ctx.meta.get("pasur.db")
     if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
-        found, damaged = open_store(ctx).every_match()
-    book = record_book(((record.id, match) for record, match in found), damaged)
+        for mid, read in open_store(ctx).standings():
+            if isinstance(read, Standing):
+                found.append(read)
+            else:
+                damaged.append(mid)
+    book = book_of(found, damaged)
     if player is not None:
         book = book.of_player(player)
     if as_json:
