@@ -291,8 +291,11 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
     match, actions = played_and_tallied(seed)
     from pasur_cli.engine.rules import rules_lines
     from pasur_cli.store.database import SCHEMA
-    from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, chain_holds
+    from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, LinesCrc, chain_holds, chained, sql_crc
     con = sqlite3.connect(":memory:")
+    con.create_function("pasur_crc", 1, sql_crc)
+    con.create_aggregate("pasur_lines_crc", 1, LinesCrc)
+    con.create_aggregate("pasur_lines_crc", 2, LinesCrc)
     con.executescript(SCHEMA)
     head = ("\n".join(match.players), rules_lines(match.rules), 0)
     con.execute("INSERT INTO matches (id, created, players, rules, dealer, touched) VALUES (1, '', ?, ?, ?, 0)", head)
@@ -306,11 +309,13 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
     assert con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall() == together
     book, = (row[1:] for row in con.execute(EVERY_BOOK))
     log, = (row[1:] for row in con.execute(EVERY_LOG))
-    assert chain_holds(head, book, log)  # SQLite's reading of the rows is the writers'
+    assert chain_holds(head, book, log) and chained(con, 1)  # SQLite's reading of the rows is the writers'
     con.executemany("INSERT INTO actions VALUES (1, ?, '', 'deal\tAS 2S 3S 4S')", [(len(actions) + 1,), (len(actions) + 2,)])
     log, = (row[1:] for row in con.execute(EVERY_LOG))
-    assert chain_holds(head, book, log)  # lines after the newest snapshot are not covered
+    assert chain_holds(head, book, log) and chained(con, 1)  # lines after the newest snapshot are not covered
     assert not chain_holds((head[0], head[1], 1), book, log)  # the first dealer is
+    con.execute("UPDATE matches SET dealer = 1")
+    assert not chained(con, 1)
     from pasur_cli.engine.stats import side_figures
     assert json.loads(together[-1][6]) == {side: list(f) for side, f in side_figures(match).items()}
     assert [r[4] for r in together] == [json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
@@ -435,6 +440,114 @@ def test_a_key_given_twice_is_checked_in_both_its_values(where):
     read_record(text(MAX_DEPTH - 1))  # within the bounds: read, the last value kept
     with pytest.raises(NotationError, match="nests deeper"):
         read_record(text(MAX_DEPTH + 1))
+
+
+@sized(20)
+@given(st.integers(0, 10**6))
+def test_a_tallied_result_made_quickly_is_the_result_made_field_by_field(seed):
+    """The engine makes a tallied deal's result without Value's generic constructor (the import of
+    13,351 tallied deals makes one a deal): it is the same value, frozen, with frozen scores."""
+    from pasur_cli.engine.match import DealResult
+    from pasur_cli.engine.values import FrozenDict
+    match, _ = played_and_tallied(seed)
+    rng = random.Random(seed)
+    clubs, aces, jacks = rng.randint(1, 13), rng.randint(0, 4), rng.randint(0, 4)  # the 2 of clubs is a club
+    one = Match(["Ali", "Sara"], parse_rules("standard", []))  # at least one tallied deal, whatever the seed
+    one.tally(counts={"Ali": {"clubs": clubs, "aces": aces, "jacks": jacks, "two_clubs": True},
+                      "Sara": {"clubs": 13 - clubs, "aces": 4 - aces, "jacks": 4 - jacks, "ten_diamonds": True}},
+              surs={"Sara": rng.randint(0, 3)})
+    for result in [r for r in match.results if r.tallied] + one.results:
+        plain = DealResult(result.number, result.dealer, dict(result.scores), True)
+        assert result == plain and hash(result) == hash(plain) and repr(result) == repr(plain)
+        assert result.as_dict() == plain.as_dict() and type(result.scores) is FrozenDict
+        with pytest.raises(AttributeError):
+            result.number = 0  # type: ignore[misc]
+
+
+def fingerprint_as_defined(record) -> str:
+    """The fingerprint as it has been defined since databases first kept it: the hash of the
+    record's players, first dealer, rules and each action's line, written by json.dumps."""
+    import hashlib
+
+    from pasur_cli.engine.action import action_text
+    content = json.dumps([record.players, record.dealer, record.rules.as_dict(),
+                          [action_text(a) for a in record.actions]], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:32]
+
+
+@sized(20)
+@given(st.integers(0, 10**6), st.booleans())
+def test_a_record_read_quickly_keeps_its_lines_and_fingerprint(seed, repeat):
+    """However a record is read (its tallies repeated or not, written as pasur writes them or as a
+    person does), each stored line is the action's line and reads back as the action, and the
+    fingerprint is the hash as defined: a record imported before is known again after an upgrade."""
+    from pasur_cli.engine.action import action_text, parse_action
+    from pasur_cli.engine.record import fingerprint, read_record
+    match, actions = played_and_tallied(seed)
+    rng = random.Random(seed)
+    if repeat:  # the same tallies again and again, as a long record of tallied deals has them
+        actions = actions + [a for a in actions if a["type"] == "tally"] * 3
+    written = []
+    for action in actions:
+        action = json.loads(json.dumps(action))
+        if action["type"] == "tally" and rng.random() < .5:
+            for side, counts in action["counts"].items():
+                action["counts"][side] = {k: v for k, v in counts.items() if v}
+        written.append(action)
+    rules = match.rules  # with room for the repeated tallies (no sur limit reached, no end)
+    rules = rules.replace(fixed_deals=None, target=10**6, sur_limit=None) if repeat else rules
+    doc = {"format": "pasur-match", "version": 1, "players": match.players, "dealer": match.players[0],
+           "rules": rules.as_dict(), "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in written]}
+    record = read_record(json.dumps(doc, ensure_ascii=rng.random() < .5))
+    assert record.texts == [action_text(a) for a in record.actions]
+    assert all(parse_action(text) == action for text, action in zip(record.texts, record.actions, strict=True))
+    assert record.fingerprint == fingerprint_as_defined(record)
+    assert record.fingerprint == fingerprint(record.players, record.dealer, record.rules, record.actions)
+
+
+@pytest.mark.parametrize("name,known", [
+    ("season-1.json", "c07ca8ccad78f1a30029c39bd292627c"), ("season-2.json", "998e4c3b78bc5aba06f7f0bdc3b4c4e2"),
+    ("season-3.json", "8aef5bb343e3598a81c495f96e5a6dc2"), ("season-4.json", "7f3d9d7d81eb154faa3b8189642574aa"),
+    ("season-5.json", "624f8c284c3a01e0dee0f7b0446cdae1"), ("season-6.json", "f2d08dabad2bae5e931a7719295df5c2"),
+])
+def test_the_examples_keep_the_fingerprints_databases_hold(name, known):
+    """The example records' fingerprints, as every earlier pasur computed them and databases keep
+    them (``imported_as``): a faster reading must not change one, or an import would be taken for new."""
+    from pathlib import Path
+
+    from pasur_cli.engine.record import read_record
+    record = read_record((Path(__file__).parent.parent / "examples" / name).read_text(encoding="utf-8"))
+    assert record.fingerprint == known == fingerprint_as_defined(record)
+
+
+@sized(30)
+@given(st.integers(0, 10**6), st.sampled_from(["count", "flag", "surs", "partial"]))
+def test_a_tally_written_with_the_other_kind_of_value_is_refused_by_name(seed, where):
+    """A JSON 1 is never read as true, nor false as 0 (Python holds them equal): a tally that gives
+    one in place of the other has no quick key, is refused by the record reader naming the field,
+    and no key of a right tally stands for it."""
+    from pasur_cli.engine.action import tally_key
+    from pasur_cli.engine.errors import NotationError
+    from pasur_cli.engine.record import read_record
+    rng = random.Random(seed)
+    right = tallies(1, seed, surs=1)[0]
+    wrong = json.loads(json.dumps(right))
+    side = rng.choice(PLAYERS)
+    if where == "count":
+        key = rng.choice(["clubs", "aces", "jacks"])
+        wrong["counts"][side][key] = bool(wrong["counts"][side][key] % 2)
+    elif where == "flag":
+        key = rng.choice(["two_clubs", "ten_diamonds"])
+        wrong["counts"][side][key] = int(wrong["counts"][side][key])
+    elif where == "surs":
+        wrong["surs"][side] = bool(wrong["surs"][side])
+    else:
+        wrong["partial"] = int(wrong["partial"])
+    assert tally_key(right) is not None and tally_key(wrong) is None
+    doc = {"format": "pasur-match", "version": 1, "players": PLAYERS, "rules": {},
+           "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in (right, right, wrong)]}
+    with pytest.raises(NotationError, match=r"action 3 must be (true or false|a whole number)"):
+        read_record(json.dumps(doc))
 
 
 NAMES = st.text(st.sampled_from(['A', 'z', 'ë', 'ر', '"', ',', ' ', ':', '\\', '}', '{', 'n', 'u', 'm', 'b']),

@@ -113,49 +113,53 @@ _TALLY_FIELDS = frozenset(FIELDS["tally"])
 
 def tally_key(action: dict[str, Any]) -> tuple[Any, ...] | None:
     """A tally action's content as a hashable key when it is plainly right (what ``check_action``
-    accepts, every card a code as pasur writes it), checked without a word of refusal: two
-    actions with one key are the same action (each value's type is fixed by its name, so no
-    ``1`` stands for a ``true``). None for anything else: ``check_action`` then says why."""
-    return key_of_tally(action) if plainly_tally(action) else None
-
-
-def plainly_tally(action: dict[str, Any]) -> bool:
-    """Whether ``tally_key`` has a key for the action (it is plainly a right tally)."""
+    accepts, every card a code as pasur writes it), checked in one pass without a word of refusal:
+    ``(piles, counts, surs, partial)`` with ``piles`` as (side, cards), ``counts`` as (side,
+    (clubs, aces, jacks, two_clubs, ten_diamonds, seven_diamonds)) with a count left out as its
+    zero or false, ``surs`` as (side, n). Two actions with one key are the same tally
+    (``tally_of_key``): each place in the key holds one type, checked here, so no ``1`` stands
+    for a ``true``. None for anything else: ``check_action`` then says why."""
     if action.__class__ is not dict or action.get("type") != "tally" or not action.keys() <= _TALLY_FIELDS:
-        return False
+        return None
     piles, counts, surs = action.get("piles", {}), action.get("counts", {}), action.get("surs", {})
     partial = action.get("partial", False)
     if (piles.__class__ is not dict or counts.__class__ is not dict or surs.__class__ is not dict
             or len(piles) > SIDES_MOST or len(counts) > SIDES_MOST or len(surs) > SIDES_MOST
             or partial.__class__ is not bool):
-        return False
+        return None
     for side in (*piles, *counts, *surs):
         if side.__class__ is not str or len(side) > SIDE_TEXT_MOST:
-            return False
+            return None
     for cards in piles.values():
         if (cards.__class__ is not list or len(cards) > PILE_MOST
                 or not all(c.__class__ is str and c in _CODES for c in cards)):
-            return False
-    for given in counts.values():  # written out: a record of 13,000 tallies reads this 26,000 times
+            return None
+    counted = []
+    for side, given in counts.items():  # written out: a record of 13,000 tallies reads this 26,000 times
         if given.__class__ is not dict or not given.keys() <= _COUNT_FIELDS:
-            return False
-        clubs, aces, jacks = given.get("clubs", 0), given.get("aces", 0), given.get("jacks", 0)
+            return None
+        get = given.get
+        clubs, aces, jacks = get("clubs", 0), get("aces", 0), get("jacks", 0)
+        two, ten, seven = get("two_clubs", False), get("ten_diamonds", False), get("seven_diamonds", False)
         if (clubs.__class__ is not int or aces.__class__ is not int or jacks.__class__ is not int
                 or not 0 <= clubs <= _CLUBS or not 0 <= aces <= _ACES or not 0 <= jacks <= _JACKS
-                or given.get("two_clubs", False).__class__ is not bool
-                or given.get("ten_diamonds", False).__class__ is not bool
-                or given.get("seven_diamonds", False).__class__ is not bool):
-            return False
-    return all(held.__class__ is int and 0 <= held <= SURS_MOST for held in surs.values())
+                or two.__class__ is not bool or ten.__class__ is not bool or seven.__class__ is not bool):
+            return None
+        counted.append((side, (clubs, aces, jacks, two, ten, seven)))
+    for held in surs.values():
+        if held.__class__ is not int or not 0 <= held <= SURS_MOST:
+            return None
+    return (tuple([(side, tuple(cards)) for side, cards in piles.items()]) if piles else (), tuple(counted),
+            tuple(surs.items()), partial)
 
 
-def key_of_tally(action: dict[str, Any]) -> tuple[Any, ...]:
-    """``tally_key`` of a tally action known to be plainly right (made from one that was, with
-    values of the same types): its content as a tuple, without checking it again."""
-    piles, counts, surs = action.get("piles", {}), action.get("counts", {}), action.get("surs", {})
-    return (tuple([(side, tuple(cards)) for side, cards in piles.items()]) if piles else (),
-            tuple([(side, tuple(given.items())) for side, given in counts.items()]), tuple(surs.items()),
-            action.get("partial", False))
+def tally_of_key(key: tuple[Any, ...]) -> dict[str, Any]:
+    """The tally action a ``tally_key`` stands for: what ``check_action`` accepted, with every
+    count written (in COUNT_KEYS' order) and each field given."""
+    piles, counts, surs, partial = key
+    return {"type": "tally", "piles": {side: list(cards) for side, cards in piles},
+            "counts": {side: dict(zip(COUNT_KEYS, values, strict=True)) for side, values in counts},
+            "surs": dict(surs), "partial": partial}
 
 
 def check_tally(action: dict[str, Any]) -> None:

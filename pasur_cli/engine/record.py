@@ -29,10 +29,9 @@ from pasur_cli.engine.action import (
     SURS_MOST,
     TAKE_MOST,
     action_text,
-    key_of_tally,
     parse_action,
-    plainly_tally,
     tally_key,
+    tally_of_key,
 )
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
@@ -48,8 +47,10 @@ MAX_NAME = NAME_TEXT_MOST    # characters in a player's name as written, before 
 MAX_TIME = 64                # characters in an "at" or "created" time
 MAX_NUMBER = 10**6           # no number in a record is larger
 MAX_DIGITS = 7
+SEEN_MOST = 4096             # distinct tallies of one record read once each (a record repeats a few)
 
 TOP_FIELDS = ("format", "version", "players", "dealer", "rules", "created", "actions")
+_ENTRY_FIELDS = frozenset(("at", "action"))
 
 
 class CheckedRecord(NamedTuple):
@@ -345,22 +346,8 @@ def quick_action(value: dict[str, Any], sides: frozenset[str]) -> tuple[dict[str
     which ``check_action`` then reads (and says what is wrong)."""
     kind = value.get("type")
     if kind == "tally":
-        if not plainly_tally(value):  # read field by field
-            return None
-        piles, counts, surs = value.get("piles", {}), value.get("counts", {}), value.get("surs", {})
-        if not (piles.keys() | counts.keys() | surs.keys()) <= sides:
-            return None  # a side spelt otherwise (decomposed, with spaces): _sides reads it
-        if piles and not all(len(set(cards)) == len(cards) for cards in piles.values()):
-            return None  # a card named twice: _cards says where
-        counted = {}  # the counts with every key, in COUNT_KEYS' order (as the engine writes them)
-        for side, given in counts.items():
-            get = given.get
-            counted[side] = {"clubs": get("clubs", 0), "aces": get("aces", 0), "jacks": get("jacks", 0),
-                             "two_clubs": get("two_clubs", False), "ten_diamonds": get("ten_diamonds", False),
-                             "seven_diamonds": get("seven_diamonds", False)}
-        action = {"type": "tally", "piles": {side: list(cards) for side, cards in piles.items()} if piles else {},
-                  "counts": counted, "surs": dict(surs), "partial": value.get("partial", False)}
-        return action, key_of_tally(action)  # made of the values just checked: the engine's key, made its way
+        key = tally_key(value)  # None: read field by field
+        return None if key is None else quick_tally(key, sides)
     if kind == "deal" and value.keys() <= {"type", "table"}:
         table = _quick_codes(value.get("table"), PILE_MOST)
         return None if table is None else ({"type": "deal", "table": table}, None)
@@ -374,6 +361,17 @@ def quick_action(value: dict[str, Any], sides: frozenset[str]) -> tuple[dict[str
     return None
 
 
+def quick_tally(key: tuple[Any, ...], sides: frozenset[str]) -> tuple[dict[str, Any], tuple[Any, ...]] | None:
+    """``quick_action`` of a tally by its ``tally_key``: the tally with every count written, and
+    the key; None when a side is not spelt as the match spells it or a pile names a card twice."""
+    piles, counts, surs, _ = key
+    if not all(side in sides for part in (piles, counts, surs) for side, _ in part):
+        return None  # a side spelt otherwise (decomposed, with spaces): _sides reads it
+    if piles and not all(len(set(cards)) == len(cards) for _, cards in piles):
+        return None  # a card named twice: _cards says where
+    return tally_of_key(key), key  # the engine's key, as the engine makes it
+
+
 def _quick_time(value: object) -> bool:
     """Whether an "at" is plainly a time ``_plain`` accepts (printable ASCII, short enough)."""
     return type(value) is str and len(value) <= MAX_TIME and value.isascii() and value.isprintable()
@@ -384,9 +382,17 @@ def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dic
     return _fingerprint(players, dealer, rules, [action_text(a) for a in actions])
 
 
+_WRITE_TEXT = json.JSONEncoder(ensure_ascii=False).encode  # one string as json.dumps(..., ensure_ascii=False) writes it
+
+
 def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]) -> str:
-    """``fingerprint`` of the actions' lines."""
-    content = json.dumps([players, dealer, rules.as_dict(), texts], ensure_ascii=False, sort_keys=True)
+    """``fingerprint`` of the actions' lines: the hash of
+    ``json.dumps([players, dealer, rules.as_dict(), texts], ensure_ascii=False, sort_keys=True)``,
+    that text made with each distinct line written once (a record of tallies repeats a few lines)."""
+    head = json.dumps([players, dealer, rules.as_dict()], ensure_ascii=False, sort_keys=True)
+    written: dict[str, str] = {}
+    lines = [written.get(text) or written.setdefault(text, _WRITE_TEXT(text)) for text in texts]
+    content = head[:-1] + ", [" + ", ".join(lines) + "]]"
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:32]
 
 
@@ -426,16 +432,25 @@ def _read(doc: Any) -> CheckedRecord:
     sides = list(match.sides)
     actions, times, keys = [], [], []
     named, canonical = frozenset(sides), True  # whether each action was replayed in its canonical form
+    seen: dict[tuple[Any, ...], tuple[dict[str, Any], tuple[Any, ...]]] = {}  # tally_key -> quick_tally's reading
     for number, entry in enumerate(entries, 1):
         if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
             raise NotationError("action {number} of the record is malformed: {entry}", number=number,
                                 entry=json.dumps(entry, ensure_ascii=True)[:80])
         at = entry.get("at", "")
-        if not (entry.keys() <= {"at", "action"} and _quick_time(at)):  # else read field by field, to say why
+        if not (entry.keys() <= _ENTRY_FIELDS and _quick_time(at)):  # else read field by field, to say why
             _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
             at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
         times.append(at)
-        quick = quick_action(entry["action"], named)
+        key = tally_key(entry["action"])  # plainly a right tally: its key (None for anything else)
+        if key is None:
+            quick = quick_action(entry["action"], named)
+        else:  # an equal tally read before is read the same (and its key, that same object, is found at once)
+            quick = seen.get(key)
+            if quick is None:
+                quick = quick_tally(key, named)
+                if quick is not None and len(seen) < SEEN_MOST:
+                    seen[key] = quick
         if quick is None:
             action = check_action(entry["action"], number, sides)
             key = tally_key(action)

@@ -18,8 +18,10 @@ SEVEN_DIAMONDS = Card(Rank.SEVEN, Suit.DIAMONDS)
 def _counts_ok(value: Value, most: dict[str, int]) -> None:
     """Raise NotationError unless every field is a whole number (0..most, when given) or a bool.
     The sentence names the field, never the class: it can reach a player (a damaged snapshot)."""
-    for name in value._fields:
-        held = getattr(value, name)
+    for name, held in zip(value._fields, value._values(), strict=True):
+        if (held.__class__ is int and 0 <= held <= most.get(name, held)) or (held.__class__ is bool
+                                                                            and name not in most):
+            continue  # the usual value, known right at once; anything else is looked at below and refused
         if isinstance(held, bool) and name not in most:
             continue
         if held.__class__ is not int:

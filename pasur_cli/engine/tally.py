@@ -67,16 +67,17 @@ _SCORED_MOST = 4096
 
 
 def scored_tally(match: Standing, action: dict[str, Any],
-                 key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], Mapping[str, SideScore]]:
+                 key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], FrozenDict[str, SideScore]]:
     """``tally_action`` and ``tally_scores`` of a tally action that passed ``check_action``: its
-    canonical form (a new dict each time) and its scores. Computed once for each tally (its
+    canonical form (a new dict each time) and its scores (a FrozenDict). Computed once for each tally (its
     ``tally_key``, found here or given by Match, which made it of this action), sides, rules and
     side at or above the sur limit (all that the scores depend on). Raises what they raise."""
     rules = match.rules
-    key = key or tally_key(action)
+    if key is None:
+        key = tally_key(action)
     if key is None:  # not plainly a tally (a card written as a player writes it): computed each time
         canonical = tally_action(match, action)
-        return canonical, tally_scores(match, canonical)
+        return canonical, FrozenDict(tally_scores(match, canonical))
     kept = _SCORED.get(id(rules))
     if kept is None or kept[0] is not rules:  # the rules object itself is kept, so its id is not reused
         if len(_SCORED) >= 64:
@@ -93,8 +94,9 @@ def scored_tally(match: Standing, action: dict[str, Any],
             known_tallies.clear()
         known_tallies[full] = known
     canonical, scores = known
-    return {"type": "tally", "piles": {s: list(c) for s, c in canonical["piles"].items()},
-            "counts": {s: dict(c) for s, c in canonical["counts"].items()}, "surs": dict(canonical["surs"]),
+    piles, counts = canonical["piles"], canonical["counts"]  # copied: the kept one is never handed out
+    return {"type": "tally", "piles": {s: list(c) for s, c in piles.items()} if piles else {},
+            "counts": {s: dict(c) for s, c in counts.items()} if counts else {}, "surs": dict(canonical["surs"]),
             "partial": canonical["partial"]}, scores
 
 
@@ -113,8 +115,9 @@ def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore
         raise IllegalPlayError("no pile or counts for {sides}: every side needs one.", sides=", ".join(missing))
     _check_piles(piles, partial and not counts, bool(counts))
     summary = {s: PileCount.of(p) for s, p in piles.items()}
-    for side, c in counts.items():
-        summary[side] = PileCount(**{k: c.get(k, 0 if k in COUNT_MOST else False) for k in COUNT_KEYS})
+    for side, c in counts.items():  # a count left out is none (in PileCount's field order)
+        summary[side] = PileCount(c.get("clubs", 0), c.get("aces", 0), c.get("jacks", 0), c.get("two_clubs", False),
+                                  c.get("ten_diamonds", False), c.get("seven_diamonds", False))
     _check_counts(summary, partial, match.rules)
     _check_surs(surs, match)
     return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)

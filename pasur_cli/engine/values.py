@@ -116,6 +116,11 @@ class Value(metaclass=ValueMeta):
     def _arguments(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """Every field's value in order, from positional and keyword arguments and the defaults."""
         fields = cls._fields
+        if not args and len(kwargs) == len(fields):  # every field by name (scoring makes values so): no defaults
+            try:
+                return tuple(map(kwargs.__getitem__, fields))
+            except KeyError:
+                pass  # a name that is no field: said below
         if len(args) > len(fields):
             raise TypeError(f"{cls.__name__}() takes {len(fields)} fields, {len(args)} were given")
         values = list(args)
