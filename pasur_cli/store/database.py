@@ -926,6 +926,14 @@ class Store:
         before schema 4) are written again from the match as it is."""
         if not match.start:
             return  # replayed from the whole log: its snapshots were just written afresh
+        count = db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()[0]
+        if count != len(match.results):
+            # a finished deal has no snapshot (the newest rows deleted by hand: the one before still
+            # chains, and a deal finished in the actions after it): the snapshot just written continued
+            # the chain over the gap, and the older ones cannot be read as one per deal; the log still
+            # replays, so every snapshot is written again from it
+            rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
+            return
         if match_id not in self.mismatched and chained(self.db, match_id):
             return
         for _ in match.base:
