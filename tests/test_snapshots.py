@@ -489,3 +489,29 @@ def test_a_finished_deal_whose_snapshot_is_missing_does_not_stop_play(pasur, db,
     for args in SHOWN:
         assert shown[tuple(args)].stdout == pasur(*args).stdout, args
     assert json.loads(shown[("score", "--json")].stdout)["totals"] == engine.totals
+
+
+@pytest.mark.parametrize("seed", some(range(8), 2))
+def test_a_snapshot_moved_to_another_action_never_cuts_the_wrong_deal(pasur, db, seed):
+    """Generated: a finished deal's snapshot row moved by hand to another action (its seq a few
+    actions earlier or later, its CRC now failing). `log --deal N` cut deal N's actions at the
+    moved seq, which only the result's check could refuse, so it showed the wrong plays or said
+    "enter the table of deal 4 first"; every deal is shown as the log replays it, with the damage
+    said on stderr."""
+    rng = random.Random(seed)
+    engine = stored(db, rng.randint(3, 5), 80 + seed, extra_plays=rng.choice([0, 3]))
+    con = sqlite3.connect(db)
+    seqs = [s for s, in con.execute("SELECT seq FROM snapshots ORDER BY seq")]
+    moved = rng.choice(seqs[:-1])  # the newest is checked before anything is read
+    to = moved + rng.choice([-3, -1, 1, 3])
+    con.execute("UPDATE snapshots SET seq = ? WHERE seq = ?", (to, moved))
+    con.commit()
+    con.close()
+    file = db.read_bytes()
+    shown = {n: pasur("log", "--deal", n) for n in range(1, len(engine.results) + 2)}
+    assert db.read_bytes() == file
+    forged(db, "DELETE FROM snapshots")  # the log alone
+    for n, result in shown.items():
+        truth = pasur("log", "--deal", n)
+        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (n, moved, to)
+    assert any("do not match its log" in result.stderr for result in shown.values())

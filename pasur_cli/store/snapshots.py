@@ -543,7 +543,13 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         return parsed[index]
 
     def seq_at(index: int, seq: object) -> int:
+        """Deal ``index``'s last action, when its result checks out (its CRC covers the deal's
+        lines from the seq before to this one, so a seq moved by hand fails it): `log --deal N`
+        reads a deal's actions by these numbers."""
         if type(seq) is not int or not 0 < seq <= newest:
+            raise Untrusted
+        results[index]
+        if results.replayed:  # this deal, or one before it, did not check out: the whole log's numbers
             raise Untrusted
         return seq
 
