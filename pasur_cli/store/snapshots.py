@@ -448,6 +448,11 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         # too many (the deals' numbers would be wrong): replay everything
         store.mismatched.setdefault(mid, count)
         return None
+    if not header_holds(store, mid, players, dealer, count, result):
+        # the players' order, the rules or the first dealer changed by hand under the snapshots: the
+        # log replayed whole says whether it still replays (show read a finished match as sound)
+        store.mismatched.setdefault(mid, 1)
+        return None
     rows: list[Any] = []
     trusted: list[bool] = []  # whether every row was found to be what pasur wrote for the log (chained)
 
@@ -556,6 +561,27 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
     results = Lazy(count, lambda: [r[1] for r in fetch()], mid, result_at, lambda: whole().results)
     completed = Lazy(count, lambda: [r[0] for r in fetch()], mid, seq_at, lambda: whole().completed_at)
     return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
+
+def header_holds(store: Book, mid: int, players: list[str], dealer: int, count: int, newest: str) -> bool:
+    """Whether the match's players, rules and first dealer as stored are those its snapshots were
+    written for: the oldest snapshot's ``book_crc`` starts from them (``book_seed``), so that row
+    alone says so (one row read, whatever the match's length). A row without running checksums
+    (written before schema 4) has only the newest deal's dealer to say it: it must be the one the
+    players and the first dealer make."""
+    if store.schema >= 4:
+        first = store.db.execute("SELECT seq, engine, crc, result, totals, figures, book_crc FROM snapshots"
+                                 " WHERE match_id = ? ORDER BY seq LIMIT 1", (mid,)).fetchone()
+        if first is not None and type(first[6]) is int:
+            seed = _header(store.db, mid)
+            return (seed is not None and all(isinstance(text, str) for text in first[3:6])
+                    and zlib.crc32(("\n" + book_line(*first[:6])).encode(), seed) == first[6])
+    try:
+        found = store.db.execute("SELECT CASE WHEN json_valid(?1) THEN json_extract(?1, '$.dealer') END",
+                                 (newest,)).fetchone()[0]
+    except sqlite3.OperationalError:  # no JSON functions in this SQLite: the results' own checks say it
+        return True
+    return bool(found == players[(dealer + count - 1) % len(players)])
+
 
 def snapshot_number(db: sqlite3.Connection, text: str) -> object:
     """A snapshot's deal number (``$.number`` of its result), read by SQLite's JSON functions
