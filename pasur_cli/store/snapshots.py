@@ -353,9 +353,22 @@ ONE_CHAIN = ("SELECT n.engine, n.log_crc, n.book_crc, (SELECT count(*) = n.seq A
              " ORDER BY seq)) FROM snapshots AS n WHERE n.match_id = ?1 ORDER BY n.seq DESC LIMIT 1")
 
 
-def chained(db: sqlite3.Connection, match_id: int) -> bool:
-    """``chain_holds`` for one match, its CRCs computed in SQLite (ONE_CHAIN)."""
-    row = db.execute(ONE_CHAIN, (match_id,)).fetchone()
+# ONE_BOOK (?1: the match id, ?2 and ?3: the newest snapshot's seq and log_crc, its log already found to hold):
+# ONE_CHAIN without computing the log's CRC again (newest_snapshot computed it for the same row)
+_LOG_PART = ("(SELECT pasur_lines_crc(CAST(action AS BLOB)) FROM (SELECT action FROM actions WHERE match_id = ?1"
+             " AND seq <= n.seq ORDER BY seq))")
+ONE_BOOK = ONE_CHAIN.replace(_LOG_PART, "n.log_crc").replace("WHERE n.match_id = ?1 ", "WHERE n.match_id = ?1 AND"
+                                                                " n.seq = ?2 AND n.log_crc = ?3 ")
+assert _LOG_PART in ONE_CHAIN and ONE_BOOK.count("?2") == 1
+
+
+def chained(db: sqlite3.Connection, match_id: int, log_held: tuple[int, int] | None = None) -> bool:
+    """``chain_holds`` for one match, its CRCs computed in SQLite (ONE_CHAIN). ``log_held``: the
+    newest snapshot's seq and log_crc, when the log up to it was found to hold (LOG_UP_TO) in
+    this read: only the book is computed, if the newest is still that row (else both)."""
+    row = db.execute(ONE_BOOK, (match_id, *log_held)).fetchone() if log_held is not None else None
+    if row is None:
+        row = db.execute(ONE_CHAIN, (match_id,)).fetchone()
     if row is None:
         return False
     engine, log_crc, book_crc, numbered, log_found, book_found = row
@@ -396,6 +409,9 @@ _CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT
 # Every snapshot of a match with the checksum of its deal (all of a match's snapshots checked with one query)
 VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
             " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
+# LOG_UP_TO (?1: the match id, ?2: a snapshot's seq): the CRC of the match's action lines up to it, as its log_crc
+LOG_UP_TO = ("SELECT pasur_lines_crc(CAST(action AS BLOB)) FROM (SELECT action FROM actions WHERE match_id = ?1"
+             " AND seq <= ?2 ORDER BY seq)")
 # the same rows without the checksums, once chain_holds found every one of them right
 TRUSTED = "SELECT seq, result, engine, crc, totals, NULL FROM snapshots WHERE match_id = ? ORDER BY seq"
 def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
@@ -416,11 +432,13 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
     when there are none, or the newest was computed by another engine, does not match the log
     or does not fit the match (its totals name other sides than the players and rules make,
     its deal number is not the count of snapshots, a field has the wrong type)."""
-    snaps = store.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
-                            " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
+    snaps = store.db.execute("SELECT seq, engine, crc, result, totals, log_crc FROM snapshots WHERE match_id = ?"
+                            " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall() if store.schema >= 4 else \
+        store.db.execute("SELECT seq, engine, crc, result, totals, NULL FROM snapshots WHERE match_id = ?"
+                         " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
     if not snaps:
         return None
-    newest, engine, crc_stored, result, totals_text = snaps[0]
+    newest, engine, crc_stored, result, totals_text, log_crc = snaps[0]
     previous = snaps[1][0] if len(snaps) > 1 else 0
     if (engine != ENGINE_VERSION or type(newest) is not int or type(previous) is not int
             or not isinstance(result, str) or not isinstance(totals_text, str)):
@@ -453,6 +471,16 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         # log replayed whole says whether it still replays (show read a finished match as sound)
         store.mismatched.setdefault(mid, 1)
         return None
+    held = (newest, log_crc) if type(log_crc) is int else None  # the log up to the newest, when it holds
+    if held is not None and store.db.execute(LOG_UP_TO, (mid, newest)).fetchone()[0] != log_crc:
+        # an action of an older deal changed (or lost, or no text) by hand: the whole log replayed says
+        # whether it still replays (show read a match whose log no longer replays as sound); the first
+        # deal whose snapshot does not match its lines is named
+        for index, (_, _, engine, stored, _, checksum) in enumerate(store.db.execute(VERIFIED, (mid,))):
+            if engine != ENGINE_VERSION or checksum is None or checksum != stored:
+                store.mismatched.setdefault(mid, index + 1)
+                break
+        return None
     rows: list[Any] = []
     trusted: list[bool] = []  # whether every row was found to be what pasur wrote for the log (chained)
 
@@ -470,7 +498,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
 
     def read(book: Book) -> None:
         """Every row: checked all at once by their running checksums, else each with its deal's."""
-        holds = book.schema >= 4 and chained(book.db, mid)
+        holds = book.schema >= 4 and chained(book.db, mid, held if book is store else None)
         trusted.append(holds)
         rows.extend(book.db.execute(TRUSTED if holds else VERIFIED, (mid,)).fetchall())
 
