@@ -585,3 +585,40 @@ def test_a_result_read_as_written_is_the_result_read_in_general(sides, number, t
     read = written_result(text, sides, known)
     assert read == parse_result(text, sides) == result and list(read.scores) == sides
     assert written_result(text, sides, known) == result  # and again from what it kept
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_match_deleted_while_the_file_is_read_at_once_is_left_out(pasur, db, monkeypatch, seed):
+    """Generated: `matches` and `stats` read the list of matches, then every snapshot, then every
+    log, each a query of its own; another program deletes a match (as `pasur delete` does) between
+    two of them. The careful reading of that match found it gone and `matches` failed ("there is
+    no match 2"); it is left out, as a reading after the delete leaves it out, and every other
+    match is shown as before."""
+    import sqlite3
+
+    from matchbook import random_match, stored
+    rng = random.Random(seed)
+    made = [random_match(rng, finished=rng.random() < .5) for _ in range(4)]
+    stored(db, made)
+    gone = rng.randint(1, len(made))
+    query = rng.choice(["FROM snapshots AS s GROUP BY match_id", "FROM actions GROUP BY match_id"])
+    command = rng.choice([["matches", "--json"], ["stats", "--json"]])
+    real = sqlite3.connect
+
+    def delete() -> None:
+        other = real(db)
+        with other:
+            for sql in ("DELETE FROM snapshots WHERE match_id = ?", "DELETE FROM actions WHERE match_id = ?",
+                        "DELETE FROM matches WHERE id = ?"):
+                other.execute(sql, (gone,))
+        other.close()
+
+    def watched(*args, **kwargs):
+        con = real(*args, **kwargs)
+        con.set_trace_callback(lambda sql: delete() if query in sql else None)
+        return con
+    monkeypatch.setattr(sqlite3, "connect", watched)
+    shown = pasur(*command)
+    monkeypatch.setattr(sqlite3, "connect", real)
+    after = pasur(*command)
+    assert (shown.exit_code, shown.stdout) == (0, after.stdout), (gone, query)

@@ -711,6 +711,8 @@ class Store:
             except DamagedError as err:
                 self.mismatched.pop(mid, None)  # damaged, said as such
                 read = err
+            except NoMatchError:
+                continue  # deleted by another program since the list was read: not listed, as after it
             out.append((mid, read))
         return out
 
