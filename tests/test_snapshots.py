@@ -588,3 +588,44 @@ def test_an_older_deals_action_changed_by_hand_is_never_read_as_sound(pasur, db,
         truth = pasur(*view)
         assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, seq, how)
     assert engine.results
+
+
+@pytest.mark.parametrize("seed", some(range(6), 2))
+def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasur, db, monkeypatch, seed):
+    """Generated: `score` reads the newest snapshot, then (when it draws the deals) every snapshot;
+    another program (a session at the table) finishes the deal in progress in between. The new
+    deal's snapshot was read with the others and the match called damaged ("4 deal snapshots, not
+    3"); score now shows the match as it was when it read it."""
+    from simulate import random_plays
+
+    from pasur_cli.store.actions import enter_play
+    rng = random.Random(seed)
+    engine = stored(db, rng.randint(2, 4), 100 + seed)  # the next deal's table laid, no play yet
+    deal = engine.deal
+    stock = [c for c in DECK if c not in deal.where]
+    rng.shuffle(stock)
+    plays = []
+    for player, card, take in random_plays(rng, deal, stock):
+        deal.play(card, take, player)
+        plays.append((card, take, player))
+    before = pasur("score", "--json")
+    real = sqlite3.connect
+
+    def finish(sql: str) -> None:
+        if "SELECT seq, result, engine, crc, totals" in sql and plays:
+            store = Store(db, write=True)
+            while plays:
+                card, take, player = plays.pop(0)
+                enter_play(store, 1, card, take, player)
+            store.close()
+
+    def watched(*args, **kwargs):
+        con = real(*args, **kwargs)
+        con.set_trace_callback(finish)
+        return con
+    monkeypatch.setattr(sqlite3, "connect", watched)
+    shown = pasur("score", "--json")
+    monkeypatch.setattr(sqlite3, "connect", real)
+    assert not plays  # the deal was finished while score read
+    assert (shown.exit_code, shown.stdout) == (0, before.stdout)
+    assert pasur("score", "--json").stdout != before.stdout  # and the deal is there for the next reading

@@ -406,14 +406,15 @@ def chain_holds(head: Sequence[object], book: Sequence[object] | None, log: Sequ
 _CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT action FROM actions AS a WHERE"
              " a.match_id = s.match_id AND a.seq > s.previous AND a.seq <= s.seq ORDER BY a.seq)) || char(10) ||"
              " s.result || char(10) || s.totals AS BLOB))")
-# Every snapshot of a match with the checksum of its deal (all of a match's snapshots checked with one query)
+# Every snapshot of a match up to the newest a load read (?2: its seq; a deal another program finished since is not
+# this read's) with the checksum of its deal (all of a match's snapshots checked with one query)
 VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
-            " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ?) AS s ORDER BY s.seq")
+            " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ? AND seq <= ?) AS s ORDER BY s.seq")
 # LOG_UP_TO (?1: the match id, ?2: a snapshot's seq): the CRC of the match's action lines up to it, as its log_crc
 LOG_UP_TO = ("SELECT pasur_lines_crc(CAST(action AS BLOB)) FROM (SELECT action FROM actions WHERE match_id = ?1"
              " AND seq <= ?2 ORDER BY seq)")
 # the same rows without the checksums, once chain_holds found every one of them right
-TRUSTED = "SELECT seq, result, engine, crc, totals, NULL FROM snapshots WHERE match_id = ? ORDER BY seq"
+TRUSTED = "SELECT seq, result, engine, crc, totals, NULL FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq"
 def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
     """Running totals read with the json module (as ``parse_result`` reads a result), or None
     when they are not an object of whole numbers (``read``: the text read already)."""
@@ -476,7 +477,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         # an action of an older deal changed (or lost, or no text) by hand: the whole log replayed says
         # whether it still replays (show read a match whose log no longer replays as sound); the first
         # deal whose snapshot does not match its lines is named
-        for index, (_, _, engine, stored, _, checksum) in enumerate(store.db.execute(VERIFIED, (mid,))):
+        for index, (_, _, engine, stored, _, checksum) in enumerate(store.db.execute(VERIFIED, (mid, newest))):
             if engine != ENGINE_VERSION or checksum is None or checksum != stored:
                 store.mismatched.setdefault(mid, index + 1)
                 break
@@ -500,7 +501,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         """Every row: checked all at once by their running checksums, else each with its deal's."""
         holds = book.schema >= 4 and chained(book.db, mid, held if book is store else None)
         trusted.append(holds)
-        rows.extend(book.db.execute(TRUSTED if holds else VERIFIED, (mid,)).fetchall())
+        rows.extend(book.db.execute(TRUSTED if holds else VERIFIED, (mid, newest)).fetchall())
 
     replayed: list[Match] = []
 
