@@ -8,7 +8,7 @@ import random
 
 import pytest
 import tabulate
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from tier import sized
 
@@ -36,6 +36,92 @@ def test_plain_tables_are_drawn_as_tabulate_draws_them(table):
     finally:
         tabulate.MIN_PADDING = saved
     assert layout.table(rows, headers, align=align, padding=padding) == expected
+
+
+PERSIAN_WORDS = st.text(alphabet=st.sampled_from("abX 0189é♣♦\u00a0-()مهرانگیز\u200c\u064b\u0610李\n"), max_size=10)
+PERSIAN_CELLS = st.one_of(PERSIAN_WORDS, st.integers(-10**6, 10**9), PERSIAN_WORDS.map(layout.Figure),
+                          PERSIAN_WORDS.map(lambda w: layout.Drawn(f"\u2068{w}\u2069 ب")))  # a fact drawn in a sentence
+
+
+@sized(60)
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(PERSIAN_CELLS, min_size=n, max_size=n), min_size=1, max_size=6),
+    st.lists(PERSIAN_WORDS, min_size=n, max_size=n),
+    st.lists(st.sampled_from(["left", "right"]), min_size=n, max_size=n),
+    st.sampled_from([0, 2]))))
+@example(([[layout.Drawn("\u20681\u2069 ب"), 5], ["شیرین\u200cدخت", 12345]], ["side", "total"], ["right", "left"], 2))
+@example(([[layout.Drawn("\u20681\u2069 ب"), 5], ["شیرین\u200cدخت", 12345]], ["side", "total"], ["left", "right"], 0))
+def test_right_to_left_tables_are_drawn_as_tabulate_draws_them(table):
+    """In Persian every cell is an isolate, measured as wcwidth measures it, and every line begins
+    with a left-to-right mark; tables of the scripts pasur measures itself are drawn without tabulate."""
+    from pasur_cli.text import i18n
+    rows, headers, align, padding = table
+    isolated = [["\n".join(f"\u2068{line}\u2069" for line in str(c).split("\n")) for c in row] for row in rows]
+    saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
+    try:
+        expected = tabulate.tabulate(isolated, headers=["\n".join(f"\u2068{line}\u2069" for line in h.split("\n"))
+                                                        for h in headers],
+                                     tablefmt="simple", disable_numparse=True, colalign=align)
+    finally:
+        tabulate.MIN_PADDING = saved
+    i18n.set_language("fa")
+    try:
+        assert layout.table(rows, headers, align=align, padding=padding) == \
+            "\n".join("\u200e" + line for line in expected.split("\n"))
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_characters_measured_alike_are_measured_alike():
+    """Drawn without tabulate in Persian: a table whose every character text_width and wcwidth
+    (tabulate's measure) count alike; every character of the Basic Multilingual Plane that pasur
+    takes as such is checked."""
+    import wcwidth
+    alike = [chr(o) for o in range(0x10000) if layout._alike_width(chr(o)) >= 0]
+    assert {"A", "é", "♣", "\u0645", "\u200c", "\u2068"} <= set(alike) and "\u0610" not in alike
+    assert all(wcwidth.wcwidth(ch) == layout.text_width(ch) == layout._alike_width(ch) for ch in alike)
+
+
+NAMES = st.sampled_from(["Ali", "Sara", "A", "Aurélie-Françoise de la Montagne", " x ", "12", "李", "{0}"])
+SCORE_CELLS = st.one_of(NAMES, st.integers(0, 20), st.integers(-10**6, 10**7), WORDS,
+                        st.integers(1, 9).map(lambda n: layout.Figure(f"{n} ({5 * n})")))
+
+
+@sized(60)
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.lists(SCORE_CELLS, min_size=n, max_size=n), min_size=1, max_size=3), min_size=1, max_size=6),
+    st.lists(st.sampled_from(["side", "2♣", "x", "", "total", "a b"]), min_size=n, max_size=n),
+    st.one_of(st.none(), st.integers(5, 60)), st.sampled_from(["en", "fa"]))))
+@example(([[["Aurélie", 1]], [["Ali", 12]]], ["side", "total"], None, "en"))  # a name wider in one table
+@example(([[["Ali", 1]], [[7, 12]]], ["side", "total"], 80, "en"))  # a column of numbers in one table only
+def test_tables_drawn_together_are_drawn_as_each_alone(tables):
+    """`score` draws its deals' tables stacked into one where their columns come out as wide: each
+    is the table drawn alone, whatever the widths, alignments, line breaks and languages."""
+    from pasur_cli.text import i18n
+    bodies, headers, width, language = tables
+    i18n.set_language(language)
+    try:
+        assert layout.tables(bodies, headers, width) == [layout.table(rows, headers, width) for rows in bodies]
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fa", "de", "es"])
+@pytest.mark.parametrize("dealer", ["Ali", "مهرانگیز", "{number} {0} a}{b %s", "Ali\u202eevil"])
+def test_a_title_said_for_many_numbers_is_the_sentence_said_alone(language, dealer):
+    """`score` fills a deal's title once for each dealer and puts each deal's number in: the
+    sentence ``say`` makes, in every language, whatever the name holds."""
+    from pasur_cli.engine.reading import N_
+    from pasur_cli.text import i18n, render
+    i18n.set_language(language)
+    try:
+        for template in (N_("Deal {number} ({dealer} dealt, tallied)"), N_("Deal {number} ({dealer} dealt)")):
+            title = render.say_numbered(template, dealer=dealer)
+            for number in (1, 13351):
+                assert title(number) == render.say(template, number=number, dealer=dealer)
+        assert render.say_numbered(N_("{number} (tallied)"))(7) == render.say("{number} (tallied)", number=7)
+    finally:
+        i18n.set_language("en")
 
 
 PLAYERS = ["Ali", "Sara"]
@@ -205,8 +291,11 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
     match, actions = played_and_tallied(seed)
     from pasur_cli.engine.rules import rules_lines
     from pasur_cli.store.database import SCHEMA
-    from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, chain_holds
+    from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, LinesCrc, chain_holds, chained, sql_crc
     con = sqlite3.connect(":memory:")
+    con.create_function("pasur_crc", 1, sql_crc)
+    con.create_aggregate("pasur_lines_crc", 1, LinesCrc)
+    con.create_aggregate("pasur_lines_crc", 2, LinesCrc)
     con.executescript(SCHEMA)
     head = ("\n".join(match.players), rules_lines(match.rules), 0)
     con.execute("INSERT INTO matches (id, created, players, rules, dealer, touched) VALUES (1, '', ?, ?, ?, 0)", head)
@@ -220,11 +309,13 @@ def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
     assert con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall() == together
     book, = (row[1:] for row in con.execute(EVERY_BOOK))
     log, = (row[1:] for row in con.execute(EVERY_LOG))
-    assert chain_holds(head, book, log)  # SQLite's reading of the rows is the writers'
+    assert chain_holds(head, book, log) and chained(con, 1)  # SQLite's reading of the rows is the writers'
     con.executemany("INSERT INTO actions VALUES (1, ?, '', 'deal\tAS 2S 3S 4S')", [(len(actions) + 1,), (len(actions) + 2,)])
     log, = (row[1:] for row in con.execute(EVERY_LOG))
-    assert chain_holds(head, book, log)  # lines after the newest snapshot are not covered
+    assert chain_holds(head, book, log) and chained(con, 1)  # lines after the newest snapshot are not covered
     assert not chain_holds((head[0], head[1], 1), book, log)  # the first dealer is
+    con.execute("UPDATE matches SET dealer = 1")
+    assert not chained(con, 1)
     from pasur_cli.engine.stats import side_figures
     assert json.loads(together[-1][6]) == {side: list(f) for side, f in side_figures(match).items()}
     assert [r[4] for r in together] == [json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)

@@ -15,7 +15,7 @@ from pasur_cli.engine.cards import DECK
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import SCHEMA_VERSION, Store
-from pasur_cli.store.snapshots import ONE_BOOK, ONE_LOG, chain_holds, crc
+from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, LinesCrc, chain_holds, chained, crc, sql_crc
 
 
 def state(match: Match) -> tuple:
@@ -435,11 +435,14 @@ def test_a_schema_3_file_gets_its_running_checksums_from_the_first_write(pasur, 
     con = sqlite3.connect(db)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
     assert con.execute("SELECT count(*) FROM meta WHERE key = 'unchained'").fetchone()[0] == 0
+    con.create_function("pasur_crc", 1, sql_crc)
+    con.create_aggregate("pasur_lines_crc", 1, LinesCrc)
+    con.create_aggregate("pasur_lines_crc", 2, LinesCrc)
+    books = {row[0]: row[1:] for row in con.execute(EVERY_BOOK)}
+    logs = {row[0]: row[1:] for row in con.execute(EVERY_LOG)}
     for mid in range(1, len(made) + 1):
         head = con.execute("SELECT players, rules, dealer FROM matches WHERE id = ?", (mid,)).fetchone()
-        book = con.execute(ONE_BOOK, (mid,)).fetchone()
-        log = con.execute(ONE_LOG, (mid,)).fetchone()
-        assert chain_holds(head, book, log) == (mid not in (forgery, damaged)), mid
+        assert chain_holds(head, books[mid], logs[mid]) == chained(con, mid) == (mid not in (forgery, damaged)), mid
     con.close()
     for view, shown in before.items():
         now = pasur(*view)

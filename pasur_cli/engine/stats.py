@@ -234,24 +234,33 @@ def book_of(standings: Iterable[Standing], damaged: Iterable[int] = ()) -> Recor
         winner, match_id = match.winner, match.id
         finished += winner is not None
         unfinished += winner is None
-        seats = list(zip(match.players, match.seat_sides, strict=True))
-        members = {side: [p for p, s in seats if s == side] for side in match.sides}
+        members: dict[str, list[tuple[str, str]]] = {}  # side -> (key, spelling) of its players
+        for player, side in zip(match.players, match.seat_sides, strict=True):
+            members.setdefault(side, []).append((name_key(player), player))
         for side, players in members.items():
             figures = match.figures[side]
-            for player in players:
-                names[name_key(player)] = player
-                people.setdefault(name_key(player), _Tally((player,))).add_match(figures, match_id, side, winner)
+            for key, player in players:
+                names[key] = player
+                tally = people.get(key)
+                if tally is None:
+                    tally = people[key] = _Tally((player,))
+                tally.add_match(figures, match_id, side, winner)
             if len(players) == 2:
-                pair = frozenset(name_key(p) for p in players)
-                pairs[pair] = (side, tuple(players))
-                teams.setdefault(pair, _Tally(tuple(players))).add_match(figures, match_id, side, winner)
+                pair = frozenset(key for key, _ in players)
+                pairs[pair] = (side, tuple(player for _, player in players))
+                tally = teams.get(pair)
+                if tally is None:
+                    tally = teams[pair] = _Tally(pairs[pair][1])
+                tally.add_match(figures, match_id, side, winner)
         if winner is not None:
             for side, players in members.items():
-                for player in players:
-                    row = wins.setdefault(name_key(player), {})
+                won = side == winner
+                for key, _ in players:
+                    row = wins.setdefault(key, {})
                     for other, opponents in members.items():
-                        for opponent in opponents if other != side else ():
-                            row[name_key(opponent)] = row.get(name_key(opponent), 0) + (side == winner)
+                        if other != side:
+                            for opponent, _ in opponents:
+                                row[opponent] = row.get(opponent, 0) + won
     player_rows = _ranked([t.record(names[k], (names[k],)) for k, t in people.items()])
     team_rows = _ranked([t.record(pairs[k][0], pairs[k][1]) for k, t in teams.items()])
     order = [name_key(r.name) for r in player_rows]

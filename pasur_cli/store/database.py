@@ -59,9 +59,9 @@ from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.snapshots import (
     EVERY_BOOK,
     EVERY_LOG,
-    ONE_BOOK,
-    ONE_LOG,
+    LinesCrc,
     chain_holds,
+    chained,
     figures_from,
     json_totals,
     newest_snapshot,
@@ -395,6 +395,9 @@ class Store:
             db.waiting = self._waiting
             db.text_factory = _text
             db.create_function("pasur_crc", 1, sql_crc, deterministic=True)
+            # typeshed's aggregate returns an int; LinesCrc returns None for a row that is no text
+            db.create_aggregate("pasur_lines_crc", 1, LinesCrc)  # type: ignore[arg-type]
+            db.create_aggregate("pasur_lines_crc", 2, LinesCrc)  # type: ignore[arg-type]
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:
@@ -563,14 +566,13 @@ class Store:
             raise DamagedError(mid, Words("its players or rules are not text"))
         if not isinstance(created, str):
             raise DamagedError(mid, Words("its date is not text"))
-        stored = players, rules
         try:
             players, rules = players.split("\n"), stored_rules(rules)
         except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
             raise DamagedError(mid, _reason(err)) from None
         if not isinstance(dealer, int) or not 0 <= dealer < len(players):
             raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
-        snap = None if full or self.legacy else newest_snapshot(self, mid, players, rules, dealer, stored)
+        snap = None if full or self.legacy else newest_snapshot(self, mid, players, rules, dealer)
         if snap is None:
             log = self.db.execute("SELECT seq, at, action FROM actions WHERE match_id = ? ORDER BY seq",
                                   (mid,)).fetchall()
@@ -924,7 +926,7 @@ class Store:
         before schema 4) are written again from the match as it is."""
         if not match.start:
             return  # replayed from the whole log: its snapshots were just written afresh
-        if match_id not in self.mismatched and self._chained(match_id):
+        if match_id not in self.mismatched and chained(self.db, match_id):
             return
         for _ in match.base:
             if match_id in self.mismatched:
@@ -934,11 +936,6 @@ class Store:
         else:
             rebuild_snapshots(db, match_id, match)
 
-    def _chained(self, match_id: int) -> bool:
-        """Whether every snapshot of the match checks out at once (``chain_holds``)."""
-        head = self.db.execute("SELECT players, rules, dealer FROM matches WHERE id = ?", (match_id,)).fetchone()
-        return head is not None and chain_holds(head, self.db.execute(ONE_BOOK, (match_id,)).fetchone(),
-                                                self.db.execute(ONE_LOG, (match_id,)).fetchone())
 
 
 def _check_expect(expect: Expected | None, match_id: int, key: object, revision: object, length: int) -> None:

@@ -82,9 +82,10 @@ def parse_result(text: str, sides: Sequence[str] | None = None, known: dict[Any,
 def written_result(text: str, sides: Sequence[str], known: dict[str, Any]) -> DealResult:
     """``parse_result`` of a result known to be what ``result_text`` wrote (its snapshot's running
     checksums hold): its parts cut apart where result_text joined them, the dealer's name and the
-    scores read by the json module once for each different text (``known``: those read so far from
-    the same match, by their text; `score` of 13,000 tallied deals reads a few hundred). Anything
-    else is read by ``parse_result``, which raises as it does."""
+    scores of a tallied deal read by the json module once for each different text (``known``: those
+    read so far from the same match, by their text; `score` of 13,000 tallied deals reads a few
+    hundred; deals played card by card seldom score alike, and a long session keeps no text of them).
+    Anything else is read by ``parse_result``, which raises as it does."""
     head, cut, rest = text.partition(', "scores": ')
     scores_text, cut_too, tallied = rest.rpartition(', "tallied": ')
     dealer_text, _, number = head.rpartition(', "number": ')
@@ -97,7 +98,7 @@ def written_result(text: str, sides: Sequence[str], known: dict[str, Any]) -> De
         data = read_json(scores_text)
         if data.__class__ is dict and sorted(data) == sorted(sides):
             scores = FrozenDict({side: SideScore.from_dict(data[side]) for side in sides})
-            if len(known) < KNOWN_MOST:
+            if tallied == "true}" and len(known) < KNOWN_MOST:
                 known[scores_text] = scores
     if (not cut or not isinstance(dealer, str) or scores is None or tallied not in ("true}", "false}")
             or not (number.isascii() and number.isdigit())):
@@ -295,6 +296,29 @@ def sql_crc(data: object) -> int | None:
     return zlib.crc32(data)
 
 
+class LinesCrc:
+    """The SQL aggregate ``pasur_lines_crc(line)`` (registered on every connection with ``sql_crc``):
+    the CRC-32 of its rows' texts, given as bytes, joined by newlines (what ``pasur_crc`` of their
+    ``group_concat`` is, without that text in memory: a long session checks a whole match at each
+    deal's end); ``pasur_lines_crc(line, start)`` continues the CRC ``start`` with a newline and
+    each row (as book_crc continues book_seed). None when a row is no text or ``start`` no number."""
+
+    def __init__(self) -> None:
+        self.value: int | None = None
+        self.bad = False
+
+    def step(self, data: object, start: object = None) -> None:
+        if not isinstance(data, bytes) or (self.value is None and start is not None and type(start) is not int):
+            self.bad = True
+        elif self.value is not None:
+            self.value = zlib.crc32(b"\n" + data, self.value)
+        else:
+            self.value = zlib.crc32(data) if start is None else zlib.crc32(b"\n" + data, start)  # type: ignore[arg-type]
+
+    def finalize(self) -> int | None:
+        return None if self.bad else self.value
+
+
 def book_seed(players: object, rules: object, dealer: object) -> int:
     """The start of a match's ``book_crc``: the CRC-32 of its players, rules and first dealer as
     stored (a change to any of them by hand makes every snapshot be checked deal by deal)."""
@@ -313,19 +337,36 @@ BOOK_LINE = ("s.seq || ' ' || s.engine || ' ' || s.crc || char(10) || s.result |
 # column from the row max() picked), and every row as BOOK_LINE writes it, joined
 EVERY_BOOK = ("SELECT match_id, count(*), max(seq), engine, log_crc, book_crc, totals, figures, CAST(group_concat("
               f"{BOOK_LINE}, char(10)) AS BLOB) FROM snapshots AS s GROUP BY match_id")
-ONE_BOOK = EVERY_BOOK.replace("SELECT match_id, ", "SELECT ").replace("GROUP BY match_id", "WHERE match_id = ?")
-# each match's log: how many lines, the first and last number, and the lines joined by newlines (as bytes: a line
-# that is no UTF-8 is checked as it is), one row a match; one scan of the actions in order (no temporary tree)
+# EVERY_LOG: each match's log: how many lines, the first and last number, and the lines joined by newlines (as
+# bytes: a line that is no UTF-8 is checked as it is), one row a match; one scan of the actions in order
 EVERY_LOG = ("SELECT match_id, count(*), min(seq), max(seq), CAST(group_concat(action, char(10)) AS BLOB)"
              " FROM actions GROUP BY match_id")
-ONE_LOG = ("SELECT count(*), min(seq), max(seq), CAST(group_concat(action, char(10)) AS BLOB) FROM actions"
-           " WHERE match_id = ?")
+# ONE_CHAIN (?1: the match id): what chain_holds compares for one match, the CRCs computed row by row (LinesCrc), so
+# that a long session's check at each deal's end holds no joined text, neither in SQLite nor in Python: the newest
+# snapshot's engine and running checksums, whether the lines up to it are numbered 1 to its seq, the CRC of those
+# lines, and the CRC of the header and every row as BOOK_LINE writes them
+ONE_CHAIN = ("SELECT n.engine, n.log_crc, n.book_crc, (SELECT count(*) = n.seq AND min(seq) = 1 FROM actions"
+             " WHERE match_id = ?1 AND seq <= n.seq), (SELECT pasur_lines_crc(CAST(action AS BLOB)) FROM (SELECT"
+             " action FROM actions WHERE match_id = ?1 AND seq <= n.seq ORDER BY seq)), (SELECT pasur_lines_crc(CAST("
+             "line AS BLOB), (SELECT pasur_crc(CAST(players || char(10) || rules || char(10) || dealer AS BLOB)) FROM"
+             f" matches WHERE id = ?1)) FROM (SELECT {BOOK_LINE} AS line FROM snapshots AS s WHERE match_id = ?1"
+             " ORDER BY seq)) FROM snapshots AS n WHERE n.match_id = ?1 ORDER BY n.seq DESC LIMIT 1")
+
+
+def chained(db: sqlite3.Connection, match_id: int) -> bool:
+    """``chain_holds`` for one match, its CRCs computed in SQLite (ONE_CHAIN)."""
+    row = db.execute(ONE_CHAIN, (match_id,)).fetchone()
+    if row is None:
+        return False
+    engine, log_crc, book_crc, numbered, log_found, book_found = row
+    return (engine == ENGINE_VERSION and numbered == 1 and type(log_crc) is int and type(book_crc) is int
+            and log_found == log_crc and book_found == book_crc)
 
 
 def chain_holds(head: Sequence[object], book: Sequence[object] | None, log: Sequence[object] | None) -> bool:
     """Whether every snapshot of a match is what pasur wrote for its log: ``head`` (players, rules,
     first dealer as stored), ``book`` (the match's row of EVERY_BOOK, without the match id) and
-    ``log`` (its row of EVERY_LOG or ONE_LOG: count, first and last seq, the lines joined). The
+    ``log`` (its row of EVERY_LOG without the match id: count, first and last seq, the lines joined). The
     newest row's ``log_crc`` must be the CRC of the log's lines up to it and its ``book_crc`` that
     of the header and every row; the log numbered 1 to its length."""
     if book is None or log is None or not book[0]:
@@ -369,14 +410,12 @@ def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
     return totals if totals.__class__ is dict else {str(k): v for k, v in totals.items()}  # JSON's keys are text
 
 
-def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dealer: int,
-                    stored: tuple[str, str] = ("", "")) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
+def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
+                    dealer: int) -> tuple[int, Lazy, dict[str, int], Lazy, list[Any]] | None:
     """(start, results, totals, completed_at, actions after start) from the snapshots, or None
     when there are none, or the newest was computed by another engine, does not match the log
     or does not fit the match (its totals name other sides than the players and rules make,
-    its deal number is not the count of snapshots, a field has the wrong type). ``stored``: the
-    players and rules as the match's row holds them (what ``book_seed`` covers)."""
-    players_text, rules_text = stored
+    its deal number is not the count of snapshots, a field has the wrong type)."""
     snaps = store.db.execute("SELECT seq, engine, crc, result, totals FROM snapshots WHERE match_id = ?"
                             " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
     if not snaps:
@@ -410,7 +449,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dea
         store.mismatched.setdefault(mid, count)
         return None
     rows: list[Any] = []
-    chained: list[bool] = []  # whether every row was found to be what pasur wrote for the log (chain_holds)
+    trusted: list[bool] = []  # whether every row was found to be what pasur wrote for the log (chained)
 
     def fetch() -> list[Any]:  # one query for both lists, when either is first read
         if not rows:
@@ -426,10 +465,8 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dea
 
     def read(book: Book) -> None:
         """Every row: checked all at once by their running checksums, else each with its deal's."""
-        holds = book.schema >= 4 and chain_holds(
-            (players_text, rules_text, dealer), book.db.execute(ONE_BOOK, (mid,)).fetchone(),
-            book.db.execute(ONE_LOG, (mid,)).fetchone())
-        chained.append(holds)
+        holds = book.schema >= 4 and chained(book.db, mid)
+        trusted.append(holds)
         rows.extend(book.db.execute(TRUSTED if holds else VERIFIED, (mid,)).fetchall())
 
     replayed: list[Match] = []
@@ -463,13 +500,16 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dea
     def fitting(index: int, text: object) -> DealResult:
         """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
         the newest) and fits the match: its number, dealer and sides, and totals that add up."""
-        if fetch() and chained[0]:  # every row is what pasur wrote for this log: read as it is
+        if fetch() and trusted[0]:  # every row is what pasur wrote for this log: read as it is
             if not isinstance(text, str):
                 raise Untrusted
             try:
-                return written_result(text, sides, written)
+                found = written_result(text, sides, written)
             except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
                 raise Untrusted from None
+            row = fetch()[index]  # its text is not needed again: a long session keeps no more than a deal's
+            fetch()[index] = (row[0], None, *row[2:])
+            return found
         if index + 1 < count:  # the newest was checked before anything was read
             _, _, engine, stored, older_totals, checksum = fetch()[index]
             if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(text, str)

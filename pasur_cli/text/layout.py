@@ -1,12 +1,11 @@
 """How text is laid out at a terminal: the columns text takes (``text_width``), lines broken
 between words (``wrap``, ``help_text``), and tables drawn by tabulate and made to fit a width
-(``table``, ``fit_table``, ``shrink_columns``). Knows no sentence and no match.
+(``table``, ``tables``, ``fit_table``, ``shrink_columns``). Knows no sentence and no match.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 
 from pasur_cli.text import i18n
 
@@ -56,22 +55,30 @@ class Figure(str):
     __slots__ = ()
 
 
+NUMBERS = (int, Figure)  # what a table aligns right
+
+
 def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | None = None,
           align: list[str] | None = None, padding: int = 2) -> str:
     """A plain text table; columns of numbers (ints, ``Figure``s) align right (unless ``align``
     says how each column aligns), nothing else is reinterpreted. A header is at least ``padding``
     columns narrower than its column. With ``width``, made to fit that many columns when it can
     (see ``fit_table``)."""
-    if not "".join(cell for row in rows for cell in row if isinstance(cell, str)).replace("\n", "").isprintable():
+    if not "".join([cell for row in rows for cell in row if isinstance(cell, str)]).replace("\n", "").isprintable():
         rows = [[safe(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # text from the file
     # (a cell's line breaks are its own: safe keeps them, so cells with no other control are drawn as they are)
     if not "".join(headers).isprintable():
         headers = [safe(h) for h in headers]
-    align = align or ["right" if rows and all(isinstance(r[i], int | Figure) for r in rows) else "left"
+    align = align or ["right" if rows and all(isinstance(r[i], NUMBERS) for r in rows) else "left"
                       for i in range(len(headers))]
-    plain = None if i18n.is_rtl() else _plain_table(rows, headers, align, padding)
-    if plain is not None and (width is None or max(map(len, plain.split("\n"))) <= width):
-        return plain  # fits as it is: no fitting to measure
+    if i18n.is_rtl():
+        drawn = _plain_rtl(rows, headers, align, padding)
+        if drawn is not None and (width is None or drawn[1] <= width):
+            return drawn[0]  # fits as it is (measured as fit_table measures): no fitting to measure
+    else:
+        plain = _plain_table(rows, headers, align, padding)
+        if plain is not None and (width is None or max(map(len, plain.split("\n"))) <= width):
+            return plain  # fits as it is: no fitting to measure
     if width is not None:
         fitted, fitted_headers, fitted_padding = fit_table(rows, headers, width, padding)
         if len(headers) > 2 and table_width(fitted, fitted_headers, fitted_padding) > width:
@@ -110,34 +117,28 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
 def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: list[str], padding: int) -> str | None:
     """What tabulate's "simple" format draws (numbers not parsed, ``padding`` beside the headers)
     for a table of cells one column a character (text or whole numbers), written out here, or
-    None for any other table: `score` draws a table for every deal, and tabulate's time for each
-    adds up over thousands of deals (`python bench/growth.py --bounds`). A test holds the two equal."""
+    None for any other table: `score` draws a table for every deal and one row for each of them,
+    and tabulate's time adds up over thousands of deals (`python bench/growth.py --bounds`). A
+    test holds the two equal."""
     if not rows or any(len(row) != len(headers) for row in rows) or any(a not in ("left", "right") for a in align):
         return None
-    texts: list[list[str]] = [[str(c) if type(c) is int else c for c in row] for row in rows]  # type: ignore[misc]
-    if not all(isinstance(c, str) for row in texts for c in row):
+    found = _plain_columns(rows, headers)
+    if found is None:
         return None
-    cells = [[c.strip() for c in row] for row in texts]
-    every = "".join(chain.from_iterable(cells))
-    if not _narrow("".join(headers).replace("\n", "") + every.replace("\n", "")):
-        return None  # ASCII, Latin letters and the suits only
-    if "\n" not in "".join(headers) + "".join(chain.from_iterable(texts)):
-        widths = [max(len(h) + padding, max(map(len, column)))  # the rows are as long as the headers (checked)
-                  for h, column in zip(headers, zip(*cells, strict=True), strict=True)]
-        # each line one format: its cells padded (as rjust and ljust pad) to their columns' widths
-        form = "  ".join(f"{{:{'>' if a == 'right' else '<'}{w}}}" for w, a in zip(widths, align, strict=True))
+    columns, broken = found
+    if not broken:
+        widths = [max(len(h) + padding, max(map(len, column))) for h, column in zip(headers, columns, strict=True)]
+        form = _line_form(widths, align)
         return "\n".join([form.format(*headers).rstrip(), "  ".join("-" * w for w in widths).rstrip(),
-                          *(form.format(*r).rstrip() for r in cells)])
+                          *map(str.rstrip, map(form.format, *columns))])
     # cells of several lines: each line aligned in its column, a row as high as its highest cell
-    split = [[c.split("\n") for c in row] for row in cells]
+    split = [[c.split("\n") for c in row] for row in zip(*columns, strict=True)]
     heads = [h.split("\n") for h in headers]
     if not all(y.strip() for x in (*heads, *(x for r in split for x in r)) for y in x):
         return None  # an empty cell or a blank line in one: tabulate's own way
     widths = [max(max((len(x) for x in h), default=0) + padding, *(len(x) for row in split for x in row[i]))
               for i, h in enumerate(heads)]
-
-    # each line one format, as above (`matches`: a row of a few lines for each of thousands of matches)
-    form = "  ".join(f"{{:{'>' if a == 'right' else '<'}{w}}}" for w, a in zip(widths, align, strict=True))
+    form = _line_form(widths, align)  # `matches`: a row of a few lines for each of thousands of matches
 
     def lines(items: Sequence[list[str]]) -> list[str]:
         high = max(map(len, items))
@@ -148,10 +149,116 @@ def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: li
     return "\n".join([*lines(heads), rule, *(x for r in split for x in lines(r))])
 
 
+def _plain_rtl(rows: Sequence[Sequence[object]], headers: list[str], align: list[str],
+               padding: int) -> tuple[str, int] | None:
+    """What ``table`` draws through tabulate in a right-to-left language (every cell an isolate,
+    every line begun with a left-to-right mark), and its width, for a table of one-line cells (text
+    or whole numbers) that text_width and wcwidth measure alike, written out here; None for any
+    other table. In Persian, `score`'s running totals of 13,351 deals took 1.3 s through tabulate.
+    A test holds the two equal."""
+    if (not rows or not headers or any(len(row) != len(headers) for row in rows)
+            or any(a not in ("left", "right") for a in align)):
+        return None
+    columns: list[list[str]] = []  # each column's cells as text
+    sizes: list[list[int]] = []  # the columns each cell takes
+    for column in zip(*rows, strict=True):
+        texts = [str(c) if c.__class__ is int else c for c in column]
+        if not all(isinstance(c, str) for c in texts):
+            return None
+        columns.append(texts)
+        sizes.append(list(map(_alike_width, texts)))
+    head = list(map(_alike_width, headers))
+    if min(head) < 0 or min(map(min, sizes)) < 0:
+        return None  # a line break, a control, a script measured otherwise: tabulate's own way
+    widths = [max(h + padding, max(column)) for h, column in zip(head, sizes, strict=True)]
+    fsi, pdi = i18n.FSI, i18n.PDI
+
+    def line(cells: Sequence[str], taken: Sequence[int]) -> str:
+        padded = (" " * (w - n) + f"{fsi}{c}{pdi}" if a == "right" else f"{fsi}{c}{pdi}" + " " * (w - n)
+                  for c, n, w, a in zip(cells, taken, widths, align, strict=True))
+        return i18n.LRM + "  ".join(padded).rstrip()
+    lines = [line(headers, head), i18n.LRM + "  ".join("-" * w for w in widths).rstrip(),
+             *map(line, zip(*columns, strict=True), zip(*sizes, strict=True))]
+    return "\n".join(lines), sum(widths) + 2 * (len(widths) - 1)
+
+
+def _plain_columns(rows: Sequence[Sequence[object]], headers: list[str]) -> tuple[list[list[str]], bool] | None:
+    """Each column's cells as text, stripped as tabulate strips them, and whether a header or a cell
+    has a line break; None unless every cell is text or a whole number and every character one
+    column wide. The rows are as long as the headers. A column of whole numbers (most of them)
+    needs no look at its text."""
+    columns: list[list[str]] = []
+    given: list[str] = [*headers]  # the text of every column not all whole numbers: as given, and stripped
+    stripped: list[str] = []
+    for column in zip(*rows, strict=True):
+        if all(c.__class__ is int for c in column):
+            columns.append(list(map(str, column)))
+            continue
+        cells = [str(c) if c.__class__ is int else c for c in column]
+        if not all(isinstance(c, str) for c in cells):
+            return None
+        given += cells
+        columns.append([c.strip() for c in cells])
+        stripped += columns[-1]
+    if not _narrow("".join(headers).replace("\n", "") + "".join(stripped).replace("\n", "")):
+        return None  # ASCII, Latin letters and the suits only
+    return columns, "\n" in "".join(given)
+
+
+def _line_form(widths: list[int], align: list[str]) -> str:
+    """The format of a line of a plain table: each cell padded (as rjust and ljust pad) to its
+    column's width, two spaces between columns."""
+    return "  ".join(f"{{:{'>' if a == 'right' else '<'}{w}}}" for w, a in zip(widths, align, strict=True))
+
+
+def tables(bodies: Sequence[Sequence[Sequence[object]]], headers: list[str], width: int | None = None) -> list[str]:
+    """``[table(rows, headers, width) for rows in bodies]``: many tables under the same headers, drawn
+    together where they can be. `score` draws a table for each of 1,200 different deals, at 40 µs
+    each alone (`python bench/growth.py --bounds`): stacked into one plain table, each table whose
+    columns come out as wide, and aligned, as the stack's takes its lines from it; any other is
+    drawn alone. A test holds the two equal."""
+    stack = [row for rows in bodies for row in rows]
+    n, padding = len(headers), 2
+    found = None
+    if (stack and not i18n.is_rtl() and all(len(row) == n for row in stack) and "".join(headers).isprintable()
+            and "".join([c for row in stack for c in row if isinstance(c, str)]).isprintable()):
+        found = _plain_columns(stack, headers)  # (a line break, a control: each table alone)
+    if found is None:
+        return [table(rows, headers, width) for rows in bodies]
+    columns = found[0]
+    right = [all(isinstance(row[i], NUMBERS) for row in stack) for i in range(n)]
+    widths = [max(len(h) + padding, max(map(len, column))) for h, column in zip(headers, columns, strict=True)]
+    form = _line_form(widths, ["right" if r else "left" for r in right])
+    head, rule = form.format(*headers).rstrip(), "  ".join("-" * w for w in widths).rstrip()
+    lines = list(map(str.rstrip, map(form.format, *columns)))
+    if width is not None and max(len(head), len(rule), *map(len, lines)) > width:
+        return [table(rows, headers, width) for rows in bodies]
+    # a table has the stack's columns when, in each column wider than its header, a cell of its
+    # own is as wide, and each column aligned left in the stack holds text of its own too
+    wide = [i for i in range(n) if widths[i] > len(headers[i]) + padding]
+    left = [i for i in range(n) if not right[i]]
+    drawn, start = [], 0
+    for rows in bodies:
+        end = start + len(rows)
+        if (rows and all(max(map(len, columns[i][start:end])) == widths[i] for i in wide)
+                and all(not all(isinstance(row[i], NUMBERS) for row in rows) for i in left)):
+            drawn.append("\n".join([head, rule, *lines[start:end]]))
+        else:
+            drawn.append(table(rows, headers, width))
+        start = end
+    return drawn
+
+
 def _narrow(text: str) -> bool:
-    """Whether every character of ``text`` takes one column (tabulate's measure and ``len`` agree)."""
-    return text.isprintable() and (text.isascii() or all((ch < "\u0300" and ch != "\u00ad") or ch in "♣♦♥♠"
-                                                         for ch in text))
+    """Whether every character of ``text`` takes one column (tabulate's measure and ``len`` agree):
+    printable, and below the combining marks but the soft hyphen, or a suit."""
+    if not text.isprintable():
+        return False
+    if text.isascii():
+        return True
+    for suit in "♣♦♥♠":  # score's headers: 2♣ 10♦
+        text = text.replace(suit, "")
+    return not text or (max(text) < "\u0300" and "\u00ad" not in text)
 
 
 def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
@@ -174,7 +281,7 @@ def fit_table(rows: Sequence[Sequence[object]], headers: list[str], width: int,
         return body, headers, padding
     padding = 0
     texts = [i for i in range(len(headers))
-             if break_cells and body and not all(isinstance(r[i], int | Figure) for r in body)]
+             if break_cells and body and not all(isinstance(r[i], NUMBERS) for r in body)]
     return shrink_columns(body, headers, width, texts, padding), headers, padding
 
 
@@ -221,10 +328,21 @@ def text_width(text: str) -> int:
     if "\x1b" in text:
         import re
         text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    width = _known_width(text)
+    if width is not None:
+        return width
+    from unicodedata import category, combining, east_asian_width
+    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def _known_width(text: str) -> int | None:
+    """``text_width`` of text in the scripts and marks pasur writes, measured without loading
+    unicodedata (start-up time); None for any other."""
     if text.isascii():
         return len(text)
     width = 0
-    for ch in text:  # the scripts and marks pasur writes, without loading unicodedata (start-up time)
+    for ch in text:
         o = ord(ch)
         if 0x200C <= o <= 0x200F or 0x2066 <= o <= 0x2069:
             continue  # joiners, direction marks and isolates take no column
@@ -232,18 +350,31 @@ def text_width(text: str) -> int:
                 0x0606 <= o <= 0x06D5 and o != 0x061C and not 0x064B <= o <= 0x065F and o != 0x0670):
             width += 1
         else:
-            break
-    else:
-        return width
-    from unicodedata import category, combining, east_asian_width
-    return sum(0 if combining(ch) or category(ch) == "Cf" else 2 if east_asian_width(ch) in "WF" else 1
-               for ch in text)
+            return None
+    return width
+
+
+# the characters wcwidth measures 0 and text_width too (the joiners, marks and isolates), gone; and
+# the Arabic signs U+0610-U+061A, which text_width counts 1 and wcwidth 0, made unprintable
+_ALIKE = {**dict.fromkeys(map(ord, "\u200c\u200d\u200e\u200f\u2066\u2067\u2068\u2069")),
+          **dict.fromkeys(range(0x0610, 0x061B), "\x00")}
+
+
+def _alike_width(text: str) -> int:
+    """The columns of ``text`` when ``text_width`` and wcwidth (tabulate's measure) give the same
+    for each of its characters (a test checks every one), else -1 (as wcwidth says "unknown")."""
+    if text.isascii():
+        return len(text) if text.isprintable() else -1
+    width = _known_width(text) if text.translate(_ALIKE).isprintable() else None
+    return -1 if width is None else width
 
 
 def wrap(text: str, width: int, hang: int = 0) -> str:
     """``text`` with each line wider than ``width`` columns broken between words, never inside a
     fact (a Unicode isolate), each line it continues on indented ``hang`` columns more than its
     own indent; a word wider than the line stays whole. A prompt's trailing space is kept."""
+    if 2 * len(text) <= width:  # every line fits, whatever its characters (`score`: a title for each deal)
+        return str(text)
     return "\n".join(_wrap_line(line, width, hang) for line in text.split("\n"))
 
 

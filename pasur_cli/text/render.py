@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from pasur_cli.engine.captures import Captures, is_sur
@@ -28,6 +28,7 @@ from pasur_cli.text.layout import (
     safe,
     table,
     table_width,
+    tables,
     text_width,
     visible,
     wrap,
@@ -200,6 +201,15 @@ def _fill(text: str, facts: dict[str, object]) -> str:
 _LOOKS = {rtl: Look(rtl=rtl) for rtl in (False, True)}  # what _fill draws facts with
 
 
+def say_numbered(template: str, /, **facts: object) -> Callable[[int], str]:
+    """``say`` for one sentence said with many numbers: a function of ``number`` giving what
+    ``say(template, number=number, **facts)`` gives, the other facts drawn once (`score` says a
+    title for each of thousands of deals, and each with say was a tenth of its drawing)."""
+    pieces = [_fill(piece, facts).replace("{", "{{").replace("}", "}}") for piece in _(template).split("{number}")]
+    form = i18n.isolate("{0}").join(pieces)  # a number's digits are isolated only in a right-to-left language
+    return lambda number: Drawn(form.format(number))
+
+
 def no_sur_text(record: Play) -> str:
     """Why a play that cleared the table was no sur, as a sentence."""
     from pasur_cli.engine.deal import NoSurRule
@@ -370,11 +380,15 @@ def awaiting_text(match: Match, session: bool = False) -> str | None:
                dealer=match.dealer, number=match.deal_number)
 
 
-def _score_rows(scores: Mapping[str, SideScore], rules: Rules) -> tuple[list[list[object]], list[str]]:
+def _score_headers(rules: Rules, look: Look) -> list[str]:
     headers = [_("side"), _("clubs"), _("clubs pts"), "2♣", "10♦", _("aces"), _("jacks"), _("surs")]
     if rules.seven_diamonds:
         headers.append("7♦")
     headers.append(_("total"))
+    return [h.replace("♣", "C").replace("♦", "D") for h in headers] if look.ascii else headers
+
+
+def _score_rows(scores: Mapping[str, SideScore], rules: Rules) -> list[list[object]]:
     rows = []
     for side, s in scores.items():
         row = [side, s.clubs, s.clubs_points, s.two_clubs, s.ten_diamonds, s.aces, s.jacks,
@@ -382,18 +396,15 @@ def _score_rows(scores: Mapping[str, SideScore], rules: Rules) -> tuple[list[lis
         if rules.seven_diamonds:
             row.append(s.seven_diamonds)
         rows.append([*row, s.total])
-    return rows, headers
-
-
-def _ascii_headers(headers: list[str], look: Look) -> list[str]:
-    return [h.replace("♣", "C").replace("♦", "D") for h in headers] if look.ascii else headers
+    return rows
 
 
 def match_table(match: Match, width: int | None = None) -> str:
-    rows = []
-    for result, running in zip(match.results, match.running_totals(), strict=True):
-        number = say("{number} (tallied)", number=result.number) if result.tallied else str(result.number)
-        rows.append([number, result.dealer, *(running[s] for s in match.sides)])
+    tallied = say_numbered(N_("{number} (tallied)"))
+    sides = match.sides
+    rows = [[tallied(result.number) if result.tallied else str(result.number), result.dealer,
+             *map(running.__getitem__, sides)]
+            for result, running in zip(match.results, match.running_totals(), strict=True)]
     return table(rows, [_("deal"), _("dealer"), *match.sides], width)
 
 
@@ -428,17 +439,20 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
     ``brief``: only the last deal's table (and the race of a deal being played), then how to see
     every deal (the command ``brief`` names) when there are earlier ones."""
     parts = []
-    results = match.results[-1:] if only_last or brief else match.results
-    drawn: dict[int, tuple[object, str]] = {}  # each deal's table by its scores object (deals that scored alike
-    for result in results:                     # share one: see pasur_cli.store.snapshots.parse_result)
-        kept = drawn.get(id(result.scores))
-        if kept is None or kept[0] is not result.scores:
-            rows, headers = _score_rows(result.scores, match.rules)
-            kept = drawn[id(result.scores)] = result.scores, table(rows, _ascii_headers(headers, look), width)
-        title = (say("Deal {number} ({dealer} dealt, tallied)", number=result.number, dealer=result.dealer)
-                 if result.tallied
-                 else say("Deal {number} ({dealer} dealt)", number=result.number, dealer=result.dealer))
-        parts.append(wrap(title, width, 2) + "\n" + kept[1])
+    results = list(match.results[-1:] if only_last or brief else match.results)
+    # each deal's table by its scores object, drawn once: deals that scored alike share one (see
+    # store.snapshots.parse_result), and ``results`` keeps each alive, so no id is taken twice
+    distinct = list({id(result.scores): result.scores for result in results}.values())
+    drawn = dict(zip(map(id, distinct), tables([_score_rows(scores, match.rules) for scores in distinct],
+                                               _score_headers(match.rules, look), width), strict=True))
+    titles: dict[tuple[str, bool], Callable[[int], str]] = {}
+    for result in results:
+        title = titles.get((result.dealer, result.tallied))
+        if title is None:
+            template = N_("Deal {number} ({dealer} dealt, tallied)") if result.tallied \
+                else N_("Deal {number} ({dealer} dealt)")
+            title = titles[result.dealer, result.tallied] = say_numbered(template, dealer=result.dealer)
+        parts.append(wrap(title(result.number), width, 2) + "\n" + drawn[id(result.scores)])
     if not only_last and match.deal is not None:
         played = say("Deal {number}: {played} of {total} cards played so far.",
             number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
