@@ -222,8 +222,8 @@ def tables(bodies: Sequence[Sequence[Sequence[object]]], headers: list[str], wid
     found = None
     if (stack and not i18n.is_rtl() and all(len(row) == n for row in stack) and "".join(headers).isprintable()
             and "".join([c for row in stack for c in row if isinstance(c, str)]).isprintable()):
-        found = _plain_columns(stack, headers)  # (a line break, a control: each table alone)
-    if found is None:
+        found = _plain_columns(stack, headers)
+    if found is None or found[1]:  # a right-to-left language, a line break, a control...: each table alone
         return [table(rows, headers, width) for rows in bodies]
     columns = found[0]
     right = [all(isinstance(row[i], NUMBERS) for row in stack) for i in range(n)]
@@ -434,6 +434,9 @@ def column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, p
     """Columns tabulate's simple format gives column ``i``: its widest line, or its header's widest
     line and ``padding`` (tabulate's MIN_PADDING)."""
     cells = {str(r[i]) for r in rows}  # each different cell measured once (`matches`: 5,000 rows, few names)
+    text = "\n".join(cells)
+    if text.isascii() and "\x1b" not in text:  # one column a character: the longest line (`score` fitted narrow)
+        return max(max(text_width(line) for line in headers[i].split("\n")) + padding, *map(len, text.split("\n")))
     return max([max(text_width(line) for line in headers[i].split("\n")) + padding,
                 *(text_width(line) for cell in cells for line in cell.split("\n"))])
 
