@@ -449,3 +449,19 @@ def test_a_schema_3_file_gets_its_running_checksums_from_the_first_write(pasur, 
         assert now.stdout == shown.stdout, view
         assert now.stderr == shown.stderr, view  # the forged match still said to be recomputed
     assert any("do not match its log" in shown.stderr for shown in before.values())
+
+
+@pytest.mark.parametrize("seed", some(range(6), 2))
+def test_an_undo_after_a_deal_its_snapshot_misses_replays_from_the_snapshot_before(pasur, db, seed):
+    """A match whose newest snapshot is gone (a hand edit) is read from the one before, the log
+    after it finishing a deal again; taking back a play then replays from that snapshot's results,
+    not from them and the deal finished since (the undo said "the match is over" on a match that
+    was not, or took back into figures counted twice)."""
+    rng = random.Random(seed)
+    engine = stored(db, rng.randint(2, 4), 60 + seed, extra_plays=rng.randint(1, 3))
+    forged(db, "DELETE FROM snapshots WHERE seq = (SELECT max(seq) FROM snapshots)")
+    assert pasur("undo").exit_code == 0
+    engine.undo(1)
+    shown = json.loads(pasur("show", "--json").stdout)
+    assert shown["deal"] == engine.deal_number and shown["table"] == [c.code for c in engine.deal.table]
+    assert json.loads(pasur("score", "--json").stdout)["totals"] == engine.totals
