@@ -629,3 +629,19 @@ def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasu
     assert not plays  # the deal was finished while score read
     assert (shown.exit_code, shown.stdout) == (0, before.stdout)
     assert pasur("score", "--json").stdout != before.stdout  # and the deal is there for the next reading
+
+
+@pytest.mark.parametrize("seed", some(range(6), 2))
+def test_an_undo_after_a_deal_its_snapshot_misses_replays_from_the_snapshot_before(pasur, db, seed):
+    """A match whose newest snapshot is gone (a hand edit) is read from the one before, the log
+    after it finishing a deal again; taking back a play then replays from that snapshot's results,
+    not from them and the deal finished since (the undo said "the match is over" on a match that
+    was not, or took back into figures counted twice)."""
+    rng = random.Random(seed)
+    engine = stored(db, rng.randint(2, 4), 60 + seed, extra_plays=rng.randint(1, 3))
+    forged(db, "DELETE FROM snapshots WHERE seq = (SELECT max(seq) FROM snapshots)")
+    assert pasur("undo").exit_code == 0
+    engine.undo(1)
+    shown = json.loads(pasur("show", "--json").stdout)
+    assert shown["deal"] == engine.deal_number and shown["table"] == [c.code for c in engine.deal.table]
+    assert json.loads(pasur("score", "--json").stdout)["totals"] == engine.totals

@@ -7,6 +7,7 @@ import pickle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tier import sized
 
 from pasur_cli.engine.cards import DECK, Card, parse_card
 from pasur_cli.engine.deal import NoSur, Play
@@ -92,3 +93,51 @@ def test_a_side_score_round_trips_by_name(values):
 def test_a_pile_count_holds_only_what_a_pile_can(bad):
     with pytest.raises(ValueError):
         PileCount(**bad)
+
+
+def _refusal_field_by_field(kind: type, values: list[object]) -> tuple[str, dict[str, object]] | None:
+    """What a count-holding value says of these fields, each looked at in order (the rule its
+    quick check must agree with): None when every field is right."""
+    from pasur_cli.engine.action import COUNT_MOST
+    most = COUNT_MOST if kind is PileCount else {"clubs": COUNT_MOST["clubs"]}
+    for name, held in zip(kind._fields, values, strict=True):
+        if isinstance(held, bool) and name not in most:
+            continue
+        if held.__class__ is not int:
+            return "{name}={text!r} is not allowed: write a whole number.", {"name": name, "text": held}
+        if name in most and not 0 <= held <= most[name]:
+            return ("{name}={number} is not allowed: write a whole number from {least} to {most}.",
+                    {"name": name, "number": held, "least": 0, "most": most[name]})
+        if held < 0:
+            return "{name}={number} is not allowed: the number cannot be negative.", {"name": name, "number": held}
+    if kind is PileCount:
+        for name in ("two_clubs", "ten_diamonds", "seven_diamonds"):
+            held = values[kind._fields.index(name)]
+            if held.__class__ is not bool:
+                return "{name}={text!r} is not allowed: write true or false.", {"name": name, "text": held}
+    return None
+
+
+FIELD_VALUES = st.sampled_from([-1, 0, 4, 5, 13, 14, 5, 14, True, False, None, "1", 10**20, 2.0, [1]])  # the edges
+
+
+@sized(300)
+@given(st.sampled_from([PileCount, SideScore]), st.data())
+def test_a_count_value_is_accepted_or_refused_as_each_field_says(kind, data):
+    """PileCount and SideScore check all their fields at once when every one is a whole number
+    within its bounds (or a flag); whatever is given, they accept exactly what the field-by-field
+    rule accepts and refuse the rest with its sentence (the first wrong field)."""
+    right = [0, 0, 0, False, False, False] if kind is PileCount else [0] * len(kind._fields)
+    values = [data.draw(st.booleans()) if held is False else data.draw(st.integers(0, 4))
+              for held in right]  # a right value, then one or two fields given anything
+    for index in data.draw(st.lists(st.integers(0, len(values) - 1), max_size=2)):
+        values[index] = data.draw(FIELD_VALUES)
+    from pasur_cli.engine.values import frozen
+    expected = _refusal_field_by_field(kind, [frozen(v) for v in values])  # as the value holds them
+    if expected is None:
+        made = kind(*values)
+        assert list(made._values()) == values
+    else:
+        with pytest.raises(NotationError) as refused:
+            kind(*values)
+        assert (refused.value.template, refused.value.facts) == expected

@@ -127,16 +127,14 @@ def tally_key(action: dict[str, Any]) -> tuple[Any, ...] | None:
             or len(piles) > SIDES_MOST or len(counts) > SIDES_MOST or len(surs) > SIDES_MOST
             or partial.__class__ is not bool):
         return None
-    for side in (*piles, *counts, *surs):
-        if side.__class__ is not str or len(side) > SIDE_TEXT_MOST:
-            return None
-    for cards in piles.values():
-        if (cards.__class__ is not list or len(cards) > PILE_MOST
-                or not all(c.__class__ is str and c in _CODES for c in cards)):
+    for side, cards in piles.items():  # each side a name (of at most SIDE_TEXT_MOST characters), here and below
+        if (side.__class__ is not str or len(side) > SIDE_TEXT_MOST or cards.__class__ is not list
+                or len(cards) > PILE_MOST or not all(c.__class__ is str and c in _CODES for c in cards)):
             return None
     counted = []
     for side, given in counts.items():  # written out: a record of 13,000 tallies reads this 26,000 times
-        if given.__class__ is not dict or not given.keys() <= _COUNT_FIELDS:
+        if (side.__class__ is not str or len(side) > SIDE_TEXT_MOST or given.__class__ is not dict
+                or not given.keys() <= _COUNT_FIELDS):
             return None
         get = given.get
         clubs, aces, jacks = get("clubs", 0), get("aces", 0), get("jacks", 0)
@@ -146,8 +144,9 @@ def tally_key(action: dict[str, Any]) -> tuple[Any, ...] | None:
                 or two.__class__ is not bool or ten.__class__ is not bool or seven.__class__ is not bool):
             return None
         counted.append((side, (clubs, aces, jacks, two, ten, seven)))
-    for held in surs.values():
-        if held.__class__ is not int or not 0 <= held <= SURS_MOST:
+    for side, held in surs.items():
+        if (side.__class__ is not str or len(side) > SIDE_TEXT_MOST or held.__class__ is not int
+                or not 0 <= held <= SURS_MOST):
             return None
     return (tuple([(side, tuple(cards)) for side, cards in piles.items()]) if piles else (), tuple(counted),
             tuple(surs.items()), partial)

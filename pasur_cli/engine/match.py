@@ -393,7 +393,11 @@ class Match:
             raise IllegalPlayError("cannot undo {count}: at most {have} can be taken back here.", count=count,
                                    have=len(self.log))
         last = self.log[-1]
-        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-count], self.base, self.start)
+        kept = len(self.results)  # the results of the first ``start`` actions: not those the log finished since
+        while kept and self.completed_at[kept - 1] > self.start:
+            kept -= 1
+        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-count], self.results[:kept],
+                             self.start)
         for name in ("results", "completed_at", "totals", "log"):
             setattr(self, name, getattr(again, name))
         if self.deal is not None and again.deal is not None:

@@ -15,13 +15,17 @@ TEN_DIAMONDS = Card(Rank.TEN, Suit.DIAMONDS)
 SEVEN_DIAMONDS = Card(Rank.SEVEN, Suit.DIAMONDS)
 
 
+_WHOLE = frozenset((int, bool))
+
+
 def _counts_ok(value: Value, most: dict[str, int]) -> None:
     """Raise NotationError unless every field is a whole number (0..most, when given) or a bool.
     The sentence names the field, never the class: it can reach a player (a damaged snapshot)."""
-    for name, held in zip(value._fields, value._values(), strict=True):
-        if (held.__class__ is int and 0 <= held <= most.get(name, held)) or (held.__class__ is bool
-                                                                            and name not in most):
-            continue  # the usual value, known right at once; anything else is looked at below and refused
+    values = value._values()
+    if _WHOLE.issuperset(map(type, values)) and min(values, default=0) >= 0 and all(
+            getattr(value, name).__class__ is int and getattr(value, name) <= top for name, top in most.items()):
+        return  # the usual value (whole numbers within their bounds, or flags) is known right at once
+    for name, held in zip(value._fields, values, strict=True):  # which field is wrong, and how
         if isinstance(held, bool) and name not in most:
             continue
         if held.__class__ is not int:

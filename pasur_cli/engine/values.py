@@ -26,6 +26,7 @@ from operator import attrgetter
 from typing import Any, ClassVar, NoReturn, Self, TypeVar, dataclass_transform
 
 _MISSING: Any = object()
+_CONTAINERS = frozenset((dict, list))  # what a value freezes (``frozen``)
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -107,9 +108,13 @@ class Value(metaclass=ValueMeta):
         if kwargs or len(args) != len(fields):
             args = self._arguments(args, kwargs)
         setter = object.__setattr__
-        for name, value in zip(fields, args, strict=True):
-            kind = value.__class__
-            setter(self, name, frozen(value) if kind is dict or kind is list else value)
+        if _CONTAINERS.isdisjoint(map(type, args)):  # nothing to freeze (the usual value): each kept as given
+            for name, value in zip(fields, args, strict=True):
+                setter(self, name, value)
+        else:
+            for name, value in zip(fields, args, strict=True):
+                kind = value.__class__
+                setter(self, name, frozen(value) if kind is dict or kind is list else value)
         self.__post_init__()
 
     @classmethod
