@@ -707,6 +707,7 @@ class Store:
                 if quick is None:
                     record, match = self.checked(mid)
                     quick = standing_of(mid, record.created, match)
+                    self._figures_checked(quick)
                 read = quick
             except DamagedError as err:
                 self.mismatched.pop(mid, None)  # damaged, said as such
@@ -715,6 +716,21 @@ class Store:
                 continue  # deleted by another program since the list was read: not listed, as after it
             out.append((mid, read))
         return out
+
+    def _figures_checked(self, standing: Standing) -> None:
+        """A match read deal by deal (its running checksums did not hold) whose every result checks
+        out may still have its newest snapshot's figures changed (they are covered by book_crc alone):
+        compared with those just recomputed from the log, so that `matches` and `stats` say the
+        deal's figures were recomputed. Nothing to say when that snapshot is not the last deal's."""
+        mid = standing.id
+        if self.schema < 4 or self.legacy or mid in self.mismatched or not standing.deals:
+            return
+        row = self.db.execute("SELECT figures, (SELECT count(*) FROM snapshots WHERE match_id = ?1) FROM snapshots"
+                              " WHERE match_id = ?1 ORDER BY seq DESC LIMIT 1", (mid,)).fetchone()
+        if row is None or row[0] is None or row[1] != standing.deals:
+            return
+        if figures_from(row[0], list(standing.figures)) != dict(standing.figures):
+            self.mismatched.setdefault(mid, standing.deals)
 
     def _standing(self, head: Any, book: Any, rules_read: dict[object, Rules]) -> Standing | None:
         """One match's standing from its row and its newest snapshot (``book``: the row of EVERY_BOOK
