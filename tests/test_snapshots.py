@@ -678,3 +678,35 @@ def test_a_changed_figure_of_the_newest_snapshot_is_said_recomputed(pasur, db, s
         shown = pasur(*view)
         assert shown.stdout == before[tuple(view)], view
         assert f"Match {mid}: the stored figures of deal {deals} do not match its log" in shown.stderr, view
+
+
+@pytest.mark.parametrize("seed", some(range(6), 2))
+def test_a_damaged_match_left_unchained_by_the_move_to_schema_4_is_never_read_as_sound(pasur, db, seed):
+    """Generated: a schema-3 file whose match has an older deal's action made no UTF-8 or
+    another line by hand; the first write (to another match) moves the file to schema 4 and
+    leaves that match's snapshots without running checksums (it does not check out). `show` went
+    on reading it from its newest snapshot alone, as sound; a schema-4 snapshot without running
+    checksums is now not trusted, and every view says what the log alone says."""
+    rng = random.Random(seed)
+    engine = stored(db, rng.randint(3, 5), 110 + seed, extra_plays=rng.choice([0, 2]))
+    con = sqlite3.connect(db)
+    con.executescript(SCHEMA_3)
+    first = con.execute("SELECT min(seq) FROM snapshots").fetchone()[0]
+    seq = rng.randint(1, first)
+    if rng.random() < 0.5:
+        con.execute("UPDATE actions SET action = CAST(action AS BLOB) || x'ff' WHERE seq = ?", (seq,))
+    else:
+        con.execute("UPDATE actions SET action = (SELECT action FROM actions WHERE seq = ?) WHERE seq = ?",
+                    (rng.choice([s for s in range(1, first + 1) if s != seq]), seq))
+    con.commit()
+    con.close()
+    assert pasur("new", "Ali", "Sara").exit_code == 0  # the first write: the file moves to schema 4
+    views = [["show"], ["show", "--json"], ["score", "--json"], ["log", "--deal", 2]]
+    file = db.read_bytes()
+    shown = {tuple(map(str, v)): pasur(*v, "--match", 1) for v in views}
+    assert db.read_bytes() == file
+    forged(db, "DELETE FROM snapshots")  # the log alone
+    for view, result in shown.items():
+        truth = pasur(*view, "--match", 1)
+        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, seq)
+    assert engine.results

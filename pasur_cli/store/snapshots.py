@@ -473,10 +473,13 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         store.mismatched.setdefault(mid, 1)
         return None
     held = (newest, log_crc) if type(log_crc) is int else None  # the log up to the newest, when it holds
-    if held is not None and store.db.execute(LOG_UP_TO, (mid, newest)).fetchone()[0] != log_crc:
+    if ((store.schema >= 4 and held is None)
+            or (held is not None and store.db.execute(LOG_UP_TO, (mid, newest)).fetchone()[0] != log_crc)):
         # an action of an older deal changed (or lost, or no text) by hand: the whole log replayed says
         # whether it still replays (show read a match whose log no longer replays as sound); the first
-        # deal whose snapshot does not match its lines is named
+        # deal whose snapshot does not match its lines is named. A schema-4 file's snapshot without
+        # running checksums is one of a match that did not check out when the file moved to schema 4
+        # (damaged, or a figure forged), or written after such a one: not trusted either
         for index, (_, _, engine, stored, _, checksum) in enumerate(store.db.execute(VERIFIED, (mid, newest))):
             if engine != ENGINE_VERSION or checksum is None or checksum != stored:
                 store.mismatched.setdefault(mid, index + 1)
