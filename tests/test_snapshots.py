@@ -710,3 +710,45 @@ def test_a_damaged_match_left_unchained_by_the_move_to_schema_4_is_never_read_as
         truth = pasur(*view, "--match", 1)
         assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, seq)
     assert engine.results
+
+
+@pytest.mark.parametrize("seed", some(range(4), 2))
+def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damage(pasur, db, monkeypatch, seed):
+    """Generated: `score` reads the newest snapshot, then every snapshot; another program takes
+    back the play that ended the newest deal in between (its snapshot goes). score said "match 1
+    is damaged: 2 deal snapshots, not 3" of a sound match; it now says the file was busy and to
+    try again, and the next reading shows the match as it now is."""
+    from matchbook import stored as store_all
+
+    from pasur_cli.store.actions import take_back
+    rng = random.Random(seed)
+    deals = rng.randint(2, 4)
+    rules = parse_rules("pagat", [f"fixed_deals={deals + 2}"])
+    engine, actions = Match(["Ali", "Sara"], rules), []
+    for action in random_match(random.Random(120 + seed), engine):
+        engine.apply(action)
+        actions.append(action)
+        if len(engine.results) == deals:
+            break
+    store_all(db, [(["Ali", "Sara"], rules, 0, actions, Match.replay(["Ali", "Sara"], rules, 0, actions))])
+    real = sqlite3.connect
+    undone: list[int] = []
+
+    def undo(sql: str) -> None:
+        if "SELECT seq, result, engine, crc, totals" in sql and not undone:
+            undone.append(1)
+            store = Store(db, write=True)
+            take_back(store, 1, 1)
+            store.close()
+
+    def watched(*args, **kwargs):
+        con = real(*args, **kwargs)
+        con.set_trace_callback(undo)
+        return con
+    monkeypatch.setattr(sqlite3, "connect", watched)
+    shown = pasur("score", "--json")
+    monkeypatch.setattr(sqlite3, "connect", real)
+    assert undone and shown.exit_code != 0
+    assert "busy" in shown.output and "damaged" not in shown.output, shown.output
+    engine.undo(1)
+    assert json.loads(pasur("score", "--json").stdout)["totals"] == engine.totals

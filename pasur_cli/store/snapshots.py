@@ -29,7 +29,7 @@ from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore
 from pasur_cli.engine.stats import SideFigures
 from pasur_cli.engine.values import FrozenDict
-from pasur_cli.store.errors import DamagedError, check_rows
+from pasur_cli.store.errors import BusyError, DamagedError, check_rows
 
 
 class Book(Protocol):
@@ -183,9 +183,11 @@ class Lazy(list):  # type: ignore[type-arg]
     whole log (which raises DamagedError when the log does not replay). Items appended later are
     the engine's own, and are read without reading the others."""
 
-    def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None) -> None:
+    def __init__(self, count: int, fill: Any, match_id: int, check: Any = None, fallback: Any = None,
+                 changed: Any = None) -> None:
         super().__init__()
         self._count, self._fill, self._loaded, self.match_id = count, fill, False, match_id
+        self._changed = changed  # the error to raise when fewer items are found than were counted at the load
         self._check, self._fallback, self._checked = check, fallback, set[int]()
         self.replayed = False  # whether the snapshots were not trusted and the log was replayed instead
         self._after: list[Any] = []  # items appended before the others were read (a deal finished since)
@@ -198,6 +200,8 @@ class Lazy(list):  # type: ignore[type-arg]
             except sqlite3.Error as err:
                 raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
                                                         reason=str(err))) from None
+            if len(items) < self._count and self._changed is not None:
+                raise self._changed()  # the file changed since the load (an undo by another program)
             # the deals appended since may have their snapshots written already (in this transaction)
             if len(items) not in (self._count, self._count + len(self._after)):
                 raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
@@ -590,8 +594,14 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
             raise Untrusted
         return seq
 
-    results = Lazy(count, lambda: [r[1] for r in fetch()], mid, result_at, lambda: whole().results)
-    completed = Lazy(count, lambda: [r[0] for r in fetch()], mid, seq_at, lambda: whole().completed_at)
+    def changed() -> BusyError:
+        """Snapshots up to the newest this load read are fewer than it counted: another program took
+        back a deal's end since (they are read up to that newest, so none can be more): not damage."""
+        return BusyError("{path} is busy: another program is using it. Nothing was changed; try again in a"
+                         " moment.", path=str(getattr(store, "path", "")))
+
+    results = Lazy(count, lambda: [r[1] for r in fetch()], mid, result_at, lambda: whole().results, changed)
+    completed = Lazy(count, lambda: [r[0] for r in fetch()], mid, seq_at, lambda: whole().completed_at, changed)
     return newest, results, totals, completed, [entry for entry in log if entry[0] > newest]
 
 def header_holds(store: Book, mid: int, players: list[str], dealer: int, count: int, newest: str) -> bool:
