@@ -346,7 +346,6 @@ class Store:
         self.schema = SCHEMA_VERSION  # of the file, read as it is when it is older and only read
         self._waiting = waiting  # called when the file is first found busy (see Patient)
         self._unchained = False  # the snapshots' figures and running checksums are yet to be written (schema 4)
-        self.chaining = False  # while _chain_every_match writes them (a snapshot without them is not then suspect)
         self.db = self._open()
         self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
@@ -489,7 +488,6 @@ class Store:
         the next command that writes). A match that is damaged, or whose figures do not match its
         log, is left as it is: the commands that show it still say so, and its next change writes
         them."""
-        self.chaining = True  # every match's snapshots are without running checksums yet: each deal checked alone
         try:
             with self.transaction() as db:
                 for (mid,) in db.execute("SELECT DISTINCT match_id FROM snapshots").fetchall():
@@ -501,7 +499,7 @@ class Store:
                         rebuild_snapshots(db, mid, match)
                 db.execute("DELETE FROM meta WHERE key = 'unchained'")
         finally:
-            self._replayed, self.mismatched, self.chaining = None, {}, False
+            self._replayed, self.mismatched = None, {}
 
     def _create(self, db: sqlite3.Connection) -> None:
         try:

@@ -477,7 +477,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         store.mismatched.setdefault(mid, 1)
         return None
     held = (newest, log_crc) if type(log_crc) is int else None  # the log up to the newest, when it holds
-    if ((store.schema >= 4 and held is None and not getattr(store, "chaining", False))
+    if ((store.schema >= 4 and held is None)
             or (held is not None and store.db.execute(LOG_UP_TO, (mid, newest)).fetchone()[0] != log_crc)):
         # an action of an older deal changed (or lost, or no text) by hand: the whole log replayed says
         # whether it still replays (show read a match whose log no longer replays as sound); the first
