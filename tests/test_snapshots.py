@@ -752,3 +752,39 @@ def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damag
     assert "busy" in shown.output and "damaged" not in shown.output, shown.output
     engine.undo(1)
     assert json.loads(pasur("score", "--json").stdout)["totals"] == engine.totals
+
+
+@pytest.mark.parametrize("seed", some(range(6), 2))
+def test_the_move_to_schema_4_never_chains_figures_of_other_rules(pasur, db, seed):
+    """Generated: a schema-3 file one of whose matches had a scoring rule changed by hand (clubs
+    or sur points: schema 3 covers no rule with a checksum, and each deal's own CRC still holds).
+    The first write moved the file to schema 4 and chained the stale figures under the new rules,
+    so every command showed them as checked from then on; the move now replays each match whole
+    before it writes its running checksums, and every view says what the log alone says."""
+    from matchbook import random_match as whole_match
+    from matchbook import stored as store_all
+    rng = random.Random(seed)
+    made = [whole_match(rng, finished=rng.random() < .5) for _ in range(3)]
+    made = [m for m in made if m[4].results] or [whole_match(rng)]
+    store_all(db, made)
+    mid = rng.randint(1, len(made))
+    rule, value = rng.choice([("clubs_points", rng.choice([0, 3, 9])), ("sur_points", rng.choice([1, 20]))])
+    con = sqlite3.connect(db)
+    con.executescript(SCHEMA_3)
+    con.execute(f"UPDATE matches SET rules = replace(rules, char(10) || '{rule}=' ||"
+                f" (SELECT substr(rules, instr(rules, '{rule}=') + {len(rule) + 1},"
+                f" instr(substr(rules, instr(rules, '{rule}=')), char(10)) - {len(rule) + 2}) FROM matches"
+                f" WHERE id = ?) || char(10), char(10) || '{rule}={value}' || char(10)) WHERE id = ?", (mid, mid))
+    con.commit()
+    con.close()
+    assert f"{rule}={value}\n" in sqlite3.connect(db).execute("SELECT rules FROM matches WHERE id = ?",
+                                                               (mid,)).fetchone()[0]
+    assert pasur("new", "Ali", "Sara").exit_code == 0  # the first write: the file moves to schema 4
+    assert pasur("delete", "--match", len(made) + 1, "--yes").exit_code == 0
+    views = [["stats", "--json"], ["matches", "--json"], ["score", "--json", "--match", mid],
+             ["show", "--json", "--match", mid]]
+    shown = {tuple(map(str, v)): pasur(*v) for v in views}
+    forged(db, "DELETE FROM snapshots")  # the log alone
+    for view, result in shown.items():
+        truth = pasur(*view)
+        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, rule, value)
