@@ -15,7 +15,7 @@ from pasur_cli.engine.cards import DECK
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import SCHEMA_VERSION, Store
-from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, LinesCrc, chain_holds, chained, crc, sql_crc
+from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, chain_holds, chained, crc, sql_crc
 
 
 def state(match: Match) -> tuple:
@@ -436,8 +436,6 @@ def test_a_schema_3_file_gets_its_running_checksums_from_the_first_write(pasur, 
     assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
     assert con.execute("SELECT count(*) FROM meta WHERE key = 'unchained'").fetchone()[0] == 0
     con.create_function("pasur_crc", 1, sql_crc)
-    con.create_aggregate("pasur_lines_crc", 1, LinesCrc)
-    con.create_aggregate("pasur_lines_crc", 2, LinesCrc)
     books = {row[0]: row[1:] for row in con.execute(EVERY_BOOK)}
     logs = {row[0]: row[1:] for row in con.execute(EVERY_LOG)}
     for mid in range(1, len(made) + 1):
@@ -479,8 +477,6 @@ def test_a_finished_deal_whose_snapshot_is_missing_does_not_stop_play(pasur, db,
             break
     con = sqlite3.connect(db)
     con.create_function("pasur_crc", 1, sql_crc)
-    con.create_aggregate("pasur_lines_crc", 1, LinesCrc)
-    con.create_aggregate("pasur_lines_crc", 2, LinesCrc)
     assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == deals + 1
     assert chained(con, 1)
     con.close()

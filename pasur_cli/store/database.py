@@ -59,7 +59,6 @@ from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.snapshots import (
     EVERY_BOOK,
     EVERY_LOG,
-    LinesCrc,
     chain_holds,
     chained,
     figures_from,
@@ -395,9 +394,6 @@ class Store:
             db.waiting = self._waiting
             db.text_factory = _text
             db.create_function("pasur_crc", 1, sql_crc, deterministic=True)
-            # typeshed's aggregate returns an int; LinesCrc returns None for a row that is no text
-            db.create_aggregate("pasur_lines_crc", 1, LinesCrc)  # type: ignore[arg-type]
-            db.create_aggregate("pasur_lines_crc", 2, LinesCrc)  # type: ignore[arg-type]
         except sqlite3.Error as err:
             raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:

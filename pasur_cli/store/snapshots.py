@@ -300,29 +300,6 @@ def sql_crc(data: object) -> int | None:
     return zlib.crc32(data)
 
 
-class LinesCrc:
-    """The SQL aggregate ``pasur_lines_crc(line)`` (registered on every connection with ``sql_crc``):
-    the CRC-32 of its rows' texts, given as bytes, joined by newlines (what ``pasur_crc`` of their
-    ``group_concat`` is, without that text in memory: a long session checks a whole match at each
-    deal's end); ``pasur_lines_crc(line, start)`` continues the CRC ``start`` with a newline and
-    each row (as book_crc continues book_seed). None when a row is no text or ``start`` no number."""
-
-    def __init__(self) -> None:
-        self.value: int | None = None
-        self.bad = False
-
-    def step(self, data: object, start: object = None) -> None:
-        if not isinstance(data, bytes) or (self.value is None and start is not None and type(start) is not int):
-            self.bad = True
-        elif self.value is not None:
-            self.value = zlib.crc32(b"\n" + data, self.value)
-        else:
-            self.value = zlib.crc32(data) if start is None else zlib.crc32(b"\n" + data, start)  # type: ignore[arg-type]
-
-    def finalize(self) -> int | None:
-        return None if self.bad else self.value
-
-
 def book_seed(players: object, rules: object, dealer: object) -> int:
     """The start of a match's ``book_crc``: the CRC-32 of its players, rules and first dealer as
     stored (a change to any of them by hand makes every snapshot be checked deal by deal)."""
@@ -345,25 +322,22 @@ EVERY_BOOK = ("SELECT match_id, count(*), max(seq), engine, log_crc, book_crc, t
 # bytes: a line that is no UTF-8 is checked as it is), one row a match; one scan of the actions in order
 EVERY_LOG = ("SELECT match_id, count(*), min(seq), max(seq), CAST(group_concat(action, char(10)) AS BLOB)"
              " FROM actions GROUP BY match_id")
-# ONE_CHAIN (?1: the match id): what chain_holds compares for one match, the CRCs computed row by row (LinesCrc), so
-# that a long session's check at each deal's end holds no joined text, neither in SQLite nor in Python: the newest
-# snapshot's engine and running checksums, whether the lines up to it are numbered 1 to its seq, the CRC of those
-# lines, and the CRC of the header and every row as BOOK_LINE writes them
-ONE_CHAIN = ("SELECT n.engine, n.log_crc, n.book_crc, (SELECT count(*) = n.seq AND min(seq) = 1 FROM actions"
-             " WHERE match_id = ?1 AND seq <= n.seq), (SELECT pasur_lines_crc(CAST(action AS BLOB)) FROM (SELECT"
-             " action FROM actions WHERE match_id = ?1 AND seq <= n.seq ORDER BY seq)), (SELECT pasur_lines_crc(CAST("
-             "line AS BLOB), (SELECT pasur_crc(CAST(players || char(10) || rules || char(10) || dealer AS BLOB)) FROM"
-             f" matches WHERE id = ?1)) FROM (SELECT {BOOK_LINE} AS line FROM snapshots AS s WHERE match_id = ?1"
-             " ORDER BY seq)) FROM snapshots AS n WHERE n.match_id = ?1 ORDER BY n.seq DESC LIMIT 1")
-
-
-# ONE_BOOK (?1: the match id, ?2 and ?3: the newest snapshot's seq and log_crc, its log already found to hold):
-# ONE_CHAIN without computing the log's CRC again (newest_snapshot computed it for the same row)
-_LOG_PART = ("(SELECT pasur_lines_crc(CAST(action AS BLOB)) FROM (SELECT action FROM actions WHERE match_id = ?1"
-             " AND seq <= n.seq ORDER BY seq))")
-ONE_BOOK = ONE_CHAIN.replace(_LOG_PART, "n.log_crc").replace("WHERE n.match_id = ?1 ", "WHERE n.match_id = ?1 AND"
-                                                                " n.seq = ?2 AND n.log_crc = ?3 ")
-assert _LOG_PART in ONE_CHAIN and ONE_BOOK.count("?2") == 1
+# The CRCs SQLite computes for one match (?1), each of a text it joins (one Python call, pasur_crc): the match's
+# action lines up to a seq (a log_crc), and its header and every snapshot row as BOOK_LINE writes them (a book_crc)
+_LOG_CRC = ("(SELECT pasur_crc(CAST(group_concat(action, char(10)) AS BLOB)) FROM (SELECT action FROM actions"
+            " WHERE match_id = ?1 AND seq <= {upto} ORDER BY seq))")
+_BOOK_CRC = ("(SELECT pasur_crc(CAST((SELECT players || char(10) || rules || char(10) || dealer FROM matches WHERE"
+             f" id = ?1) || char(10) || group_concat(line, char(10)) AS BLOB)) FROM (SELECT {BOOK_LINE} AS line"
+             " FROM snapshots AS s WHERE match_id = ?1 ORDER BY seq))")
+_NUMBERED = "(SELECT count(*) = n.seq AND min(seq) = 1 FROM actions WHERE match_id = ?1 AND seq <= n.seq)"
+# ONE_CHAIN: what chain_holds compares, for one match: the newest snapshot's engine and running checksums, whether
+# the lines up to it are numbered 1 to its seq, and the two CRCs
+ONE_CHAIN = (f"SELECT n.engine, n.log_crc, n.book_crc, {_NUMBERED}, {_LOG_CRC.format(upto='n.seq')}, {_BOOK_CRC}"
+             " FROM snapshots AS n WHERE n.match_id = ?1 ORDER BY n.seq DESC LIMIT 1")
+# ONE_BOOK (?2 and ?3: the newest snapshot's seq and log_crc, its log already found to hold by LOG_UP_TO in this
+# read): ONE_CHAIN without computing the log's CRC again
+ONE_BOOK = (f"SELECT n.engine, n.log_crc, n.book_crc, {_NUMBERED}, n.log_crc, {_BOOK_CRC} FROM snapshots AS n"
+            " WHERE n.match_id = ?1 AND n.seq = ?2 AND n.log_crc = ?3 ORDER BY n.seq DESC LIMIT 1")
 
 
 def chained(db: sqlite3.Connection, match_id: int, log_held: tuple[int, int] | None = None) -> bool:
@@ -415,8 +389,7 @@ _CHECKSUM = ("pasur_crc(CAST((SELECT group_concat(action, char(10)) FROM (SELECT
 VERIFIED = (f"SELECT s.seq, s.result, s.engine, s.crc, s.totals, {_CHECKSUM} FROM (SELECT *, coalesce(lag(seq)"
             " OVER (ORDER BY seq), 0) AS previous FROM snapshots WHERE match_id = ? AND seq <= ?) AS s ORDER BY s.seq")
 # LOG_UP_TO (?1: the match id, ?2: a snapshot's seq): the CRC of the match's action lines up to it, as its log_crc
-LOG_UP_TO = ("SELECT pasur_lines_crc(CAST(action AS BLOB)) FROM (SELECT action FROM actions WHERE match_id = ?1"
-             " AND seq <= ?2 ORDER BY seq)")
+LOG_UP_TO = f"SELECT {_LOG_CRC.format(upto='?2')}"
 # the same rows without the checksums, once chain_holds found every one of them right
 TRUSTED = "SELECT seq, result, engine, crc, totals, NULL FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq"
 def json_totals(text: object, read: Any = None) -> dict[str, int] | None:
