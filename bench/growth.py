@@ -176,7 +176,8 @@ def bounds() -> None:
         # this machine's speed now (it moves by 20% from minute to minute): a fixed loop of pure Python, best of 5
         loop = "x = sum(i * i % 7 for i in range(3_000_000))"
         reference = min(measured([sys.executable, "-c", loop], env)[0] for _ in range(5))
-        print(f"reference: a fixed Python loop takes {reference:.2f} s of CPU now (0.45-0.75 on this machine)")
+        print(f"reference: a fixed Python loop takes {reference:.2f} s of CPU now (0.33 at this machine's fastest;"
+              " work that reads much memory, as these commands do, moves more than the loop)")
         print(f"{'command':55} {'CPU s':>6} {'wall s':>7} {'peak MiB':>9}")
 
         def run_on(db: str, label: str, *args: str, times: int = 5, fresh: bool = False) -> None:
