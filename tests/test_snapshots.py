@@ -403,7 +403,7 @@ SCHEMA_3 = """
 """
 
 
-@pytest.mark.parametrize("seed", some(range(6), 2))
+@pytest.mark.parametrize("seed", some(range(6), 1))
 def test_a_schema_3_file_gets_its_running_checksums_from_the_first_write(pasur, db, seed):
     """Generated: a file of the previous schema (random matches, finished and not, one with a
     forged figure in a random deal, one damaged) reads as it did; the first write gives every
@@ -449,7 +449,7 @@ def test_a_schema_3_file_gets_its_running_checksums_from_the_first_write(pasur, 
     assert any("do not match its log" in shown.stderr for shown in before.values())
 
 
-@pytest.mark.parametrize("seed", some(range(6), 2))
+@pytest.mark.parametrize("seed", some(range(6), 1))
 def test_a_finished_deal_whose_snapshot_is_missing_does_not_stop_play(pasur, db, seed):
     """Generated: the newest snapshot rows (one or two) deleted by hand, as a cache may lose
     them. The log still replays, so the match is not damaged: the next plays through a deal's end
@@ -586,7 +586,7 @@ def test_an_older_deals_action_changed_by_hand_is_never_read_as_sound(pasur, db,
     assert engine.results
 
 
-@pytest.mark.parametrize("seed", some(range(6), 2))
+@pytest.mark.parametrize("seed", some(range(6), 1))
 def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasur, db, monkeypatch, seed):
     """Generated: `score` reads the newest snapshot, then (when it draws the deals) every snapshot;
     another program (a session at the table) finishes the deal in progress in between. The new
@@ -627,7 +627,7 @@ def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasu
     assert pasur("score", "--json").stdout != before.stdout  # and the deal is there for the next reading
 
 
-@pytest.mark.parametrize("seed", some(range(6), 2))
+@pytest.mark.parametrize("seed", some(range(6), 1))
 def test_an_undo_after_a_deal_its_snapshot_misses_replays_from_the_snapshot_before(pasur, db, seed):
     """A match whose newest snapshot is gone (a hand edit) is read from the one before, the log
     after it finishing a deal again; taking back a play then replays from that snapshot's results,
@@ -643,7 +643,7 @@ def test_an_undo_after_a_deal_its_snapshot_misses_replays_from_the_snapshot_befo
     assert json.loads(pasur("score", "--json").stdout)["totals"] == engine.totals
 
 
-@pytest.mark.parametrize("seed", some(range(6), 2))
+@pytest.mark.parametrize("seed", some(range(6), 1))
 def test_a_changed_figure_of_the_newest_snapshot_is_said_recomputed(pasur, db, seed):
     """Generated: one number of a match's newest snapshot's record-book figures changed by hand
     (its running checksums then fail, and every result still checks out deal by deal). `matches`
@@ -676,7 +676,7 @@ def test_a_changed_figure_of_the_newest_snapshot_is_said_recomputed(pasur, db, s
         assert f"Match {mid}: the stored figures of deal {deals} do not match its log" in shown.stderr, view
 
 
-@pytest.mark.parametrize("seed", some(range(6), 2))
+@pytest.mark.parametrize("seed", some(range(6), 1))
 def test_a_damaged_match_left_unchained_by_the_move_to_schema_4_is_never_read_as_sound(pasur, db, seed):
     """Generated: a schema-3 file whose match has an older deal's action made no UTF-8 or
     another line by hand; the first write (to another match) moves the file to schema 4 and
@@ -708,7 +708,7 @@ def test_a_damaged_match_left_unchained_by_the_move_to_schema_4_is_never_read_as
     assert engine.results
 
 
-@pytest.mark.parametrize("seed", some(range(4), 2))
+@pytest.mark.parametrize("seed", some(range(4), 1))
 def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damage(pasur, db, monkeypatch, seed):
     """Generated: `score` reads the newest snapshot, then every snapshot; another program takes
     back the play that ended the newest deal in between (its snapshot goes). score said "match 1
@@ -750,7 +750,7 @@ def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damag
     assert json.loads(pasur("score", "--json").stdout)["totals"] == engine.totals
 
 
-@pytest.mark.parametrize("seed", some(range(6), 2))
+@pytest.mark.parametrize("seed", some(range(6), 1))
 def test_the_move_to_schema_4_never_chains_figures_of_other_rules(pasur, db, seed):
     """Generated: a schema-3 file one of whose matches had a scoring rule changed by hand (clubs
     or sur points: schema 3 covers no rule with a checksum, and each deal's own CRC still holds).
