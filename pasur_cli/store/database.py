@@ -479,7 +479,9 @@ class Store:
 
     def _chain_every_match(self) -> None:
         """After the move to schema 4: every match whose snapshots all check out against its log
-        gets them written again with their figures and running checksums (one transaction; until
+        (each match replayed from its whole log: its snapshots have no running checksums yet, and a
+        rule changed by hand is in no deal's own checksum) gets them written again with their
+        figures and running checksums (one transaction; until
         it is committed the file's meta says ``unchained``, so an interrupted one is done again by
         the next command that writes). A match that is damaged, or whose figures do not match its
         log, is left as it is: the commands that show it still say so, and its next change writes
@@ -957,7 +959,6 @@ class Store:
             rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
         else:
             rebuild_snapshots(db, match_id, match)
-
 
 
 def _check_expect(expect: Expected | None, match_id: int, key: object, revision: object, length: int) -> None:
