@@ -22,12 +22,18 @@ WORDS = st.text(alphabet=st.sampled_from("abcXYZ &-.()/%0123456789éßÖ♣♦�
 CELLS = st.one_of(WORDS, st.integers(-10**6, 10**9), WORDS.map(layout.Figure))
 
 
+def tables(cells, words, columns: int):
+    """Tables of up to ``columns`` columns and 6 rows of ``cells`` under ``words``: (rows, headers,
+    each column's alignment, padding)."""
+    return st.integers(1, columns).flatmap(lambda n: st.tuples(
+        st.lists(st.lists(cells, min_size=n, max_size=n), min_size=1, max_size=6),
+        st.lists(words, min_size=n, max_size=n),
+        st.lists(st.sampled_from(["left", "right"]), min_size=n, max_size=n),
+        st.sampled_from([0, 2])))
+
+
 @sized(60)
-@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
-    st.lists(st.lists(CELLS, min_size=n, max_size=n), min_size=1, max_size=6),
-    st.lists(WORDS, min_size=n, max_size=n),
-    st.lists(st.sampled_from(["left", "right"]), min_size=n, max_size=n),
-    st.sampled_from([0, 2]))))
+@given(tables(CELLS, WORDS, 6))
 def test_plain_tables_are_drawn_as_tabulate_draws_them(table):
     rows, headers, align, padding = table
     saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
@@ -44,11 +50,7 @@ PERSIAN_CELLS = st.one_of(PERSIAN_WORDS, st.integers(-10**6, 10**9), PERSIAN_WOR
 
 
 @sized(60)
-@given(st.integers(1, 5).flatmap(lambda n: st.tuples(
-    st.lists(st.lists(PERSIAN_CELLS, min_size=n, max_size=n), min_size=1, max_size=6),
-    st.lists(PERSIAN_WORDS, min_size=n, max_size=n),
-    st.lists(st.sampled_from(["left", "right"]), min_size=n, max_size=n),
-    st.sampled_from([0, 2]))))
+@given(tables(PERSIAN_CELLS, PERSIAN_WORDS, 5))
 @example(([[layout.Drawn("\u20681\u2069 ب"), 5], ["شیرین\u200cدخت", 12345]], ["side", "total"], ["right", "left"], 2))
 @example(([[layout.Drawn("\u20681\u2069 ب"), 5], ["شیرین\u200cدخت", 12345]], ["side", "total"], ["left", "right"], 0))
 def test_right_to_left_tables_are_drawn_as_tabulate_draws_them(table):

@@ -586,6 +586,22 @@ def test_an_older_deals_action_changed_by_hand_is_never_read_as_sound(pasur, db,
     assert engine.results
 
 
+def score_while(pasur, monkeypatch, meanwhile):
+    """`pasur score --json`, ``meanwhile(sql)`` called as each of its statements starts (another
+    program's turn between two of score's reads, at a point the test chooses, never by timing)."""
+    real = sqlite3.connect
+
+    def watched(*args, **kwargs):
+        con = real(*args, **kwargs)
+        con.set_trace_callback(meanwhile)
+        return con
+    monkeypatch.setattr(sqlite3, "connect", watched)
+    try:
+        return pasur("score", "--json")
+    finally:
+        monkeypatch.setattr(sqlite3, "connect", real)
+
+
 @pytest.mark.parametrize("seed", some(range(6), 1))
 def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasur, db, monkeypatch, seed):
     """Generated: `score` reads the newest snapshot, then (when it draws the deals) every snapshot;
@@ -605,7 +621,6 @@ def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasu
         deal.play(card, take, player)
         plays.append((card, take, player))
     before = pasur("score", "--json")
-    real = sqlite3.connect
 
     def finish(sql: str) -> None:
         if "SELECT seq, result, engine, crc, totals" in sql and plays:
@@ -614,14 +629,7 @@ def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasu
                 card, take, player = plays.pop(0)
                 enter_play(store, 1, card, take, player)
             store.close()
-
-    def watched(*args, **kwargs):
-        con = real(*args, **kwargs)
-        con.set_trace_callback(finish)
-        return con
-    monkeypatch.setattr(sqlite3, "connect", watched)
-    shown = pasur("score", "--json")
-    monkeypatch.setattr(sqlite3, "connect", real)
+    shown = score_while(pasur, monkeypatch, finish)
     assert not plays  # the deal was finished while score read
     assert (shown.exit_code, shown.stdout) == (0, before.stdout)
     assert pasur("score", "--json").stdout != before.stdout  # and the deal is there for the next reading
@@ -727,7 +735,6 @@ def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damag
         if len(engine.results) == deals:
             break
     store_all(db, [(["Ali", "Sara"], rules, 0, actions, Match.replay(["Ali", "Sara"], rules, 0, actions))])
-    real = sqlite3.connect
     undone: list[int] = []
 
     def undo(sql: str) -> None:
@@ -736,14 +743,7 @@ def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damag
             store = Store(db, write=True)
             take_back(store, 1, 1)
             store.close()
-
-    def watched(*args, **kwargs):
-        con = real(*args, **kwargs)
-        con.set_trace_callback(undo)
-        return con
-    monkeypatch.setattr(sqlite3, "connect", watched)
-    shown = pasur("score", "--json")
-    monkeypatch.setattr(sqlite3, "connect", real)
+    shown = score_while(pasur, monkeypatch, undo)
     assert undone and shown.exit_code != 0
     assert "busy" in shown.output and "damaged" not in shown.output, shown.output
     engine.undo(1)

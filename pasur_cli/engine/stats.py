@@ -121,8 +121,7 @@ class _Tally:
 
     def __init__(self, players: tuple[str, ...]) -> None:
         self.players = players
-        self.counts = dict.fromkeys(("matches", "won", "unfinished", "deals", "points", "surs", "clubs",
-                                     "two_clubs", "ten_diamonds"), 0)
+        self.counts = dict.fromkeys(("matches", "won", "unfinished", *_ADDED), 0)
         self.best: BestDeal | None = None
 
     def add_match(self, figures: SideFigures, match_id: int, side: str, winner: str | None = None) -> None:
@@ -141,9 +140,6 @@ class _Tally:
 
     def record(self, name: str, players: tuple[str, ...]) -> PlayerRecord:
         return PlayerRecord(name, players, best=self.best, **self.counts)
-
-
-_ADDED = ("deals", "points", "surs", "clubs", "two_clubs", "ten_diamonds")  # SideFigures' first six fields
 
 
 _tuple = tuple.__new__  # a named tuple made without its __new__'s keyword handling: once a deal a side on import
@@ -173,6 +169,9 @@ class SideFigures(NamedTuple):
         return _tuple(SideFigures, (deals + 1, points + total, surs + score.surs, clubs + (score.clubs_points > 0),
                                     two_clubs + (score.two_clubs > 0), ten_diamonds + (score.ten_diamonds > 0),
                                     best, best_deal))
+
+
+_ADDED = SideFigures._fields[:6]  # the figures a record adds up as they are (the best deal is kept apart)
 
 
 class Standing(NamedTuple):

@@ -39,7 +39,7 @@ from typing import Any
 from pasur_cli.engine.action import action_text, parse_action
 from pasur_cli.engine.errors import PasurError, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
-from pasur_cli.engine.names import side_names
+from pasur_cli.engine.names import side_names, sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.scoring import match_winner
@@ -481,11 +481,10 @@ class Store:
         """After the move to schema 4: every match whose snapshots all check out against its log
         (each match replayed from its whole log: its snapshots have no running checksums yet, and a
         rule changed by hand is in no deal's own checksum) gets them written again with their
-        figures and running checksums (one transaction; until
-        it is committed the file's meta says ``unchained``, so an interrupted one is done again by
-        the next command that writes). A match that is damaged, or whose figures do not match its
-        log, is left as it is: the commands that show it still say so, and its next change writes
-        them."""
+        figures and running checksums, in one transaction; until it is committed the file's meta
+        says ``unchained``, so an interrupted one is done again by the next command that writes. A
+        match that is damaged, or whose figures do not match its log, is left as it is: the commands
+        that show it still say so, and its next change writes them."""
         try:
             with self.transaction() as db:
                 for (mid,) in db.execute("SELECT DISTINCT match_id FROM snapshots").fetchall():
@@ -746,8 +745,7 @@ class Store:
         if not 0 <= dealer < len(names):
             return None
         deals, _, _, _, _, totals_text, figures_text, after = book
-        seats = side_names(names, rules.teams)
-        sides = list(dict.fromkeys(seats))
+        seats, sides = side_names(names, rules.teams), sides_of(names, rules.teams)
         stored = json_totals(totals_text)
         figures = figures_from(figures_text, sides)
         if stored is None or figures is None or sorted(stored) != sorted(sides):

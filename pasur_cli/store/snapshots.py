@@ -410,10 +410,9 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
     when there are none, or the newest was computed by another engine, does not match the log
     or does not fit the match (its totals name other sides than the players and rules make,
     its deal number is not the count of snapshots, a field has the wrong type)."""
-    snaps = store.db.execute("SELECT seq, engine, crc, result, totals, log_crc FROM snapshots WHERE match_id = ?"
-                            " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall() if store.schema >= 4 else \
-        store.db.execute("SELECT seq, engine, crc, result, totals, NULL FROM snapshots WHERE match_id = ?"
-                         " ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
+    log_crc_column = "log_crc" if store.schema >= 4 else "NULL"  # a file of an older schema, read as it is
+    snaps = store.db.execute(f"SELECT seq, engine, crc, result, totals, {log_crc_column} FROM snapshots"
+                             " WHERE match_id = ? ORDER BY seq DESC LIMIT 2", (mid,)).fetchall()
     if not snaps:
         return None
     newest, engine, crc_stored, result, totals_text, log_crc = snaps[0]
@@ -512,19 +511,11 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
             raise
 
     def fitting(index: int, text: object) -> DealResult:
-        """Deal ``index``'s result, when its snapshot matches the deal's actions (the CRC, as for
-        the newest) and fits the match: its number, dealer and sides, and totals that add up."""
-        if fetch() and trusted[0]:  # every row is what pasur wrote for this log: read as it is
-            if not isinstance(text, str):
-                raise Untrusted
-            try:
-                found = written_result(text, sides, written)
-            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-                raise Untrusted from None
-            row = fetch()[index]  # its text is not needed again: a long session keeps no more than a deal's
-            fetch()[index] = (row[0], None, *row[2:])
-            return found
-        if index + 1 < count:  # the newest was checked before anything was read
+        """Deal ``index``'s result: read as written when the match's running checksums hold, else
+        when its snapshot matches the deal's actions (the CRC, as for the newest) and fits the
+        match: its number, dealer and sides, and totals that add up."""
+        held = bool(fetch()) and trusted[0]  # every row is what pasur wrote for this log: read as it is
+        if not held and index + 1 < count:  # the newest was checked before anything was read
             _, _, engine, stored, older_totals, checksum = fetch()[index]
             if (engine != ENGINE_VERSION or not isinstance(older_totals, str) or not isinstance(text, str)
                     or checksum is None or checksum != stored):
@@ -532,16 +523,17 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules,
         if not isinstance(text, str):
             raise Untrusted
         try:
-            found = parse_result(text, sides, known)
+            found = written_result(text, sides, written) if held else parse_result(text, sides, known)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             raise Untrusted from None
-        if found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]:
-            raise Untrusted
-        after = totals if index + 1 == count else totals_at(index)
-        before = totals_at(index - 1) if index else dict.fromkeys(sides, 0)
-        if (after is None or before is None or sorted(before) != sorted(sides)
-                or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
-            raise Untrusted  # the totals do not add up: a figure was changed
+        if not held:
+            if found.number != index + 1 or found.dealer != players[(dealer + index) % len(players)]:
+                raise Untrusted
+            after = totals if index + 1 == count else totals_at(index)
+            before = totals_at(index - 1) if index else dict.fromkeys(sides, 0)
+            if (after is None or before is None or sorted(before) != sorted(sides)
+                    or any(after.get(side) != before[side] + found.scores[side].total for side in sides)):
+                raise Untrusted  # the totals do not add up: a figure was changed
         row = fetch()[index]  # what was read for this deal and is not needed again: a long session keeps no more
         fetch()[index] = (row[0], None, *row[2:])  # than a deal's worth of text at a time
         parsed.pop(index - 1, None)
