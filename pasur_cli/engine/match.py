@@ -323,7 +323,16 @@ class Match:
         return canonical, DealResult._tallied(len(self.results) + 1, self.dealer, scores)
 
     def _tally(self, action: dict[str, Any], key: tuple[Any, ...] | None = None) -> DealResult:
-        canonical, result = self._verify_tally(action, key)
+        self.check_tally_allowed()
+        return self._add_tally(*scored_tally(self, action, key))
+
+    def _add_tally(self, canonical: dict[str, Any], scores: FrozenDict[str, SideScore]) -> DealResult:
+        """Record a tally that ``check_tally_allowed`` let in now and ``scored_tally`` scored for the
+        match as it stands (its sides, rules and sides at the sur limit): ``canonical`` its own
+        dict, kept in the log. Private to the engine (``_tally``, and the record's reader for a
+        tally equal to one it replayed at that same standing): scores made otherwise would record
+        another result."""
+        result = DealResult._tallied(len(self.results) + 1, self.dealer, scores)
         self.log.append(canonical)
         self._finish(result, at=self.length)
         return result

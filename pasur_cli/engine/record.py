@@ -38,6 +38,9 @@ from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError,
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import check_players, find_name
 from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules
+from pasur_cli.engine.scoring import SideScore
+from pasur_cli.engine.tally import copy_tally, sur_standing
+from pasur_cli.engine.values import FrozenDict
 
 FORMAT, VERSION = "pasur-match", 1
 MAX_BYTES = 4 * 1024 * 1024  # a 500-deal match exports to about 2 MB
@@ -410,6 +413,27 @@ def read_record(text: str) -> CheckedRecord:
         raise
 
 
+class _Replayed:
+    """A tally as the record's reader first replayed it at one standing (``sur_standing``): its
+    canonical form (an action of the record, never changed while the record is read), its scores,
+    whether it was the action as read (``same``), its key as ``keys`` holds it, and its line once
+    read back."""
+
+    __slots__ = ("done", "key", "same", "scores", "text")
+
+    def __init__(self, done: dict[str, Any], scores: FrozenDict[str, SideScore], same: bool,
+                 key: tuple[Any, ...] | None) -> None:
+        self.done, self.scores, self.same, self.key = done, scores, same, key
+        self.text: str | None = None
+
+
+class _Seen(NamedTuple):
+    """A distinct tally of a record: ``quick_tally``'s reading, and its replays by standing."""
+
+    quick: tuple[dict[str, Any], tuple[Any, ...]]
+    replays: dict[tuple[bool, ...] | None, _Replayed]
+
+
 def _read(doc: Any) -> CheckedRecord:
     """``read_record`` of the parsed document."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -431,8 +455,10 @@ def _read(doc: Any) -> CheckedRecord:
     match = Match(players, rules, seat)
     sides = list(match.sides)
     actions, times, keys = [], [], []
+    slots: list[_Replayed | None] = []  # each action's replayed tally, when it is one
     named, canonical = frozenset(sides), True  # whether each action was replayed in its canonical form
-    seen: dict[tuple[Any, ...], tuple[dict[str, Any], tuple[Any, ...]]] = {}  # tally_key -> quick_tally's reading
+    limit = rules.sur_limit
+    seen: dict[tuple[Any, ...], _Seen] = {}  # tally_key -> quick_tally's reading, and its replays
     for number, entry in enumerate(entries, 1):
         if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
             raise NotationError("action {number} of the record is malformed: {entry}", number=number,
@@ -443,14 +469,33 @@ def _read(doc: Any) -> CheckedRecord:
             at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
         times.append(at)
         key = tally_key(entry["action"])  # plainly a right tally: its key (None for anything else)
+        known = standing = None
         if key is None:
             quick = quick_action(entry["action"], named)
         else:  # an equal tally read before is read the same (and its key, that same object, is found at once)
-            quick = seen.get(key)
-            if quick is None:
+            known = seen.get(key)
+            if known is None:
                 quick = quick_tally(key, named)
                 if quick is not None and len(seen) < SEEN_MOST:
-                    seen[key] = quick
+                    known = seen[key] = _Seen(quick, {})
+            else:
+                quick = known.quick
+            if known is not None:
+                standing = None if limit is None else sur_standing(match)
+                slot = known.replays.get(standing)
+                if slot is not None:  # replayed before at this standing: checked and scored as it was then
+                    try:
+                        match.check_tally_allowed()
+                    except PasurError as err:
+                        raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed:"
+                                               " {reason}", number=number, reason=err) from None
+                    copied = copy_tally(slot.done)  # its own dicts: no two actions share one
+                    match._add_tally(copied, slot.scores)
+                    actions.append(copied)
+                    keys.append(slot.key)
+                    slots.append(slot)
+                    canonical = canonical and slot.same
+                    continue
         if quick is None:
             action = check_action(entry["action"], number, sides)
             key = tally_key(action)
@@ -467,18 +512,30 @@ def _read(doc: Any) -> CheckedRecord:
         same = done == action
         keys.append(key if key is not None and same else None)  # then the canonical form's key too
         canonical = canonical and same
+        if known is not None:  # what an equal tally at this standing replays to (``done`` is not changed here)
+            scores = match.results[-1].scores
+            assert isinstance(scores, FrozenDict)  # as scored_tally keeps it
+            slot = known.replays[standing] = _Replayed(done, scores, same, keys[-1])
+            slots.append(slot)
+        else:
+            slots.append(None)
     dealer = match.first_dealer
     texts: list[str] = []
     read_back: dict[tuple[Any, ...], str] = {}  # a tally's line, read back once for equal tallies (one tally_key)
-    for number, (action, key) in enumerate(zip(actions, keys, strict=True), 1):
-        key = key or tally_key(action)
-        text = read_back.get(key) if key is not None else None
+    for number, (action, key, slot) in enumerate(zip(actions, keys, slots, strict=True), 1):
+        text = slot.text if slot is not None else None  # read back once for each replayed tally
         if text is None:
-            text = action_text(action)
-            if parse_action(text) != action:
-                raise NotationError("action {number} cannot be stored as it reads back differently.", number=number)
-            if key is not None:
-                read_back[key] = text
+            key = key or tally_key(action)
+            text = read_back.get(key) if key is not None else None
+            if text is None:
+                text = action_text(action)
+                if parse_action(text) != action:
+                    raise NotationError("action {number} cannot be stored as it reads back differently.",
+                                        number=number)
+                if key is not None:
+                    read_back[key] = text
+            if slot is not None:
+                slot.text = text
         texts.append(text)
     if not canonical:  # the canonical form must replay to the same match (when every action was replayed in its
         again = Match(players, rules, dealer)  # canonical form already, that replay was the one above)

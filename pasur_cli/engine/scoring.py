@@ -112,17 +112,27 @@ def score_deal(piles: dict[str, PileCount], surs: dict[str, int], rules: Rules) 
     winners = clubs_winners({s: p.clubs for s, p in piles.items()}, rules)
     scores = {}
     for side, p in piles.items():
-        items: dict[str, int] = dict(
-            clubs_points=rules.clubs_points if side in winners else 0,
-            two_clubs=2 if p.two_clubs else 0,
-            ten_diamonds=3 if p.ten_diamonds else 0,
-            aces=p.aces,
-            jacks=p.jacks,
-            sur_points=surs.get(side, 0) * rules.sur_points,
-            seven_diamonds=rules.seven_diamonds if p.seven_diamonds else 0,
-        )
-        scores[side] = SideScore(clubs=p.clubs, surs=surs.get(side, 0), total=sum(items.values()), **items)
+        held = surs.get(side, 0)
+        items = (rules.clubs_points if side in winners else 0, 2 if p.two_clubs else 0, 3 if p.ten_diamonds else 0,
+                 p.aces, p.jacks, held * rules.sur_points, rules.seven_diamonds if p.seven_diamonds else 0)
+        clubs_points, two_clubs, ten_diamonds, aces, jacks, sur_points, seven_diamonds = items
+        values = (p.clubs, clubs_points, two_clubs, ten_diamonds, aces, jacks, held, sur_points, seven_diamonds,
+                  sum(items))  # SideScore's fields in order
+        score = _SCORES.get(values)
+        if score is None or tuple(map(type, values)) != _ALL_INTS:  # a bool held is kept as given, never as 1
+            score = SideScore(*values)
+            if len(_SCORES) < _SCORES_MOST and tuple(map(type, values)) == _ALL_INTS:
+                _SCORES[values] = score
+        scores[side] = score
     return scores
+
+
+# each side's score as ``score_deal`` made it, by its fields when every one is exactly an int (a value, never
+# changed, so one object serves every deal scored the same): a long record of tallies scores few different
+# sides; bounded
+_SCORES: dict[tuple[int, ...], SideScore] = {}
+_SCORES_MOST = 8192
+_ALL_INTS = (int,) * len(SideScore._fields)
 
 
 def match_winner(totals: dict[str, int], deals_played: int, rules: Rules) -> str | None:

@@ -84,8 +84,7 @@ def scored_tally(match: Standing, action: dict[str, Any],
             _SCORED.clear()
         kept = _SCORED[id(rules)] = rules, {}
     known_tallies = kept[1]
-    limit = rules.sur_limit
-    full = (key, tuple(match.sides), None if limit is None else tuple(match.totals[s] >= limit for s in match.sides))
+    full = (key, tuple(match.sides), sur_standing(match))
     known = known_tallies.get(full)
     if known is None:
         canonical = tally_action(match, action)
@@ -94,10 +93,23 @@ def scored_tally(match: Standing, action: dict[str, Any],
             known_tallies.clear()
         known_tallies[full] = known
     canonical, scores = known
-    piles, counts = canonical["piles"], canonical["counts"]  # copied: the kept one is never handed out
+    return copy_tally(canonical), scores  # copied: the kept one is never handed out
+
+
+def sur_standing(match: Standing) -> tuple[bool, ...] | None:
+    """Whether each side (in the match's order) is at or above the sur limit, None without one:
+    with the sides and rules, all of the match a tally's check and scores depend on."""
+    limit = match.rules.sur_limit
+    return None if limit is None else tuple([match.totals[s] >= limit for s in match.sides])
+
+
+def copy_tally(canonical: dict[str, Any]) -> dict[str, Any]:
+    """A canonical tally action (``tally_action``'s form) copied all the way down: it shares no
+    dict or list with ``canonical``, and its fields are in the same order (so its line is the same)."""
+    piles, counts = canonical["piles"], canonical["counts"]
     return {"type": "tally", "piles": {s: list(c) for s, c in piles.items()} if piles else {},
             "counts": {s: dict(c) for s, c in counts.items()} if counts else {}, "surs": dict(canonical["surs"]),
-            "partial": canonical["partial"]}, scores
+            "partial": canonical["partial"]}
 
 
 def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore]:
@@ -116,11 +128,32 @@ def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore
     _check_piles(piles, partial and not counts, bool(counts))
     summary = {s: PileCount.of(p) for s, p in piles.items()}
     for side, c in counts.items():  # a count left out is none (in PileCount's field order)
-        summary[side] = PileCount(c.get("clubs", 0), c.get("aces", 0), c.get("jacks", 0), c.get("two_clubs", False),
-                                  c.get("ten_diamonds", False), c.get("seven_diamonds", False))
+        values = (c.get("clubs", 0), c.get("aces", 0), c.get("jacks", 0), c.get("two_clubs", False),
+                  c.get("ten_diamonds", False), c.get("seven_diamonds", False))
+        summary[side] = _pile_count(values)
     _check_counts(summary, partial, match.rules)
     _check_surs(surs, match)
     return score_deal({s: summary[s] for s in match.sides}, surs, match.rules)
+
+
+# each PileCount made of counts, by its fields when each is exactly of its type (int counts, bool flags): a
+# value, never changed, so one object serves every tally that counts a side the same (there are 2,800)
+_PILE_COUNTS: dict[tuple[Any, ...], PileCount] = {}
+_COUNT_TYPES = (int, int, int, bool, bool, bool)
+_CLUBS, _ACES, _JACKS = COUNT_MOST["clubs"], COUNT_MOST["aces"], COUNT_MOST["jacks"]
+
+
+def _pile_count(values: tuple[Any, ...]) -> PileCount:
+    """``PileCount(*values)``, one object for equal values of exactly PileCount's types (an int ``1`` is
+    never taken for a ``true``: those are made and refused as PileCount refuses them). Raises what
+    PileCount raises."""
+    exact = tuple(map(type, values)) == _COUNT_TYPES
+    known = _PILE_COUNTS.get(values) if exact else None
+    if known is None:
+        known = PileCount(*values)
+        if exact and len(_PILE_COUNTS) < 4096:
+            _PILE_COUNTS[values] = known
+    return known
 
 
 def _check_piles(piles: dict[str, list[Card]], partial: bool, with_counts: bool) -> None:
@@ -142,7 +175,25 @@ def _check_piles(piles: dict[str, list[Card]], partial: bool, with_counts: bool)
                                count=len(owner), cards=missing)
 
 
+def _counts_add_up(summary: dict[str, PileCount], partial: bool, rules: Rules) -> bool:
+    """Whether ``_check_counts`` passes these counts, known in one pass (False: it is asked, and says
+    what does not add up)."""
+    clubs = aces = jacks = twos = tens = sevens = 0
+    for p in summary.values():
+        if p.clubs > _CLUBS or p.aces > _ACES or p.jacks > _JACKS or (p.two_clubs and not p.clubs):
+            return False
+        clubs, aces, jacks = clubs + p.clubs, aces + p.aces, jacks + p.jacks
+        twos, tens, sevens = twos + p.two_clubs, tens + p.ten_diamonds, sevens + p.seven_diamonds
+    if not rules.seven_diamonds:
+        sevens = 1  # not a special card under these rules: not counted
+    if partial:
+        return clubs <= _CLUBS and aces <= _ACES and jacks <= _JACKS and twos <= 1 and tens <= 1 and sevens <= 1
+    return clubs == _CLUBS and aces == _ACES and jacks == _JACKS and twos == 1 and tens == 1 and sevens == 1
+
+
 def _check_counts(summary: dict[str, PileCount], partial: bool, rules: Rules) -> None:
+    if _counts_add_up(summary, partial, rules):
+        return
     for side, p in summary.items():
         for key, most in COUNT_MOST.items():
             if getattr(p, key) > most:
