@@ -1,0 +1,220 @@
+"""A record of many tallied deals repeats a few tallies, and the reader replays a tally equal to one
+it replayed before at the same sur standing from that first replay. Here its answers are held to
+the careful reading of the same record: each action checked field by field and applied to a match
+alone, one after another. Records with repeated tallies, some written with a type changed, a side
+spelt otherwise, a card named twice, counts that do not add up, a stranger's side, under a sur
+limit reached mid-record and a match that ends before the record does."""
+
+import json
+import random
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tier import sized
+
+from pasur_cli.engine.action import action_text
+from pasur_cli.engine.cards import DECK
+from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.record import check_action, read_record
+from pasur_cli.engine.rules import Rules, parse_rules
+
+TEAMS = ["Ali", "José", "Reza", "Mina"]
+
+
+def a_tally(rng: random.Random, sides: list[str], surs: int) -> dict:
+    """A right tally of these sides: by piles (now and then partial) or by counts, now and then with
+    up to ``surs`` surs held by one side (they may cancel)."""
+    held = {rng.choice(sides): rng.randint(1, surs)} if surs and rng.random() < .4 else {}
+    held.update({side: 0 for side in sides if rng.random() < .3})
+    if rng.random() < .3:
+        piles: dict[str, list[str]] = {side: [] for side in sides}
+        cards = rng.sample(DECK, len(DECK) - (rng.randint(1, 5) if rng.random() < .3 else 0))
+        for card in cards:
+            piles[rng.choice(sides)].append(card.code)
+        return {"type": "tally", "piles": piles, "partial": len(cards) < len(DECK), "surs": held}
+    counts = {side: {"clubs": 0, "aces": 0, "jacks": 0, "two_clubs": False, "ten_diamonds": False,
+                     "seven_diamonds": False} for side in sides}
+    for key, most in (("clubs", 13), ("aces", 4), ("jacks", 4)):
+        for _ in range(most):
+            counts[rng.choice(sides)][key] += 1
+    for flag in ("ten_diamonds", "seven_diamonds"):
+        counts[rng.choice(sides)][flag] = True
+    counts[rng.choice([s for s in sides if counts[s]["clubs"]])]["two_clubs"] = True
+    if rng.random() < .5:  # written as a person writes it: what is none left out
+        counts = {side: {k: v for k, v in c.items() if v} for side, c in counts.items()}
+    return {"type": "tally", "counts": counts, "surs": held}
+
+
+def changed(rng: random.Random, action: dict, how: str) -> dict:
+    """``action`` written otherwise (a copy): a JSON type changed, a side spelt otherwise, a card
+    named twice, counts that do not add up, a side that is none of the match's, cards in lowercase."""
+    action = json.loads(json.dumps(action))
+    field = "piles" if action.get("piles") else "counts"
+    side = rng.choice(list(action[field]))
+    if how == "type":
+        if field == "counts":
+            key = rng.choice(["clubs", "aces", "jacks", "two_clubs", "ten_diamonds"])
+            value = action["counts"][side].get(key, 0 if key in ("clubs", "aces", "jacks") else False)
+            action["counts"][side][key] = int(value) if isinstance(value, bool) else bool(value % 2)
+        elif rng.random() < .5:
+            action["partial"] = int(action["partial"])
+        else:
+            action["surs"][side] = bool(action["surs"].get(side, 1))
+    elif how == "spelt":
+        spelt = unicodedata.normalize("NFD", side) if "é" in side else f" {side} "
+        action[field] = {(spelt if s == side else s): v for s, v in action[field].items()}
+    elif how == "twice" and field == "piles" and action["piles"][side]:
+        action["piles"][side].append(action["piles"][side][0])
+    elif how == "twice" or how == "sum":
+        action["counts" if field == "counts" else "surs"].setdefault(side, {} if field == "counts" else 0)
+        if field == "counts":
+            action["counts"][side]["aces"] = min(4, action["counts"][side].get("aces", 0) + 1)
+        else:
+            action["piles"][side] = action["piles"][side][:-1]  # a card missing (or, partial, two sides' cards)
+    elif how == "stranger":
+        action[field]["Nobody"] = action[field].pop(side)
+    elif how == "lower" and field == "piles":
+        action["piles"][side] = [card.lower() for card in action["piles"][side]]
+    return action
+
+
+def careful(doc: dict) -> tuple[type, str] | Match:
+    """The record read the careful way: each action checked field by field and applied alone (what
+    the reader did before it kept a tally's replay). The refusal as the reader words it, or the match."""
+    match = Match(doc["players"], Rules(**doc["rules"]), 0)
+    sides = list(match.sides)
+    for number, entry in enumerate(doc["actions"], 1):
+        try:
+            action = check_action(entry["action"], number, sides)
+        except NotationError as err:
+            return NotationError, str(err)
+        try:
+            match.apply(action)
+        except PasurError as err:
+            return IllegalPlayError, str(IllegalPlayError(
+                "the record breaks a rule: action {number} cannot be replayed: {reason}", number=number, reason=err))
+    return match
+
+
+def containers(value: object) -> list[object]:
+    """Every dict and list inside ``value``, itself included."""
+    if isinstance(value, dict):
+        return [value, *(c for v in value.values() for c in containers(v))]
+    if isinstance(value, list):
+        return [value, *(c for v in value for c in containers(v))]
+    return []
+
+
+@sized(40)
+@given(st.integers(0, 10**6))
+def test_a_record_of_repeated_tallies_reads_as_each_action_applied_alone(seed):
+    """Each import of a record of repeated tallies (each written the same, or one of them written
+    otherwise) is refused with the sentence of the careful reading, or gives its actions, results
+    (types and all) and totals; no two of its actions share a dict or a list."""
+    rng = random.Random(seed)
+    players = TEAMS[:rng.choice([2, 3, 4])]
+    overrides = [f"sur_limit={rng.choice([10, 25, 40])}" if rng.random() < .7 else "sur_limit=none",
+                 f"fixed_deals={rng.randint(5, 90)}" if rng.random() < .5 else f"target={rng.randint(60, 900)}"]
+    if rng.random() < .3:
+        overrides.append("sur_cancel=true")
+    rules = parse_rules(rng.choice(["standard", "pagat"]), overrides)
+    sides = list(Match(players, rules).sides)
+    pool = [a_tally(rng, sides, rng.choice([0, 0, 1, 3])) for _ in range(rng.randint(1, 6))]
+    actions = [rng.choice(pool) for _ in range(rng.randint(1, 60))]
+    for _ in range(rng.choice([0, 0, 1, 2])):  # now and then one of them written otherwise
+        at = rng.randrange(len(actions))
+        actions[at] = changed(rng, actions[at], rng.choice(["type", "spelt", "twice", "sum", "stranger", "lower"]))
+    doc = {"format": "pasur-match", "version": 1, "players": players, "dealer": players[0], "rules": rules.as_dict(),
+           "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in actions]}
+    expected = careful(json.loads(json.dumps(doc)))
+    try:
+        record = read_record(json.dumps(doc, ensure_ascii=False))
+    except PasurError as err:
+        assert (type(err), str(err)) == expected
+        return
+    assert isinstance(expected, Match), expected
+    assert record.actions == expected.log and record.match.totals == expected.totals
+    assert json.dumps([r.as_dict() for r in record.match.results]) == json.dumps(
+        [r.as_dict() for r in expected.results])  # a score of 1 is never one of true
+    assert record.texts == [action_text(a) for a in record.actions]
+    inside = [id(c) for action in record.actions for c in containers(action)]
+    assert len(inside) == len(set(inside))  # a change to one action changes no other
+    assert all(kept is action for kept, action in zip(record.match.log, record.actions, strict=True))
+
+
+@pytest.mark.parametrize("key,right,wrong", [("clubs", 1, True), ("aces", 0, False), ("two_clubs", True, 1),
+                                             ("ten_diamonds", False, 0)])
+def test_a_count_scored_before_is_no_count_of_the_other_type(key, right, wrong):
+    """Equal counts are counted once (one PileCount for every tally that counts a side the same),
+    but a JSON 1 is no true, nor false a 0: after the right count is scored, the count of the other
+    type (Python holds them equal) is still refused, naming it."""
+    from pasur_cli.engine.tally import tally_scores
+    match = Match(["Ali", "Sara"], parse_rules("standard", []))
+    counts = {"Ali": {"clubs": 1, "aces": 0, "jacks": 4, "two_clubs": True, "ten_diamonds": False},
+              "Sara": {"clubs": 12, "aces": 4, "jacks": 0, "two_clubs": False, "ten_diamonds": True}}
+    assert counts["Ali"][key] is right
+    assert tally_scores(match, {"type": "tally", "counts": counts})["Ali"].clubs == 1
+    counts["Ali"][key] = wrong
+    with pytest.raises(NotationError, match=rf"{key}='?{wrong}'? is not allowed"):
+        tally_scores(match, {"type": "tally", "counts": counts})
+
+
+def test_a_side_score_of_a_bool_held_keeps_it():
+    """Equal scores of a side are made once, but only of whole numbers: surs held given as true
+    (as a caller of score_deal may) are kept as given, as before, never as the 1 scored earlier."""
+    from pasur_cli.engine.scoring import PileCount, score_deal
+    rules = parse_rules("standard", [])
+    piles = {"Ali": PileCount(13, 4, 4, True, True), "Sara": PileCount()}
+    assert score_deal(piles, {"Ali": 1}, rules)["Ali"].surs.__class__ is int
+    held = score_deal(piles, {"Ali": True}, rules)["Ali"]  # type: ignore[dict-item]
+    assert held.surs is True and held == score_deal(piles, {"Ali": 1}, rules)["Ali"]
+
+
+@sized(60)
+@given(st.integers(0, 10**6), st.booleans(), st.sampled_from([0, 1]))
+def test_counts_are_taken_exactly_when_they_add_up(seed, partial, seven):
+    """Counts that plainly add up are taken at once (one pass), the rest asked rule by rule: a
+    tally by counts is scored exactly when every count adds up to the cards there are (at most
+    that, partial), the 2♣'s holder holds a club, and one side (at most one, partial) holds the 2♣,
+    the 10♦ and, when it scores, the 7♦."""
+    rng = random.Random(seed)
+    match = Match(TEAMS[:rng.choice([2, 3])], parse_rules("standard", [f"seven_diamonds={seven}"]))
+    sides = list(match.sides)
+    most = {"clubs": 13, "aces": 4, "jacks": 4}
+    fault = rng.choice(["none", "none", "count", "holders", "club"])  # at most one thing wrong, most often none
+    off = rng.choice(list(most)) if fault == "count" else None
+    counts: dict[str, dict] = {side: {} for side in sides}
+    for key, cards in most.items():
+        for _ in range(cards + (rng.choice([-1, 1]) if key == off else 0)):
+            side = rng.choice(sides)
+            counts[side][key] = counts[side].get(key, 0) + 1
+    wrong = rng.choice(["two_clubs", "ten_diamonds", "seven_diamonds"]) if fault == "holders" else None
+    for key in ("two_clubs", "ten_diamonds", "seven_diamonds"):
+        for side in rng.sample(sides, rng.choice([0, 2]) if key == wrong else 1):
+            counts[side][key] = True
+    for side in sides:
+        for key, cards in most.items():
+            counts[side][key] = min(counts[side].get(key, 0), cards)
+    for side in [s for s in sides if counts[s].get("two_clubs")]:  # the 2 of clubs is a club, unless that is wrong
+        other = rng.choice([s for s in sides if s != side and counts[s]["clubs"]] or [s for s in sides if s != side])
+        if fault == "club":
+            counts[other]["clubs"], counts[side]["clubs"] = counts[other]["clubs"] + counts[side]["clubs"], 0
+        elif not counts[side]["clubs"]:
+            counts[other]["clubs"], counts[side]["clubs"] = counts[other]["clubs"] - 1, 1
+    totals = {key: sum(c.get(key, 0) for c in counts.values()) for key in most}
+    holders = {key: sum(1 for c in counts.values() if c.get(key)) for key in ("two_clubs", "ten_diamonds",
+                                                                                "seven_diamonds")}
+    if not seven:
+        holders.pop("seven_diamonds")
+    adds_up = (all(total <= most[key] if partial else total == most[key] for key, total in totals.items())
+               and all(n <= 1 if partial else n == 1 for n in holders.values())
+               and all(c.get("clubs") for c in counts.values() if c.get("two_clubs")))
+    try:
+        match.tally(counts=counts, partial=partial)
+    except IllegalPlayError:
+        assert not adds_up
+    else:
+        assert adds_up
