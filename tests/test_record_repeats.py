@@ -218,3 +218,41 @@ def test_counts_are_taken_exactly_when_they_add_up(seed, partial, seven):
         assert not adds_up
     else:
         assert adds_up
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.text(max_size=4),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=12)
+
+
+def swapped(value: object) -> object:
+    """``value`` (a copy) with its first true or false written as the number Python holds it equal
+    to, or its first 0 or 1 as that bool; ``value`` itself when it holds neither."""
+    done = False
+
+    def walk(v: object) -> object:
+        nonlocal done
+        if done:
+            return v
+        if isinstance(v, bool) or (isinstance(v, int) and v in (0, 1)):
+            done = True
+            return int(v) if isinstance(v, bool) else bool(v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        return v
+    return walk(value)
+
+
+@given(JSON, JSON, st.sampled_from(["alike", "true for 1", "other"]))
+def test_a_tally_is_known_again_only_when_written_exactly_alike(first, other, how):
+    """The reader knows a tally again by its bytes as written: the same bytes exactly when the JSON
+    is the same text (every value of the same type, in the same order), never a 1 for a true."""
+    from pasur_cli.engine.record import _written
+    if how == "alike":
+        other = json.loads(json.dumps(first))
+    elif how == "true for 1":
+        other = swapped(first)
+    assert (_written(first) == _written(other)) == (json.dumps(first) == json.dumps(other))
+    assert _written(first) is not None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import re
 import unicodedata
 from typing import Any, NamedTuple
@@ -375,11 +376,6 @@ def quick_tally(key: tuple[Any, ...], sides: frozenset[str]) -> tuple[dict[str, 
     return tally_of_key(key), key  # the engine's key, as the engine makes it
 
 
-def _quick_time(value: object) -> bool:
-    """Whether an "at" is plainly a time ``_plain`` accepts (printable ASCII, short enough)."""
-    return type(value) is str and len(value) <= MAX_TIME and value.isascii() and value.isprintable()
-
-
 def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dict[str, Any]]) -> str:
     """A hash of what a record means (players, first dealer, rules, canonical actions; not times)."""
     return _fingerprint(players, dealer, rules, [action_text(a) for a in actions])
@@ -411,6 +407,17 @@ def read_record(text: str) -> CheckedRecord:
         if _depth(doc) > MAX_DEPTH:
             raise too_deep() from None
         raise
+
+
+def _written(action: dict[str, Any]) -> bytes | None:
+    """``action`` exactly as it is written, as bytes: two actions have the same bytes only when they
+    are equal with every value of the same type, in the same order (marshal's format 2 writes a
+    ``true`` otherwise than a ``1``, keeps no references, and reads back to what it wrote). None
+    for an action marshal does not write (nested too deeply)."""
+    try:
+        return marshal.dumps(action, 2)
+    except ValueError:
+        return None
 
 
 class _Replayed:
@@ -458,26 +465,29 @@ def _read(doc: Any) -> CheckedRecord:
     slots: list[_Replayed | None] = []  # each action's replayed tally, when it is one
     named, canonical = frozenset(sides), True  # whether each action was replayed in its canonical form
     limit = rules.sur_limit
-    seen: dict[tuple[Any, ...], _Seen] = {}  # tally_key -> quick_tally's reading, and its replays
+    seen: dict[bytes, _Seen] = {}  # a tally as written (``_written``) -> quick_tally's reading, and its replays
     for number, entry in enumerate(entries, 1):
         if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
             raise NotationError("action {number} of the record is malformed: {entry}", number=number,
                                 entry=json.dumps(entry, ensure_ascii=True)[:80])
         at = entry.get("at", "")
-        if not (entry.keys() <= _ENTRY_FIELDS and _quick_time(at)):  # else read field by field, to say why
+        if not (entry.keys() <= _ENTRY_FIELDS and at.__class__ is str and len(at) <= MAX_TIME and at.isascii()
+                and at.isprintable()):  # plainly a time _plain accepts, or read field by field to say why
             _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
             at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
         times.append(at)
-        key = tally_key(entry["action"])  # plainly a right tally: its key (None for anything else)
+        given = entry["action"]
         known = standing = None
-        if key is None:
-            quick = quick_action(entry["action"], named)
-        else:  # an equal tally read before is read the same (and its key, that same object, is found at once)
-            known = seen.get(key)
+        if given.get("type") != "tally":
+            key, quick = None, quick_action(given, named)
+        else:  # a tally written exactly as one read before (every value of the same type) is read the same
+            written = _written(given)
+            known = seen.get(written) if written is not None else None
             if known is None:
-                quick = quick_tally(key, named)
-                if quick is not None and len(seen) < SEEN_MOST:
-                    known = seen[key] = _Seen(quick, {})
+                key = tally_key(given)  # plainly a right tally: its key (None: read field by field)
+                quick = None if key is None else quick_tally(key, named)
+                if quick is not None and written is not None and len(seen) < SEEN_MOST:
+                    known = seen[written] = _Seen(quick, {})
             else:
                 quick = known.quick
             if known is not None:
