@@ -256,3 +256,31 @@ def test_a_tally_is_known_again_only_when_written_exactly_alike(first, other, ho
         other = swapped(first)
     assert (_written(first) == _written(other)) == (json.dumps(first) == json.dumps(other))
     assert _written(first) is not None
+
+
+@sized(40)
+@given(st.integers(0, 10**6))
+def test_counts_and_scores_made_quickly_are_those_made_field_by_field(seed):
+    """A tally's PileCounts and SideScores are made without Value's generic constructor when their
+    check is known to pass (exact types, within bounds): each is the value made field by field
+    (equal, same hash, repr and dict, frozen), and one whose check fails is still refused."""
+    from pasur_cli.engine.scoring import PileCount, SideScore
+    from pasur_cli.engine.tally import tally_scores
+    rng = random.Random(seed)
+    match = Match(TEAMS[:rng.choice([2, 3, 4])], parse_rules(rng.choice(["standard", "pagat"]), []))
+    sides = list(match.sides)
+    action = a_tally(rng, sides, 3)
+    action.setdefault("surs", {}).clear()  # what the rules let any side hold
+    if action.get("counts"):
+        action["surs"][rng.choice(sides)] = rng.randint(0, 3)
+    scores = tally_scores(match, action)
+    for score in scores.values():
+        plain = SideScore(**score.as_dict())
+        assert (score, hash(score), repr(score), score.as_dict()) == (plain, hash(plain), repr(plain), plain.as_dict())
+        with pytest.raises(AttributeError):
+            score.total = 0  # type: ignore[misc]
+    values = (rng.randint(0, 13), rng.randint(0, 4), rng.randint(0, 4), rng.random() < .5, False, False)
+    quick = PileCount._made(values)
+    assert (quick, repr(quick)) == (PileCount(*values), repr(PileCount(*values)))
+    with pytest.raises(NotationError):
+        PileCount(14, *values[1:])

@@ -118,10 +118,14 @@ def score_deal(piles: dict[str, PileCount], surs: dict[str, int], rules: Rules) 
         clubs_points, two_clubs, ten_diamonds, aces, jacks, sur_points, seven_diamonds = items
         values = (p.clubs, clubs_points, two_clubs, ten_diamonds, aces, jacks, held, sur_points, seven_diamonds,
                   sum(items))  # SideScore's fields in order
-        score = _SCORES.get(values)
-        if score is None or tuple(map(type, values)) != _ALL_INTS:  # a bool held is kept as given, never as 1
-            score = SideScore(*values)
-            if len(_SCORES) < _SCORES_MOST and tuple(map(type, values)) == _ALL_INTS:
+        exact = tuple(map(type, values)) == _ALL_INTS  # else a bool held is kept as given, never as the 1 kept
+        score = _SCORES.get(values) if exact else None
+        if score is None:
+            if exact and min(values) >= 0 and values[0] <= _CLUBS:
+                score = SideScore._made(values)  # what SideScore's check passes: made without asking it again
+            else:
+                score = SideScore(*values)
+            if exact and len(_SCORES) < _SCORES_MOST:
                 _SCORES[values] = score
         scores[side] = score
     return scores
@@ -133,6 +137,7 @@ def score_deal(piles: dict[str, PileCount], surs: dict[str, int], rules: Rules) 
 _SCORES: dict[tuple[int, ...], SideScore] = {}
 _SCORES_MOST = 8192
 _ALL_INTS = (int,) * len(SideScore._fields)
+_CLUBS = COUNT_MOST["clubs"]
 
 
 def match_winner(totals: dict[str, int], deals_played: int, rules: Rules) -> str | None:

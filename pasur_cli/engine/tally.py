@@ -107,8 +107,8 @@ def copy_tally(canonical: dict[str, Any]) -> dict[str, Any]:
     """A canonical tally action (``tally_action``'s form) copied all the way down: it shares no
     dict or list with ``canonical``, and its fields are in the same order (so its line is the same)."""
     piles, counts = canonical["piles"], canonical["counts"]
-    return {"type": "tally", "piles": {s: list(c) for s, c in piles.items()} if piles else {},
-            "counts": {s: dict(c) for s, c in counts.items()} if counts else {}, "surs": dict(canonical["surs"]),
+    return {"type": "tally", "piles": {s: c.copy() for s, c in piles.items()} if piles else {},
+            "counts": {s: c.copy() for s, c in counts.items()} if counts else {}, "surs": canonical["surs"].copy(),
             "partial": canonical["partial"]}
 
 
@@ -150,7 +150,10 @@ def _pile_count(values: tuple[Any, ...]) -> PileCount:
     exact = tuple(map(type, values)) == _COUNT_TYPES
     known = _PILE_COUNTS.get(values) if exact else None
     if known is None:
-        known = PileCount(*values)
+        if exact and 0 <= values[0] <= _CLUBS and 0 <= values[1] <= _ACES and 0 <= values[2] <= _JACKS:
+            known = PileCount._made(values)  # what PileCount's check passes: made without asking it again
+        else:
+            known = PileCount(*values)
         if exact and len(_PILE_COUNTS) < 4096:
             _PILE_COUNTS[values] = known
     return known

@@ -118,6 +118,17 @@ class Value(metaclass=ValueMeta):
         self.__post_init__()
 
     @classmethod
+    def _made(cls, values: tuple[Any, ...]) -> Self:
+        """The value of these fields (in order; none a dict or a list) that the caller knows its
+        check passes, made without the generic constructor (~4 us less): what ``cls(*values)`` makes
+        then. Private to the engine, for values made in bulk (an import scores thousands of deals)."""
+        made = object.__new__(cls)
+        setter = object.__setattr__
+        for name, value in zip(cls._fields, values, strict=True):
+            setter(made, name, value)
+        return made
+
+    @classmethod
     def _arguments(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """Every field's value in order, from positional and keyword arguments and the defaults."""
         fields = cls._fields
