@@ -387,12 +387,15 @@ _WRITE_TEXT = json.JSONEncoder(ensure_ascii=False).encode  # one string as json.
 def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]) -> str:
     """``fingerprint`` of the actions' lines: the hash of
     ``json.dumps([players, dealer, rules.as_dict(), texts], ensure_ascii=False, sort_keys=True)``,
-    that text made with each distinct line written once (a record of tallies repeats a few lines)."""
+    that text hashed in its parts as UTF-8, each distinct line written and encoded once (a record of
+    tallies repeats a few lines) and the lines joined once (4 MB of them are not copied four times)."""
     head = json.dumps([players, dealer, rules.as_dict()], ensure_ascii=False, sort_keys=True)
-    written: dict[str, str] = {}
-    lines = [written.get(text) or written.setdefault(text, _WRITE_TEXT(text)) for text in texts]
-    content = head[:-1] + ", [" + ", ".join(lines) + "]]"
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:32]
+    written: dict[str, bytes] = {}
+    lines = [written.get(text) or written.setdefault(text, _WRITE_TEXT(text).encode("utf-8")) for text in texts]
+    content = hashlib.sha256((head[:-1] + ", [").encode("utf-8"))  # the text in its parts, never put together
+    content.update(b", ".join(lines))
+    content.update(b"]]")
+    return content.hexdigest()[:32]
 
 
 def read_record(text: str) -> CheckedRecord:
