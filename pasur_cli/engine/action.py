@@ -20,6 +20,7 @@ database keeps and what tells two records' actions apart): ``deal<TAB>5C 9D 3H K
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pasur_cli.engine.cards import DECK, parse_card
@@ -203,10 +204,21 @@ def action_text(action: dict[str, Any]) -> str:
         return "deal\t" + " ".join(action["table"])
     if kind == "play":
         return "\t".join(["play", action.get("by") or "", action["card"], " ".join(action.get("take") or [])])
-    import json
     if kind == "tally":
-        return "tally\t" + json.dumps({k: v for k, v in action.items() if k != "type"}, ensure_ascii=False)
-    return json.dumps(action, ensure_ascii=False)
+        return "tally\t" + _write({k: v for k, v in action.items() if k != "type"})
+    return _write(action)
+
+
+_WRITERS: list[Callable[[object], str]] = []  # json.dumps(..., ensure_ascii=False)'s encoder, made once
+
+
+def _write(value: object) -> str:
+    """``json.dumps(value, ensure_ascii=False)``, without making its encoder again for each line (an
+    import writes thousands); json is imported when the first line is written, not at start-up."""
+    if not _WRITERS:
+        import json
+        _WRITERS.append(json.JSONEncoder(ensure_ascii=False).encode)
+    return _WRITERS[0](value)
 
 
 def parse_action(text: str) -> dict[str, Any]:

@@ -426,14 +426,14 @@ def _written(action: dict[str, Any]) -> bytes | None:
 class _Replayed:
     """A tally as the record's reader first replayed it at one standing (``sur_standing``): its
     canonical form (an action of the record, never changed while the record is read), its scores,
-    whether it was the action as read (``same``), its key as ``keys`` holds it, and its line once
-    read back."""
+    whether it was the action as read (``same``), its key as ``keys`` holds it, whether it is
+    written exactly in its canonical form (``adopt``: as pasur exports it) and its line once read back."""
 
-    __slots__ = ("done", "key", "same", "scores", "text")
+    __slots__ = ("adopt", "done", "key", "same", "scores", "text")
 
     def __init__(self, done: dict[str, Any], scores: FrozenDict[str, SideScore], same: bool,
-                 key: tuple[Any, ...] | None) -> None:
-        self.done, self.scores, self.same, self.key = done, scores, same, key
+                 key: tuple[Any, ...] | None, adopt: bool) -> None:
+        self.done, self.scores, self.same, self.key, self.adopt = done, scores, same, key, adopt
         self.text: str | None = None
 
 
@@ -445,7 +445,8 @@ class _Seen(NamedTuple):
 
 
 def _read(doc: Any) -> CheckedRecord:
-    """``read_record`` of the parsed document."""
+    """``read_record`` of the document as json parses it (no dict or list of it in two places: the
+    actions returned may be its own). Raises what ``read_record`` raises."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise NotationError("this is not a pasur match record (its \"format\" is not {format}).", format=repr(FORMAT))
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
@@ -480,7 +481,7 @@ def _read(doc: Any) -> CheckedRecord:
             at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
         times.append(at)
         given = entry["action"]
-        known = standing = None
+        known = standing = written = None
         if given.get("type") != "tally":
             key, quick = None, quick_action(given, named)
         else:  # a tally written exactly as one read before (every value of the same type) is read the same
@@ -502,7 +503,9 @@ def _read(doc: Any) -> CheckedRecord:
                     except PasurError as err:
                         raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed:"
                                                " {reason}", number=number, reason=err) from None
-                    copied = copy_tally(slot.done)  # its own dicts: no two actions share one
+                    # its own dicts, no two actions sharing one: the action as written when that is exactly the
+                    # canonical form (json makes every dict and list of the document anew), else a copy
+                    copied = given if slot.adopt else copy_tally(slot.done)
                     match._add_tally(copied, slot.scores)
                     actions.append(copied)
                     keys.append(slot.key)
@@ -528,7 +531,7 @@ def _read(doc: Any) -> CheckedRecord:
         if known is not None:  # what an equal tally at this standing replays to (``done`` is not changed here)
             scores = match.results[-1].scores
             assert isinstance(scores, FrozenDict)  # as scored_tally keeps it
-            slot = known.replays[standing] = _Replayed(done, scores, same, keys[-1])
+            slot = known.replays[standing] = _Replayed(done, scores, same, keys[-1], _written(done) == written)
             slots.append(slot)
         else:
             slots.append(None)
