@@ -286,3 +286,29 @@ def test_counts_and_scores_made_quickly_are_those_made_field_by_field(seed):
     assert (quick, repr(quick)) == (PileCount(*values), repr(PileCount(*values)))
     with pytest.raises(NotationError):
         PileCount(14, *values[1:])
+
+
+@sized(20)
+@given(st.integers(0, 10**6))
+def test_a_tallied_deal_is_added_as_every_finished_deal_is(seed):
+    """A tally adds its result as a deal played out does (written out for speed): dealt by the
+    player after the last dealer, finished at its place in the log, its scores in the totals, and
+    taken back by undo."""
+    rng = random.Random(seed)
+    players = TEAMS[:rng.choice([2, 3, 4])]
+    dealer = rng.randrange(len(players))
+    match = Match(players, parse_rules("standard", ["fixed_deals=100"]), dealer)
+    sides = list(match.sides)
+    deals = rng.randint(1, 12)
+    for _ in range(deals):
+        action = a_tally(rng, sides, 0)
+        assert match.dealer == players[(dealer + len(match.results)) % len(players)]
+        match.apply(action)
+    assert [r.dealer for r in match.results] == [players[(dealer + i) % len(players)] for i in range(deals)]
+    assert [r.number for r in match.results] == list(range(1, deals + 1)) and all(r.tallied for r in match.results)
+    assert match.completed_at == list(range(1, deals + 1))
+    assert match.totals == {s: sum(r.scores[s].total for r in match.results) for s in sides}
+    assert match.totals == dict(match.running_totals()[-1])
+    match.undo()
+    assert len(match.results) == deals - 1 and match.completed_at == list(range(1, deals))
+    assert match.totals == {s: sum(r.scores[s].total for r in match.results) for s in sides}

@@ -59,11 +59,10 @@ class DealResult(Value):
         ``scored_tally``), without Value's generic constructor: private to the engine, because that
         costs ~2 us a value and an import of 13,351 tallied deals makes one for each."""
         result = object.__new__(cls)
-        setter = object.__setattr__
-        setter(result, "number", number)
-        setter(result, "dealer", dealer)
-        setter(result, "scores", scores)
-        setter(result, "tallied", True)
+        _SET_NUMBER(result, number)  # each slot set as Value's constructor sets it, without looking up its name
+        _SET_DEALER(result, dealer)
+        _SET_SCORES(result, scores)
+        _SET_TALLIED(result, True)
         return result
 
     @classmethod
@@ -78,6 +77,9 @@ class DealResult(Value):
             raise ValueError("a deal result's fields have the wrong types")
         return cls(number, dealer, {str(side): SideScore(**score) for side, score in data["scores"].items()},
                    tallied)
+
+
+_SET_NUMBER, _SET_DEALER, _SET_SCORES, _SET_TALLIED = (vars(DealResult)[name].__set__ for name in DealResult._fields)
 
 
 class Match:
@@ -332,9 +334,15 @@ class Match:
         dict, kept in the log. Private to the engine (``_tally``, and the record's reader for a
         tally equal to one it replayed at that same standing): scores made otherwise would record
         another result."""
-        result = DealResult._tallied(len(self.results) + 1, self.dealer, scores)
-        self.log.append(canonical)
-        self._finish(result, at=self.length)
+        results, log, players = self.results, self.log, self.players  # as ``dealer`` and ``_finish`` (written
+        number = len(results) + 1                                      # out: an import adds 13,000 at once)
+        result = DealResult._tallied(number, players[(self.first_dealer + number - 1) % len(players)], scores)
+        log.append(canonical)
+        results.append(result)
+        self.completed_at.append(self.start + len(log))
+        totals = self.totals
+        for side, score in scores.items():
+            totals[side] += score.total
         return result
 
     def check_tally_allowed(self) -> None:
