@@ -712,34 +712,38 @@ _FIGURES, _INT = len(SideFigures._fields), {int}
 def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts: list[str] | None = None) -> None:
     """Snapshots of every finished deal (as ``write_snapshot`` writes each), from a match just
     replayed from its whole log, with one read of the log (``texts``: its lines, when the caller
-    has them) and one statement. Each column is made for all the rows at once (the figures added
-    up by ``figures_after_each``, the totals being their points), then the checksums row by row."""
+    has them) and one statement."""
     db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
-    results = match.results
-    if not results:
+    if not match.results:
         return
     if texts is None:
         texts = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))]
-    sides = list(match.sides)
+    db.executemany("INSERT OR REPLACE INTO snapshots (match_id, seq, engine, crc, result, totals, figures, log_crc,"
+                   " book_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   _rows(match_id, match, texts, _header(db, match_id)))
+
+
+def _rows(match_id: int, match: Match, texts: list[str], book_crc: int | None) -> Iterator[tuple[Any, ...]]:
+    """``rebuild_snapshots``' rows, each made as SQLite takes it (a match of 13,351 tallied deals
+    never holds them all): each column's text made for all the deals at once (the figures added up
+    by ``figures_after_each``, the totals being their points), then the checksums deal by deal."""
+    results, sides = match.results, list(match.sides)
     figures = [column for side in sides for column in figures_after_each(results, side)]
     points = figures[1::len(SideFigures._fields)]  # each side's running total
     totals_format, figures_format = totals_pattern(sides), figures_pattern(sides)
     known: dict[Any, Any] = {}
-    book_crc = _header(db, match_id)
-    log_crc = None
-    rows, previous = [], 0
-    results_text = [result_text(result, known) for result in results]
-    totals_text = [totals_format % row for row in zip(*points, strict=True)]
-    figures_text = [figures_format % row for row in zip(*figures, strict=True)]
-    for seq, text, totals, figures_of in zip(match.completed_at, results_text, totals_text, figures_text, strict=True):
+    log_crc, previous = None, 0
+    for seq, result, totals, figures_of in zip(match.completed_at, results,
+                                                [totals_format % row for row in zip(*points, strict=True)],
+                                                [figures_format % row for row in zip(*figures, strict=True)],
+                                                strict=True):
+        text = result_text(result, known)
         deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
-        checksum = zlib.crc32(f"{deal}\n{text}\n{totals}".encode())  # crc([*deal's lines, text, totals_text])
+        checksum = zlib.crc32(f"{deal}\n{text}\n{totals}".encode())  # crc([*deal's lines, text, totals])
         log_crc = zlib.crc32(deal.encode()) if log_crc is None else zlib.crc32(f"\n{deal}".encode(), log_crc)
         if book_crc is not None:
-            book_crc = zlib.crc32(f"\n{book_line(seq, ENGINE_VERSION, checksum, text, totals, figures_of)}"
-                                  .encode(), book_crc)
-        rows.append((match_id, seq, ENGINE_VERSION, checksum, text, totals, figures_of,
-                     log_crc if book_crc is not None else None, book_crc))
+            book_crc = zlib.crc32(f"\n{book_line(seq, ENGINE_VERSION, checksum, text, totals, figures_of)}".encode(),
+                                  book_crc)
+        yield (match_id, seq, ENGINE_VERSION, checksum, text, totals, figures_of,
+               log_crc if book_crc is not None else None, book_crc)
         previous = seq
-    db.executemany("INSERT OR REPLACE INTO snapshots (match_id, seq, engine, crc, result, totals, figures, log_crc,"
-                   " book_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
