@@ -457,6 +457,34 @@ def test_a_key_given_twice_is_checked_in_both_its_values(where):
         read_record(text(MAX_DEPTH + 1))
 
 
+def depth_of(value: object) -> int:
+    """How deep a parsed JSON value nests, one level for each list or object (the oracle)."""
+    if isinstance(value, dict):
+        return 1 + max(map(depth_of, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(depth_of, value), default=0)
+    return 0
+
+
+TRICKY = st.text(alphabet=st.sampled_from('ab"\\[]{}\n\t:,é李\u2028'), max_size=6)
+
+
+@sized(200)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-9, 9) | TRICKY,
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY, inner, max_size=3),
+                    max_leaves=30),
+       st.booleans(), st.sampled_from([None, 0, 1]), st.integers(0, 12))
+@example(["\\", [[[[[[[[[]]]]]]]]]], False, None, 8)  # a string that ends in an escaped backslash
+@example({"a": [{"b": [{"c": [{"d": [[]]}]}]}]}, False, None, 8)  # lists and objects in turn
+@example(['"[[[[[[[[[', "]]]]]]]]]"], True, 1, 0)  # brackets in strings only
+def test_the_depth_found_in_the_text_is_the_depth_of_the_document(value, ascii_only, indent, most):
+    """Import measures a record's nesting in its text (in C, quotes and brackets only), not in the
+    parsed document: the same answer for any document, whatever its strings hold."""
+    from pasur_cli.engine.record import nests_deeper
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    assert nests_deeper(text, most) == (depth_of(value) > most)
+
+
 @sized(20)
 @given(st.integers(0, 10**6))
 def test_a_tallied_result_made_quickly_is_the_result_made_field_by_field(seed):

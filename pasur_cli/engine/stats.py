@@ -20,11 +20,12 @@ Arabic or Persian yeh and kaf); a name is shown as it is spelt in the newest mat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import accumulate
 from typing import NamedTuple
 
 from pasur_cli.engine.errors import IllegalPlayError
-from pasur_cli.engine.match import Match
+from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import name_key
 from pasur_cli.engine.scoring import SideScore
 from pasur_cli.engine.values import Value
@@ -206,6 +207,21 @@ def side_figures(match: Match) -> dict[str, SideFigures]:
         for side, score in result.scores.items():
             figures[side] = figures[side].after(score, result.number)
     return figures
+
+
+def figures_after_each(results: Sequence[DealResult], side: str) -> list[list[int]]:
+    """One side's ``SideFigures`` after each of ``results`` (a match's deals from its first), as
+    columns: one list a field, in field order, row ``i`` of each being the figures after deal
+    ``i + 1`` (what ``after`` adds up deal by deal, added up here by ``accumulate``, in C: an import
+    writes them for each of 13,351 tallied deals)."""
+    scores = [result.scores[side] for result in results]
+    totals = [score.total for score in scores]
+    best = list(accumulate(zip(totals, [-result.number for result in results], strict=True), max))  # the first best
+    return [list(range(1, len(scores) + 1)), list(accumulate(totals)), list(accumulate([s.surs for s in scores])),
+            list(accumulate([int(s.clubs_points > 0) for s in scores])),
+            list(accumulate([int(s.two_clubs > 0) for s in scores])),
+            list(accumulate([int(s.ten_diamonds > 0) for s in scores])),
+            [total for total, _ in best], [-number for _, number in best]]
 
 
 def standing_of(match_id: int, created: str, match: Match) -> Standing:

@@ -857,8 +857,9 @@ class Store:
                        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
                        (mid, created or now(), "\n".join(players), rules_lines(rules), dealer, fingerprint, new_key(),
                         len(texts)))
-            db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
-                           [(mid, seq, times[seq - 1] if times else now(), text) for seq, text in enumerate(texts, 1)])
+            moments = times if times else [now()] * len(texts)
+            db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",  # each row made as SQLite takes it
+                           ((mid, seq, at, text) for seq, (at, text) in enumerate(zip(moments, texts, strict=True), 1)))
             if match is not None:
                 rebuild_snapshots(db, mid, match, texts)
             self._touch(db, mid)

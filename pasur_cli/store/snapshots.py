@@ -19,7 +19,6 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import chain
 from typing import Any, Protocol
 
 from pasur_cli.engine.errors import Words
@@ -27,7 +26,7 @@ from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore
-from pasur_cli.engine.stats import SideFigures
+from pasur_cli.engine.stats import SideFigures, figures_after_each
 from pasur_cli.engine.values import FrozenDict
 from pasur_cli.store.errors import BusyError, DamagedError, check_rows
 
@@ -56,15 +55,17 @@ def result_text(r: DealResult, known: dict[Any, Any] | None = None) -> str:
     object (kept with it), and the dealers' names as JSON: a long match of tallied deals shares
     one scores object among the deals that scored alike (see pasur_cli.engine.tally.scored_tally),
     written once."""
-    import json
     if known is None:
+        import json
         return json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True)
     kept = known.get(id(r.scores))
     if kept is None or kept[0] is not r.scores:
+        import json  # here, not for each deal: an import statement costs a lookup each time
         kept = known[id(r.scores)] = r.scores, json.dumps({side: score.as_dict() for side, score in r.scores.items()},
                                                           ensure_ascii=False, sort_keys=True)
     dealer = known.get(r.dealer)
     if dealer is None:
+        import json
         dealer = known[r.dealer] = f'{{"dealer": {json.dumps(r.dealer, ensure_ascii=False)}, "number": '
     number = r.number if r.number.__class__ is int else int(r.number)  # as json writes an int
     return f'{dealer}{number}, "scores": {kept[1]}, "tallied": {"true" if r.tallied else "false"}}}'
@@ -717,27 +718,32 @@ def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts
         return
     if texts is None:
         texts = [a for a, in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))]
-    sides = list(match.sides)
+    db.executemany("INSERT OR REPLACE INTO snapshots (match_id, seq, engine, crc, result, totals, figures, log_crc,"
+                   " book_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   _rows(match_id, match, texts, _header(db, match_id)))
+
+
+def _rows(match_id: int, match: Match, texts: list[str], book_crc: int | None) -> Iterator[tuple[Any, ...]]:
+    """``rebuild_snapshots``' rows, each made as SQLite takes it (a match of 13,351 tallied deals
+    never holds them all): each column's text made for all the deals at once (the figures added up
+    by ``figures_after_each``, the totals being their points), then the checksums deal by deal."""
+    results, sides = match.results, list(match.sides)
+    figures = [column for side in sides for column in figures_after_each(results, side)]
+    points = figures[1::len(SideFigures._fields)]  # each side's running total
     totals_format, figures_format = totals_pattern(sides), figures_pattern(sides)
-    figures = {side: SideFigures() for side in sides}
-    book_crc = _header(db, match_id)
-    log_crc = None
     known: dict[Any, Any] = {}
-    rows, previous = [], 0
-    for result, seq, running in zip(match.results, match.completed_at, match.running_totals(), strict=True):
+    log_crc, previous = None, 0
+    for seq, result, totals, figures_of in zip(match.completed_at, results,
+                                                [totals_format % row for row in zip(*points, strict=True)],
+                                                [figures_format % row for row in zip(*figures, strict=True)],
+                                                strict=True):
         text = result_text(result, known)
-        totals_text = totals_format % tuple(running.values())  # running_totals keeps the sides' order
-        for side, score in result.scores.items():
-            figures[side] = figures[side].after(score, result.number)
-        figures_text = figures_format % tuple(chain.from_iterable(figures.values()))  # in the sides' order
         deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
-        checksum = zlib.crc32(f"{deal}\n{text}\n{totals_text}".encode())  # crc([*deal's lines, text, totals_text])
+        checksum = zlib.crc32(f"{deal}\n{text}\n{totals}".encode())  # crc([*deal's lines, text, totals])
         log_crc = zlib.crc32(deal.encode()) if log_crc is None else zlib.crc32(f"\n{deal}".encode(), log_crc)
         if book_crc is not None:
-            book_crc = zlib.crc32(f"\n{book_line(seq, ENGINE_VERSION, checksum, text, totals_text, figures_text)}"
-                                  .encode(), book_crc)
-        rows.append((match_id, seq, ENGINE_VERSION, checksum, text, totals_text, figures_text,
-                     log_crc if book_crc is not None else None, book_crc))
+            book_crc = zlib.crc32(f"\n{book_line(seq, ENGINE_VERSION, checksum, text, totals, figures_of)}".encode(),
+                                  book_crc)
+        yield (match_id, seq, ENGINE_VERSION, checksum, text, totals, figures_of,
+               log_crc if book_crc is not None else None, book_crc)
         previous = seq
-    db.executemany("INSERT OR REPLACE INTO snapshots (match_id, seq, engine, crc, result, totals, figures, log_crc,"
-                   " book_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
