@@ -476,7 +476,10 @@ def _read(doc: Any) -> CheckedRecord:
         if given.get("type") != "tally":
             key, quick = None, quick_action(given, named)
         else:  # a tally written exactly as one read before (every value of the same type) is read the same
-            written = _written(given)
+            try:  # ``_written``, written out (13,000 calls)
+                written = marshal.dumps(given, 2)
+            except ValueError:
+                written = None
             known = seen.get(written) if written is not None else None
             if known is None:
                 key = tally_key(given)  # plainly a right tally: its key (None: read field by field)
@@ -522,7 +525,8 @@ def _read(doc: Any) -> CheckedRecord:
         if known is not None:  # what an equal tally at this standing replays to (``done`` is not changed here)
             scores = match.results[-1].scores
             assert isinstance(scores, FrozenDict)  # as scored_tally keeps it
-            slot = known.replays[standing] = _Replayed(done, scores, same, keys[-1], _written(done) == written)
+            adopt = given == done and _written(done) == written  # (unequal: known at once, without marshal)
+            slot = known.replays[standing] = _Replayed(done, scores, same, keys[-1], adopt)
             slots.append(slot)
         else:
             slots.append(None)
