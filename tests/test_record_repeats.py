@@ -312,3 +312,21 @@ def test_a_tallied_deal_is_added_as_every_finished_deal_is(seed):
     match.undo()
     assert len(match.results) == deals - 1 and match.completed_at == list(range(1, deals))
     assert match.totals == {s: sum(r.scores[s].total for r in match.results) for s in sides}
+
+
+@pytest.mark.parametrize("between", [[], [{"type": "deal", "table": ["5C", "9D", "3H", "KS"]}]])
+def test_a_tally_read_before_is_refused_while_a_deal_is_played(between):
+    """A tally written as one replayed before is still asked whether the match takes a tally now:
+    after a deal's table, while it is played card by card, it is refused as the careful reading
+    refuses it (and taken again once no deal is in progress)."""
+    tally = {"type": "tally", "counts": {"Ali": {"clubs": 13, "aces": 4, "jacks": 4, "two_clubs": True,
+                                                 "ten_diamonds": True}, "Sara": {}}}
+    doc = {"format": "pasur-match", "version": 1, "players": ["Ali", "Sara"], "rules": {},
+           "actions": [{"at": "", "action": a} for a in [tally, *between, tally]]}
+    expected = careful(json.loads(json.dumps(doc)))
+    if between:
+        with pytest.raises(IllegalPlayError, match="being played card by card") as refused:
+            read_record(json.dumps(doc))
+        assert (type(refused.value), str(refused.value)) == expected
+    else:
+        assert isinstance(expected, Match) and read_record(json.dumps(doc)).match.results == expected.results

@@ -334,8 +334,9 @@ class Match:
         dict, kept in the log. Private to the engine (``_tally``, and the record's reader for a
         tally equal to one it replayed at that same standing): scores made otherwise would record
         another result."""
-        results, log, players = self.results, self.log, self.players  # as ``dealer`` and ``_finish`` (written
-        number = len(results) + 1                                      # out: an import adds 13,000 at once)
+        # what ``dealer`` and ``_finish`` do, written out: an import adds 13,000 tallied deals at once
+        results, log, players = self.results, self.log, self.players
+        number = len(results) + 1
         result = DealResult._tallied(number, players[(self.first_dealer + number - 1) % len(players)], scores)
         log.append(canonical)
         results.append(result)
