@@ -214,7 +214,8 @@ _WRITERS: list[Callable[[object], str]] = []  # json.dumps(..., ensure_ascii=Fal
 
 def _write(value: object) -> str:
     """``json.dumps(value, ensure_ascii=False)``, without making its encoder again for each line (an
-    import writes thousands); json is imported when the first line is written, not at start-up."""
+    import writes thousands); json is imported when the first line is written, not at start-up.
+    Raises what json.dumps raises (TypeError for a value JSON cannot hold)."""
     if not _WRITERS:
         import json
         _WRITERS.append(json.JSONEncoder(ensure_ascii=False).encode)

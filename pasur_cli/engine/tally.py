@@ -105,7 +105,8 @@ def sur_standing(match: Standing) -> tuple[bool, ...] | None:
 
 def copy_tally(canonical: dict[str, Any]) -> dict[str, Any]:
     """A canonical tally action (``tally_action``'s form) copied all the way down: it shares no
-    dict or list with ``canonical``, and its fields are in the same order (so its line is the same)."""
+    dict or list with ``canonical``, and its fields are in the same order (so its line is the same).
+    Raises KeyError for a dict that lacks a canonical tally's fields."""
     piles, counts = {}, {}  # written out, not comprehensions: an import copies 13,000
     for side, cards in canonical["piles"].items():
         piles[side] = cards.copy()

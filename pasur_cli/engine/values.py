@@ -121,7 +121,8 @@ class Value(metaclass=ValueMeta):
     def _made(cls, values: tuple[Any, ...]) -> Self:
         """The value of these fields (in order; none a dict or a list) that the caller knows its
         check passes, made without the generic constructor (~4 us less): what ``cls(*values)`` makes
-        then. Private to the engine, for values made in bulk (an import scores thousands of deals)."""
+        then. Private to the engine, for values made in bulk (an import scores thousands of deals).
+        Raises ValueError when there are not as many values as fields."""
         made = object.__new__(cls)
         setter = object.__setattr__
         for name, value in zip(cls._fields, values, strict=True):
