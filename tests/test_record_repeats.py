@@ -141,7 +141,7 @@ def test_a_record_of_repeated_tallies_reads_as_each_action_applied_alone(seed):
     assert record.actions == expected.log and record.match.totals == expected.totals
     assert json.dumps([r.as_dict() for r in record.match.results]) == json.dumps(
         [r.as_dict() for r in expected.results])  # a score of 1 is never one of true
-    assert record.texts == [action_text(a) for a in record.actions]
+    assert record.texts == [action_text(a) for a in record.actions] == [action_text(a) for a in expected.log]
     inside = [id(c) for action in record.actions for c in containers(action)]
     assert len(inside) == len(set(inside))  # a change to one action changes no other
     assert all(kept is action for kept, action in zip(record.match.log, record.actions, strict=True))
