@@ -437,7 +437,7 @@ def test_a_long_number_is_found_as_a_pattern_finds_it(text):
     import re
 
     from pasur_cli.engine import record
-    assert record.has_long_number(text) == (re.search(f"[0-9]{{{record.MAX_DIGITS + 1}}}", text) is not None)
+    assert record.has_long_number(text.encode("utf-8", "surrogatepass")) == (re.search(f"[0-9]{{{record.MAX_DIGITS + 1}}}", text) is not None)
 
 
 @pytest.mark.parametrize("where", ['"created":{deep},"created":""', '"players":{deep},"players":["A","B"]'])
@@ -482,7 +482,7 @@ def test_the_depth_found_in_the_text_is_the_depth_of_the_document(value, ascii_o
     parsed document: the same answer for any document, whatever its strings hold."""
     from pasur_cli.engine.record import nests_deeper
     text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
-    assert nests_deeper(text, most) == (depth_of(value) > most)
+    assert nests_deeper(text.encode(), most) == (depth_of(value) > most)
 
 
 @sized(20)

@@ -116,12 +116,12 @@ _DIGITS = bytes.maketrans(b"0123456789", b"0000000000")  # each digit the same d
 _LONG_RUN = b"0" * (MAX_DIGITS + 1)  # and a run of digits too long for a number among them
 
 
-def has_long_number(text: str) -> bool:
-    """Whether ``text`` holds a run of more than MAX_DIGITS digits 0-9 (the only digits of a JSON
-    number), looked for in its bytes made alike (a scan in C; a pattern tries every position,
-    and a record of 13,000 tallies is 4 MB). Any other byte is left as it is: a run of zeros is
-    one of digits, and a byte of a longer character is never an ASCII digit."""
-    return _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS)
+def has_long_number(data: bytes) -> bool:
+    """Whether the UTF-8 ``data`` of a text holds a run of more than MAX_DIGITS digits 0-9 (the only
+    digits of a JSON number), looked for in its bytes made alike (a scan in C; a pattern tries every
+    position, and a record of 13,000 tallies is 4 MB). Any other byte is left as it is: a run of
+    zeros is one of digits, and a byte of a longer character is never an ASCII digit."""
+    return _LONG_RUN in data.translate(_DIGITS)
 
 
 def _int(text: str) -> int:
@@ -136,10 +136,11 @@ def load_json(text: str) -> Any:
     if len(text) > MAX_BYTES:
         raise NotationError("the record is larger than {most} MB; it is not a pasur match record.",
                             most=MAX_BYTES // 2**20)
+    data = text.encode("utf-8", "surrogatepass")  # what both checks of the text read, made once
     try:  # parsed first (the C parser stops itself at Python's recursion limit), its depth checked after
         # a number of more than MAX_DIGITS digits is refused as it is read; with no such run of digits
         # anywhere in the text there is none, and each number is read by json's own int
-        long = has_long_number(text)
+        long = has_long_number(data)
         doc = json.loads(text, parse_constant=_no_constant, parse_float=_no_float, parse_int=_int if long else None)
     except RecursionError:
         _check_depth(text)  # says how deep a record may nest
@@ -153,7 +154,7 @@ def load_json(text: str) -> Any:
     except NotationError:
         _check_depth(text)
         raise
-    if nests_deeper(text, MAX_DEPTH):  # in the text: a value json dropped (a key given twice) is measured too
+    if nests_deeper(data, MAX_DEPTH):  # in the text: a value json dropped (a key given twice) is measured too
         raise too_deep()
     return doc
 
@@ -161,13 +162,12 @@ def load_json(text: str) -> Any:
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b'"[]{}')  # every byte but a quote or a bracket
 
 
-def nests_deeper(text: str, most: int) -> bool:
-    """Whether the JSON document ``text`` (one json.loads read) nests deeper than ``most`` levels,
-    as ``_check_depth`` counts them: its escaped backslashes and quotes dropped, every byte but
+def nests_deeper(data: bytes, most: int) -> bool:
+    """Whether the JSON document whose UTF-8 is ``data`` (one json.loads read) nests deeper than
+    ``most`` levels, as ``_check_depth`` counts them: its escaped backslashes and quotes dropped, every byte but
     quotes and brackets deleted, the strings' contents cut out, then the innermost pairs of
     brackets removed one level at a time. Each step is a scan in C: a record of 13,000 tallies
     is 4 MB of 300,000 strings, which a pattern or a parser's hook reads in Python."""
-    data = text.encode("utf-8", "surrogatepass")
     if b"\\" in data:  # a string's escapes are pairs, a run of backslashes paired from its left
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
     # two quotes in a row are an empty string, or one string's end and the next one's start:
@@ -437,7 +437,8 @@ class _Seen(NamedTuple):
 
 def _read(doc: Any) -> CheckedRecord:
     """``read_record`` of the document as json parses it (no dict or list of it in two places: the
-    actions returned may be its own). Raises what ``read_record`` raises."""
+    actions returned may be its own), which it takes: each action is let go of as it is read, so
+    that a record of 13,000 tallies is never held twice. Raises what ``read_record`` raises."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise NotationError("this is not a pasur match record (its \"format\" is not {format}).", format=repr(FORMAT))
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
@@ -472,6 +473,7 @@ def _read(doc: Any) -> CheckedRecord:
             at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
         times.append(at)
         given = entry["action"]
+        entries[number - 1] = None  # the document's copy let go as it is read: what is kept is made as it goes
         known = standing = written = None
         if given.get("type") != "tally":
             key, quick = None, quick_action(given, named)
