@@ -297,6 +297,27 @@ def played_and_tallied(seed: int, deals: int = 6) -> tuple[Match, list[dict]]:
     return match, actions
 
 
+SIDE_NAMES = st.text(alphabet=st.sampled_from('Ab "\\%é李\u202e\n'), min_size=1, max_size=6)
+FIGURES = st.one_of(st.integers(0, 10**6), st.booleans())
+
+
+@sized(100)
+@given(st.lists(SIDE_NAMES, min_size=2, max_size=4, unique=True), st.data())
+def test_a_result_written_by_its_pattern_is_the_result_json_writes(sides, data):
+    """The snapshots of many deals write each different scores once, by a pattern of the sides, not
+    by json: the same text, whatever the names hold, and a flag (a figure held as true) as json
+    writes it."""
+    from pasur_cli.engine.match import DealResult
+    from pasur_cli.engine.scoring import SideScore
+    from pasur_cli.store.snapshots import result_text
+    known: dict = {}
+    for number in range(1, 4):
+        scores = {side: SideScore(*data.draw(st.lists(FIGURES, min_size=10, max_size=10).map(
+            lambda values: [v if i else min(int(v), 13) for i, v in enumerate(values)]))) for side in sides}
+        result = DealResult(number, sides[0], scores, data.draw(st.booleans()))
+        assert result_text(result, known) == json.dumps(result.as_dict(), ensure_ascii=False, sort_keys=True)
+
+
 @sized(20)
 @given(st.integers(0, 10**6))
 def test_snapshots_written_at_once_are_those_written_deal_by_deal(seed):
