@@ -7,7 +7,6 @@ import sys
 import click
 
 from pasur_cli.cli.app import PasurCommand, look, look_options, open_store, store_options
-from pasur_cli.cli.questions import confirm
 from pasur_cli.cli.screen import echo, terminal_width
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.record import MAX_BYTES, read_record
@@ -20,6 +19,15 @@ def at_terminal() -> bool:
     """Whether a person can be asked (pasur_cli.cli.terminal says; loaded only when asked)."""
     from pasur_cli.cli import terminal
     return terminal.at_terminal()
+
+
+def agreed(question: str) -> bool:
+    """Whether a person at a terminal answers yes to ``question`` (the questions module is loaded
+    only then: an import that asks nothing does without it)."""
+    if not at_terminal():
+        return False
+    from pasur_cli.cli.questions import confirm
+    return confirm(question)
 
 
 def read_text(path: str) -> str:
@@ -66,14 +74,14 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     if earlier is not None and not again:
         question = look(ctx).say("This record was already imported as match {match}. Import it again as a new match?",
                                  match=earlier)
-        if not (at_terminal() and confirm(question)):
+        if not agreed(question):
             raise StoreError("this record was already imported as match {match}; nothing was changed"
                              " (give --again to import it once more).", match=earlier)
         again = True
     if same is not None:  # exported from this file: the same match by its content
         question = look(ctx).say("This record is match {match} of this database (the same players, rules and"
                                  " plays). Import it again as a new match?", match=same)
-        if not (at_terminal() and confirm(question)):
+        if not agreed(question):
             raise StoreError("this record is match {match} of this database already (the same players, rules and"
                              " plays); nothing was changed (give --again to import it as a new match).", match=same)
         again = True
