@@ -13,7 +13,8 @@ time (user + system; the best of 5), wall time and peak memory, and the machine'
 (a fixed loop's CPU time: the same work takes 20% more or less from one minute to the next here);
 the target is at most 1 s of CPU for each. It measures pasur as installed, with its modules
 compiled (the processes it starts do not inherit PYTHONDONTWRITEBYTECODE, which would make every
-command compile them, about 0.25 s):
+command compile them, about 0.25 s); give a normal install as PASUR_BIN (an editable one adds its
+import hook to every start, about 20 ms):
 a record of about 13,000 tallied deals (4 MB) imported, then `score` and `log --deal 5` on it;
 `stats` and `matches` over 5,000 matches; `score --chart` of a match with sur_points=1000000 and
 20 tallied deals, and of one with 1,000.
