@@ -58,12 +58,7 @@ class DealResult(Value):
         """A tallied deal's result made of values the engine has just checked (the scores kept by
         ``scored_tally``), without Value's generic constructor: private to the engine, because that
         costs ~2 us a value and an import of 13,351 tallied deals makes one for each."""
-        result = object.__new__(cls)
-        _SET_NUMBER(result, number)  # each slot set as Value's constructor sets it, without looking up its name
-        _SET_DEALER(result, dealer)
-        _SET_SCORES(result, scores)
-        _SET_TALLIED(result, True)
-        return result
+        return cls._made((number, dealer, scores, True))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealResult:
@@ -77,9 +72,6 @@ class DealResult(Value):
             raise ValueError("a deal result's fields have the wrong types")
         return cls(number, dealer, {str(side): SideScore(**score) for side, score in data["scores"].items()},
                    tallied)
-
-
-_SET_NUMBER, _SET_DEALER, _SET_SCORES, _SET_TALLIED = (vars(DealResult)[name].__set__ for name in DealResult._fields)
 
 
 class Match:
@@ -334,16 +326,9 @@ class Match:
         dict, kept in the log. Private to the engine (``_tally``, and the record's reader for a
         tally equal to one it replayed at that same standing): scores made otherwise would record
         another result."""
-        # what ``dealer`` and ``_finish`` do, written out: an import adds 13,000 tallied deals at once
-        results, log, players = self.results, self.log, self.players
-        number = len(results) + 1
-        result = DealResult._tallied(number, players[(self.first_dealer + number - 1) % len(players)], scores)
-        log.append(canonical)
-        results.append(result)
-        self.completed_at.append(self.start + len(log))
-        totals = self.totals
-        for side, score in scores.items():
-            totals[side] += score.total
+        result = DealResult._tallied(len(self.results) + 1, self.dealer, scores)
+        self.log.append(canonical)
+        self._finish(result, at=self.length)
         return result
 
     def check_tally_allowed(self) -> None:

@@ -478,10 +478,7 @@ def _read(doc: Any) -> CheckedRecord:
         if given.get("type") != "tally":
             key, quick = None, quick_action(given, named)
         else:  # a tally written exactly as one read before (every value of the same type) is read the same
-            try:  # ``_written``, written out (13,000 calls)
-                written = marshal.dumps(given, 2)
-            except ValueError:
-                written = None
+            written = _written(given)
             known = seen.get(written) if written is not None else None
             if known is None:
                 key = tally_key(given)  # plainly a right tally: its key (None: read field by field)
