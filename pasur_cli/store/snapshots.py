@@ -82,10 +82,7 @@ def _scores_text(scores: Mapping[str, SideScore], known: dict[Any, Any]) -> str:
                           sort_keys=True)
     pattern = known.get(sides)
     if pattern is None:
-        import json
-        each = ", ".join(f'"{name}": %d' for name in _STORED_FIELDS)
-        pattern = known[sides] = "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%")
-                                                 + ": {" + each + "}" for side in sides) + "}"
+        pattern = known[sides] = sides_pattern(sides, _SCORE_PATTERN)
     return str(pattern % values)
 
 
@@ -186,6 +183,7 @@ def _scores_key(data: Any, sides: Sequence[str] | None) -> tuple[Any, ...] | Non
 _STORED_FIELDS = tuple(sorted(SideScore._fields))  # a score's fields as result_text writes them
 _INTS = (int,) * len(_STORED_FIELDS)  # and the type of each: a plain int
 _IN_STORED_ORDER = attrgetter(*_STORED_FIELDS)  # a score's fields in that order
+_SCORE_PATTERN = "{" + ", ".join(f'"{name}": %d' for name in _STORED_FIELDS) + "}"  # one score's %-format
 KNOWN_MOST = 2048  # scores kept by their content (see parse_result); a long match of played deals has
                    # few alike, so no more are kept past this
 
@@ -646,19 +644,24 @@ def snapshot_totals(db: sqlite3.Connection, text: object) -> dict[str, int] | No
         return {str(k): v for k, v in totals.items()}
 
 
+def sides_pattern(sides: Sequence[str], each: str) -> str:
+    """The %-format of a JSON object of these sides, in their order, each side's value written as
+    ``each`` (itself a %-format): ``{"Ali": <each>, "Sara": <each>}``, the names as json.dumps
+    writes them."""
+    import json
+    return "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": " + each
+                           for side in sides) + "}"
+
+
 def figures_pattern(sides: Sequence[str]) -> str:
     """The %-format of a snapshot's figures for these sides: ``{"Ali": [deals, points, ...], ...}``
     (each side's ``SideFigures`` in field order, as json.dumps writes them)."""
-    import json
-    each = ", ".join(["%d"] * len(SideFigures._fields))
-    return "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + f": [{each}]"
-                           for side in sides) + "}"
+    return sides_pattern(sides, "[" + ", ".join(["%d"] * len(SideFigures._fields)) + "]")
 
 
 def totals_pattern(sides: Sequence[str]) -> str:
     """The %-format of a snapshot's running totals for these sides (as json.dumps writes them)."""
-    import json
-    return "{" + ", ".join(json.dumps(side, ensure_ascii=False).replace("%", "%%") + ": %d" for side in sides) + "}"
+    return sides_pattern(sides, "%d")
 
 
 def _header(db: sqlite3.Connection, match_id: int) -> int | None:
