@@ -688,27 +688,34 @@ def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: 
     text = result_text(result)
     sides = list(match.sides)
     totals_text = totals_pattern(sides) % tuple(totals[side] for side in sides)
-    if before is None:
-        figures: dict[str, SideFigures] | None = {side: SideFigures() for side in sides}
-        log_crc: int | None = zlib.crc32("\n".join(deal).encode())
-        book_crc = _header(db, match_id)
-    else:
-        figures = figures_from(before[3], sides)
-        log_crc = zlib.crc32(("\n" + "\n".join(deal)).encode(), before[1]) if type(before[1]) is int else None
-        book_crc = before[2] if type(before[2]) is int else None
-    checksum = crc([*deal, text, totals_text])
+    figures = {side: SideFigures() for side in sides} if before is None else figures_from(before[3], sides)
     figures_text = None
     if figures is not None:
         figures = {side: figures[side].after(result.scores[side], result.number) for side in sides}
         figures_text = figures_pattern(sides) % tuple(n for side in sides for n in figures[side])
-    if book_crc is not None and figures_text is not None and log_crc is not None:
-        book_crc = zlib.crc32(("\n" + book_line(seq, ENGINE_VERSION, checksum, text, totals_text, figures_text))
-                              .encode(), book_crc)
-    else:
-        log_crc = book_crc = None
+    log_crc, book_crc = (None, _header(db, match_id)) if before is None else before[1:3]
+    if (before is not None and type(log_crc) is not int) or type(book_crc) is not int:
+        log_crc = book_crc = None  # the row before has no running checksums: none from here
+    checksum, log_crc, book_crc = _chained(seq, "\n".join(deal), text, totals_text, figures_text, log_crc, book_crc)
+    log_crc = log_crc if book_crc is not None else None
     db.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, engine, crc, result, totals, figures, log_crc,"
                " book_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                (match_id, seq, ENGINE_VERSION, checksum, text, totals_text, figures_text, log_crc, book_crc))
+
+
+def _chained(seq: int, deal: str, text: str, totals: str, figures: str | None, log_crc: int | None,
+             book_crc: int | None) -> tuple[int, int, int | None]:
+    """A snapshot row's checksum (``crc`` of its deal's lines, joined in ``deal``, its result and its
+    totals) and the match's running checksums after it, continued from the row before's
+    (``log_crc`` None: this is the first deal; ``book_crc`` or ``figures`` None: there is no chain
+    to continue, and the book's checksum is None)."""
+    checksum = zlib.crc32(f"{deal}\n{text}\n{totals}".encode())  # crc([*deal's lines, text, totals])
+    log_crc = zlib.crc32(deal.encode()) if log_crc is None else zlib.crc32(f"\n{deal}".encode(), log_crc)
+    if book_crc is not None and figures is not None:
+        book_crc = zlib.crc32(f"\n{book_line(seq, ENGINE_VERSION, checksum, text, totals, figures)}".encode(), book_crc)
+    else:
+        book_crc = None
+    return checksum, log_crc, book_crc
 
 
 def figures_from(text: object, sides: list[str]) -> dict[str, SideFigures] | None:
@@ -761,11 +768,7 @@ def _rows(match_id: int, match: Match, texts: list[str], book_crc: int | None) -
                                                 strict=True):
         text = result_text(result, known)
         deal = texts[previous] if seq == previous + 1 else "\n".join(texts[previous:seq])
-        checksum = zlib.crc32(f"{deal}\n{text}\n{totals}".encode())  # crc([*deal's lines, text, totals])
-        log_crc = zlib.crc32(deal.encode()) if log_crc is None else zlib.crc32(f"\n{deal}".encode(), log_crc)
-        if book_crc is not None:
-            book_crc = zlib.crc32(f"\n{book_line(seq, ENGINE_VERSION, checksum, text, totals, figures_of)}".encode(),
-                                  book_crc)
+        checksum, log_crc, book_crc = _chained(seq, deal, text, totals, figures_of, log_crc, book_crc)
         yield (match_id, seq, ENGINE_VERSION, checksum, text, totals, figures_of,
                log_crc if book_crc is not None else None, book_crc)
         previous = seq
