@@ -381,6 +381,23 @@ def test_a_tally_scored_before_is_refused_at_the_sur_limit():
     assert match.tally(counts=counts).scores["Ali"].surs == 0  # without surs, the same counts are scored
 
 
+def by_hand(actions: list[dict], rng: random.Random) -> list[dict]:
+    """Copies of ``actions``, about half written as a person may write them: a tally's zero counts
+    left out and its piles in any order (the engine sorts them), a deal's table in lowercase."""
+    written = []
+    for action in actions:
+        action = json.loads(json.dumps(action))
+        if action["type"] == "tally" and rng.random() < .5:
+            for side, counts in action["counts"].items():
+                action["counts"][side] = {k: v for k, v in counts.items() if v}
+            for cards in action["piles"].values():
+                rng.shuffle(cards)
+        elif action["type"] == "deal" and rng.random() < .5:
+            action["table"] = [c.lower() for c in action["table"]]
+        written.append(action)
+    return written
+
+
 @sized(20)
 @given(st.integers(0, 10**6))
 def test_a_record_read_quickly_is_the_record_read_field_by_field(seed):
@@ -392,17 +409,7 @@ def test_a_record_read_quickly_is_the_record_read_field_by_field(seed):
     match, actions = played_and_tallied(seed)
     sides = list(match.sides)
     rng = random.Random(seed)
-    written = []
-    for action in actions:
-        action = json.loads(json.dumps(action))
-        if action["type"] == "tally" and rng.random() < .5:
-            for side, counts in action["counts"].items():
-                action["counts"][side] = {k: v for k, v in counts.items() if v}
-            for cards in action["piles"].values():  # a pile in any order (the engine sorts it)
-                rng.shuffle(cards)
-        elif action["type"] == "deal" and rng.random() < .5:
-            action["table"] = [c.lower() for c in action["table"]]
-        written.append(action)
+    written = by_hand(actions, rng)
     for number, action in enumerate(written, 1):
         careful = check_action(action, number, sides)
         quick = quick_action(action, frozenset(sides))
@@ -551,13 +558,7 @@ def test_a_record_read_quickly_keeps_its_lines_and_fingerprint(seed, repeat):
     rng = random.Random(seed)
     if repeat:  # the same tallies again and again, as a long record of tallied deals has them
         actions = actions + [a for a in actions if a["type"] == "tally"] * 3
-    written = []
-    for action in actions:
-        action = json.loads(json.dumps(action))
-        if action["type"] == "tally" and rng.random() < .5:
-            for side, counts in action["counts"].items():
-                action["counts"][side] = {k: v for k, v in counts.items() if v}
-        written.append(action)
+    written = by_hand(actions, rng)
     rules = match.rules  # with room for the repeated tallies (no sur limit reached, no end)
     rules = rules.replace(fixed_deals=None, target=10**6, sur_limit=None) if repeat else rules
     doc = {"format": "pasur-match", "version": 1, "players": match.players, "dealer": match.players[0],

@@ -235,6 +235,20 @@ def forged(db, sql: str) -> None:
     con.close()
 
 
+def shown_as_the_log_shows(pasur, db, views, *args, why=()) -> dict:
+    """Each view (``pasur *view *args``) read from the file as it is, which reading leaves as it
+    was, then held to the same view read from the log alone (every snapshot deleted): the same
+    exit code and output. Returns what was read first, by the view's words."""
+    file = db.read_bytes()
+    shown = {tuple(map(str, view)): pasur(*view, *args) for view in views}
+    assert db.read_bytes() == file
+    forged(db, "DELETE FROM snapshots")  # the log alone
+    for view, result in shown.items():
+        truth = pasur(*view, *args)
+        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, *why)
+    return shown
+
+
 @pytest.fixture(scope="module")
 def teams_book(tmp_path_factory) -> tuple[bytes, dict[tuple, str]]:
     """A four-player match with three finished deals, stored once for every forgery: the file's
@@ -480,10 +494,7 @@ def test_a_finished_deal_whose_snapshot_is_missing_does_not_stop_play(pasur, db,
     assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == deals + 1
     assert chained(con, 1)
     con.close()
-    shown = {tuple(args): pasur(*args) for args in SHOWN}
-    forged(db, "DELETE FROM snapshots")  # the log alone: what every view must show
-    for args in SHOWN:
-        assert shown[tuple(args)].stdout == pasur(*args).stdout, args
+    shown = shown_as_the_log_shows(pasur, db, SHOWN)
     assert json.loads(shown[("score", "--json")].stdout)["totals"] == engine.totals
 
 
@@ -503,13 +514,8 @@ def test_a_snapshot_moved_to_another_action_never_cuts_the_wrong_deal(pasur, db,
     con.execute("UPDATE snapshots SET seq = ? WHERE seq = ?", (to, moved))
     con.commit()
     con.close()
-    file = db.read_bytes()
-    shown = {n: pasur("log", "--deal", n) for n in range(1, len(engine.results) + 2)}
-    assert db.read_bytes() == file
-    forged(db, "DELETE FROM snapshots")  # the log alone
-    for n, result in shown.items():
-        truth = pasur("log", "--deal", n)
-        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (n, moved, to)
+    shown = shown_as_the_log_shows(pasur, db, [["log", "--deal", n] for n in range(1, len(engine.results) + 2)],
+                                   why=(moved, to))
     assert any("do not match its log" in result.stderr for result in shown.values())
 
 
@@ -542,13 +548,7 @@ def test_a_header_changed_under_the_snapshots_is_never_read_as_sound(pasur, db, 
     con.close()
     views = [["show"], ["show", "--json"], ["score", "--json"], ["matches", "--json"],
              *(["log", "--deal", n] for n in range(1, len(match.results) + 1))]
-    file = db.read_bytes()
-    shown = {tuple(map(str, v)): pasur(*v) for v in views}
-    assert db.read_bytes() == file
-    forged(db, "DELETE FROM snapshots")  # the log alone
-    for view, result in shown.items():
-        truth = pasur(*view)
-        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), view
+    shown_as_the_log_shows(pasur, db, views)
 
 
 @pytest.mark.parametrize("seed", some(range(8), 2))
@@ -576,13 +576,7 @@ def test_an_older_deals_action_changed_by_hand_is_never_read_as_sound(pasur, db,
     con.commit()
     con.close()
     views = [["show"], ["show", "--json"], ["score", "--json"], ["matches", "--json"], ["log", "--deal", 2]]
-    file = db.read_bytes()
-    shown = {tuple(map(str, v)): pasur(*v) for v in views}
-    assert db.read_bytes() == file
-    forged(db, "DELETE FROM snapshots")  # the log alone
-    for view, result in shown.items():
-        truth = pasur(*view)
-        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, seq, how)
+    shown_as_the_log_shows(pasur, db, views, why=(seq, how))
     assert engine.results
 
 
@@ -706,13 +700,7 @@ def test_a_damaged_match_left_unchained_by_the_move_to_schema_4_is_never_read_as
     con.close()
     assert pasur("new", "Ali", "Sara").exit_code == 0  # the first write: the file moves to schema 4
     views = [["show"], ["show", "--json"], ["score", "--json"], ["log", "--deal", 2]]
-    file = db.read_bytes()
-    shown = {tuple(map(str, v)): pasur(*v, "--match", 1) for v in views}
-    assert db.read_bytes() == file
-    forged(db, "DELETE FROM snapshots")  # the log alone
-    for view, result in shown.items():
-        truth = pasur(*view, "--match", 1)
-        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, seq)
+    shown_as_the_log_shows(pasur, db, views, "--match", 1, why=(seq,))
     assert engine.results
 
 
@@ -779,8 +767,4 @@ def test_the_move_to_schema_4_never_chains_figures_of_other_rules(pasur, db, see
     assert pasur("delete", "--match", len(made) + 1, "--yes").exit_code == 0
     views = [["stats", "--json"], ["matches", "--json"], ["score", "--json", "--match", mid],
              ["show", "--json", "--match", mid]]
-    shown = {tuple(map(str, v)): pasur(*v) for v in views}
-    forged(db, "DELETE FROM snapshots")  # the log alone
-    for view, result in shown.items():
-        truth = pasur(*view)
-        assert (result.exit_code, result.stdout) == (truth.exit_code, truth.stdout), (view, rule, value)
+    shown_as_the_log_shows(pasur, db, views, why=(rule, value))
