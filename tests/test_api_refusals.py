@@ -194,3 +194,30 @@ def test_every_public_writer_refuses_with_a_pasur_error_and_leaves_the_file_as_i
     finally:
         book.close()
     assert length(path) == before + 1
+
+
+# -- every public function, given arguments of any type ---------------------------------------------
+def public_functions() -> list[str]:
+    import inspect
+    return [name for name in pasur.__all__ if inspect.isfunction(getattr(pasur, name))
+            and name not in ("enter_table", "enter_play", "enter_tally", "take_back")]  # the writers: above
+
+
+ANY = st.one_of(JUNK, st.just(pasur.PRESETS["pagat"]), st.just(pasur.parse_card("5C")),
+                st.just(pasur.parse_cards("AC 2D 4H")), st.just({"Ali": 3, "Sara": 7}), st.just(TALLY),
+                st.just({"Ali": pasur.PileCount(clubs=3)}), st.just([(1, pasur.Match(["Ali", "Sara"], pasur.PRESETS["pagat"]))]))
+
+
+@sized(60)
+@given(st.sampled_from(public_functions()), st.lists(ANY, min_size=1, max_size=4))
+def test_every_public_function_refuses_an_argument_of_the_wrong_type_with_a_pasur_error(name, args):
+    import inspect
+    function = getattr(pasur, name)
+    needed = [p for p in inspect.signature(function).parameters.values()
+              if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
+    if name == "advise":  # a search of a real position is not what is asked here
+        args = [None, *args]
+    try:
+        function(*(args + [None] * len(needed))[:len(needed)])
+    except pasur.PasurError as err:
+        assert str(err)

@@ -41,3 +41,19 @@ def check_whole(name: str, value: object, least: int, most: int | None = None) -
                             value=shown(value))
     raise NotationError("{name} must be a whole number from {least} to {most}, not {value}.", name=name,
                         least=least, most=most, value=shown(value))
+
+
+def check_items(name: str, value: object, *kinds: type, mapping: bool = False) -> None:
+    """Raise NotationError (``wrong_type``) unless ``value`` is a list or tuple (with ``mapping``:
+    a dict from names) whose every item (value) is of one of ``kinds``."""
+    if mapping:
+        if not isinstance(value, dict):
+            raise wrong_type(name, value, dict)
+        for key, item in value.items():
+            check_type(f"{name}'s key", key, str)
+            check_type(f"{name}[{key!r}]", item, *kinds)
+        return
+    if not isinstance(value, list | tuple):
+        raise wrong_type(name, value, list, tuple)
+    for index, item in enumerate(value):
+        check_type(f"{name}[{index}]", item, *kinds)

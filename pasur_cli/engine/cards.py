@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli.engine.arguments import check_type
+from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.reading import ascii_digits
 from pasur_cli.engine.values import Value
@@ -162,8 +162,11 @@ def parse_card(text: str) -> Card:
     """Parse one card such as ``10d``, ``TD``, ``10♦``, ``qh`` or ``1s`` (``dh`` and ``bc``, the German
     letters for Q and J, are Q♥ and J♣).
 
-    Raises NotationError quoting the token when it is not a card.
+    Raises NotationError quoting the token when it is not a card (or naming its type when it is
+    no string).
     """
+    if not isinstance(text, str):
+        raise wrong_type("text", text, str)
     token = ascii_digits(text).strip().upper()
     rank, suit = _RANK_INPUT.get(token[:-1]), _SUIT_INPUT.get(token[-1:])
     if rank is None or suit is None:

@@ -984,8 +984,9 @@ def _no_match(match_id: object) -> NoMatchError:
 
 
 def _check_id(match_id: object) -> None:
-    """Raise NoMatchError for a match id that is no whole number (no match has it)."""
-    if match_id.__class__ is not int:
+    """Raise NoMatchError for a match id that is no whole number from 1 to SQLite's largest (no
+    match has it)."""
+    if match_id.__class__ is not int or not 0 < match_id < 2**63:
         raise _no_match(match_id)
 
 
