@@ -55,17 +55,21 @@ def _json_fact(value: object) -> str:
     return shorten(text, 60)
 
 
-def check_action(action: object) -> None:
+def check_action(action: object, expected: str | None = None) -> None:
     """Raise NotationError naming the field when ``action`` is not exactly an action: a dict with
-    a known ``type`` and only its keys; a deal's ``table`` a list of 4 strings; a play's ``card``
-    one string, ``take`` absent or a list of strings, ``by`` absent, null or a string; a tally's
-    fields as ``check_tally`` says. Each card string must name exactly one card.
+    a known ``type`` (``expected``, when given) and only its keys; a deal's ``table`` a list of 4
+    strings; a play's ``card`` one string, ``take`` absent or a list of strings, ``by`` absent,
+    null or a string; a tally's fields as ``check_tally`` says. Each card string must name exactly
+    one card.
     """
     if not isinstance(action, dict):
         raise NotationError("an action is an object, not {value}.", value=_json_fact(action))
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
         raise NotationError("unknown action type {kind}: write deal, play or tally.", kind=_json_fact(kind))
+    if expected is not None and kind != expected:
+        raise NotationError("a {expected} action is expected here, not a {kind} action.", expected=expected,
+                            kind=kind)
     unknown = sorted(str(k)[:40] for k in action if k not in FIELDS[kind])
     if unknown:
         raise NotationError("a {kind} action has no field {names}.", kind=kind, names=", ".join(unknown))
@@ -76,20 +80,26 @@ def check_action(action: object) -> None:
         for text in table:
             parse_card(text)
     elif kind == "play":
-        card = action.get("card")
-        if not isinstance(card, str):
-            raise NotationError("a play's \"card\" is one card (a string such as \"7C\").")
-        parse_card(card)
-        take = action.get("take", [])
-        if not isinstance(take, list) or len(take) > TAKE_MOST or not all(isinstance(c, str) for c in take):
-            raise NotationError("a play's \"take\" is a list of cards (strings), or absent.")
-        for text in take:
-            parse_card(text)
-        by = action.get("by")
-        if by is not None and (not isinstance(by, str) or len(by) > NAME_TEXT_MOST):
-            raise NotationError("a play's \"by\" is a player's name (a string), or null.")
+        check_play(action)
     else:
         check_tally(action)
+
+
+def check_play(action: dict[str, Any]) -> None:
+    """Raise NotationError naming the field unless a play action's ``card`` is one card (a string),
+    its ``take`` absent or a list of cards (strings), its ``by`` absent, null or a name."""
+    card = action.get("card")
+    if not isinstance(card, str):
+        raise NotationError("a play's \"card\" is one card (a string such as \"7C\").")
+    parse_card(card)
+    take = action.get("take", [])
+    if not isinstance(take, list) or len(take) > TAKE_MOST or not all(isinstance(c, str) for c in take):
+        raise NotationError("a play's \"take\" is a list of cards (strings), or absent.")
+    for text in take:
+        parse_card(text)
+    by = action.get("by")
+    if by is not None and (not isinstance(by, str) or len(by) > NAME_TEXT_MOST):
+        raise NotationError("a play's \"by\" is a player's name (a string), or null.")
 
 
 def check_count(side: str, key: str, value: object) -> None:

@@ -25,10 +25,11 @@ import random
 from collections.abc import Iterable
 
 from pasur_cli.engine import playout as sim
+from pasur_cli.engine.arguments import check_type, check_whole, wrong_type
 from pasur_cli.engine.captures import legal_captures
-from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card
+from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal
-from pasur_cli.engine.errors import IllegalPlayError, NotationError
+from pasur_cli.engine.errors import IllegalPlayError, Words
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 from pasur_cli.engine.weighing import Weighing
@@ -38,16 +39,9 @@ REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or
 REVIEW_MOST = 400  # doubt, up to these: two seeds must agree on both (engine.weighing)
 HINT_EFFORT = 12  # one decision, read by a person: first guesses, then more where the best options
 HINT_MOST = 96  # are close, up to these (its time: bench/strength.py --speed)
+GUESSES_MOST = 10_000  # the most guessed deals a caller may ask an option be played in (effort, most)
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
 INDEX = {card: i for i, card in enumerate(DECK)}
-
-
-def _card(card: Card | str) -> Card:
-    if isinstance(card, Card):
-        return card
-    if isinstance(card, str):
-        return parse_card(card)
-    raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
 
 
 class Advice(Value):
@@ -131,18 +125,13 @@ def simulated_game(deal: Deal) -> sim.Game:
     return sim.Game(rules, [sides.index(s) for s in deal.seat_sides], deal.dealer, open_)
 
 
-def _hand(deal: Deal, hand: Iterable[Card | str]) -> list[Card]:
+def _hand(deal: Deal, hand: Iterable[Card | str] | str) -> list[Card]:
     """The hand of the player to move, checked: cards that can be in it, as many as they hold."""
     if deal.over or deal.turn is None:
         raise IllegalPlayError("this deal is over: every card has been played.")
-    cards: list[Card] = []
-    for item in hand:
-        card = _card(item)
-        if card in cards:
-            raise NotationError("{card} is named twice in the {what}: each card exists once.", card=card,
-                                what="hand")
+    cards = parse_cards(hand, Words("hand"))
+    for card in cards:
         deal.verify_card(card)
-        cards.append(card)
     held = deal.cards_left()[deal.turn]
     if len(cards) != held:
         raise IllegalPlayError("{player} holds {count} cards at this point of hand {hand}, not {given}.",
@@ -202,12 +191,23 @@ def evaluate(deal: Deal, hand: list[Card], seed: int | None = None,
     return [(c, take, values[k]) for k, (c, take) in enumerate(choices)]
 
 
+def check_search(seed: object, effort: object, most: object = 1) -> None:
+    """Raise NotationError for a ``seed`` that is neither None nor a whole number, or an ``effort``
+    or ``most`` that is no whole number from 1 to GUESSES_MOST (what ``advise``, ``hint`` and
+    ``review`` take)."""
+    if seed is not None:
+        check_type("seed", seed, int)
+    check_whole("effort", effort, 1, GUESSES_MOST)
+    check_whole("most", most, 1, GUESSES_MOST)
+
+
 def to_move(match: Match) -> str:
     """The player to move in the match's deal in progress: whose hand a hint weighs.
 
     Raises IllegalPlayError when the match is over (as a play would be refused) or no deal waits
-    for a play (its table is not entered yet).
+    for a play (its table is not entered yet); NotationError when ``match`` is no Match.
     """
+    check_type("match", match, Match)
     if match.finished:
         raise IllegalPlayError("the match is over: {side} won.", side=match.winner)
     if match.deal is None or match.deal.turn is None:
@@ -225,8 +225,12 @@ def advise(match: Match | Deal, hand: Iterable[Card | str], *, seed: int | None 
 
     Raises IllegalPlayError when no deal waits for a play, a card has been seen in this deal (it
     cannot be in the hand), or the hand holds more or fewer cards than the player has now;
-    NotationError for a card that is not one.
+    NotationError for a card that is not one, or for a ``match``, ``seed`` or ``effort`` that is
+    not one (``check_search``: effort from 1 to GUESSES_MOST).
     """
+    check_search(seed, effort)
+    if not isinstance(match, Match | Deal):
+        raise wrong_type("match", match, Match, Deal)
     if isinstance(match, Match):
         to_move(match)
     deal = match if isinstance(match, Deal) else match.deal
@@ -247,13 +251,17 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
     guesses and costs nothing.
 
     Raises IllegalPlayError when the deal is not finished or not begun, was tallied (it has no plays), or is not
-    in this match object's log (a match rebuilt from a snapshot: replay its whole log).
+    in this match object's log (a match rebuilt from a snapshot: replay its whole log); NotationError
+    for a ``match``, ``seed``, ``effort`` or ``most`` that is not one (``check_search``).
     """
-    if isinstance(deal, int) and deal > len(match.results) and match.results and (
+    check_search(seed, effort, most)
+    if not isinstance(match, Match):
+        raise wrong_type("match", match, Match)
+    if deal.__class__ is int and deal > len(match.results) and match.results and (
             match.finished or deal > match.deal_number or (deal == match.deal_number and match.deal is None)):
         raise IllegalPlayError("this match has no deal {deal}: the last finished deal is deal {last}.", deal=deal,
                                last=len(match.results))
-    if not isinstance(deal, int) or deal < 1 or deal > len(match.results):
+    if deal.__class__ is not int or deal < 1 or deal > len(match.results):
         raise IllegalPlayError("deal {deal} is not finished: there is nothing to review yet.", deal=deal)
     if match.results[deal - 1].tallied:
         raise IllegalPlayError("deal {deal} was tallied: it has no plays to review.", deal=deal)
@@ -291,7 +299,8 @@ def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, e
     ``effort`` guessed deals, then in more while the best options are close or the best one's
     label, were it played, is in doubt, up to ``most`` (``engine.weighing``). Its best option is
     the one a review of the play, with the same seed, effort and most, compares with (in the same
-    guesses). Raises as ``advise``."""
+    guesses). Raises as ``advise`` (``most``: from 1 to GUESSES_MOST too)."""
+    check_search(seed, effort, most)
     to_move(match)
     deal = match.deal
     assert deal is not None  # to_move raised otherwise

@@ -14,6 +14,7 @@ from functools import lru_cache
 from itertools import combinations, islice, product
 from math import comb, prod
 
+from pasur_cli.engine.arguments import check_items, check_type
 from pasur_cli.engine.cards import ORDER, Card, Rank
 from pasur_cli.engine.errors import IllegalPlayError, Sum
 from pasur_cli.engine.rules import Rules
@@ -208,6 +209,9 @@ def legal_captures(card: Card, table: Sequence[Card], rules: Rules) -> Captures:
     >>> [" ".join(c.code for c in take) for take in found.options], found.count
     (['AC 5C', '2D 4H'], 2)
     """
+    check_type("card", card, Card)
+    check_items("table", table, Card)
+    check_type("rules", rules, Rules)
     if rules.capture_mode == "rank":
         same = tuple(sorted((c for c in table if c.rank == card.rank), key=ORDER))
         return Captures((same,) if same else (), 1 if same else 0, False)
@@ -244,6 +248,10 @@ def is_sur(card: Card, take: Sequence[Card], table: Sequence[Card], rules: Rules
     """Whether capturing ``take`` with ``card`` clears ``table`` as a sur, as far as the card and
     the rules say: the deal adds the last-hand and sur-limit exceptions (``Deal.play``'s record
     says what finally happened)."""
+    check_type("card", card, Card)
+    check_items("take", take, Card)
+    check_items("table", table, Card)
+    check_type("rules", rules, Rules)
     return bool(take) and len(take) == len(table) and card_no_sur(card, rules) is None
 
 
@@ -258,6 +266,12 @@ def capture_problem(card: Card, table: Sequence[Card], take: Iterable[Card], rul
     >>> str(capture_problem(parse_card("7D"), parse_cards("5C 4H"), parse_cards("5C"), PRESETS["standard"]))
     '7♦ + 5♣ = 12, not 11.'
     """
+    check_type("card", card, Card)
+    check_items("table", table, Card)
+    check_type("take", take, Iterable)
+    take = list(take)
+    check_items("take", take, Card)
+    check_type("rules", rules, Rules)
     take = sorted(set(take), key=ORDER)
     stray = [c for c in take if c not in table]
     if stray:

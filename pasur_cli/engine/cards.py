@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.reading import ascii_digits
 from pasur_cli.engine.values import Value
@@ -161,8 +162,11 @@ def parse_card(text: str) -> Card:
     """Parse one card such as ``10d``, ``TD``, ``10♦``, ``qh`` or ``1s`` (``dh`` and ``bc``, the German
     letters for Q and J, are Q♥ and J♣).
 
-    Raises NotationError quoting the token when it is not a card.
+    Raises NotationError quoting the token when it is not a card (or naming its type when it is
+    no string).
     """
+    if not isinstance(text, str):
+        raise wrong_type("text", text, str)
     token = ascii_digits(text).strip().upper()
     rank, suit = _RANK_INPUT.get(token[:-1]), _SUIT_INPUT.get(token[-1:])
     if rank is None or suit is None:
@@ -183,11 +187,13 @@ def parse_cards(cards: str | Iterable[Card | str], what: object | None = Words("
                 unknown: Callable[[list[str]], Exception] | None = None) -> list[Card]:
     """The one card-list parser: cards given as one string or several (separated by spaces and/or
     commas), or as Cards. Raises NotationError for a bad token (``unknown(tokens)``'s error when
-    given: a did-you-mean) or for a card named twice (in the ``what``, when it is named).
+    given: a did-you-mean), for a card named twice (in the ``what``, when it is named), or for
+    ``cards`` that are neither a string nor a collection.
 
     >>> parse_cards("5c, 9♦ 3H") == parse_cards([Card.parse("5C"), "9D", "3h"])
     True
     """
+    check_type("cards", cards, str, Iterable)
     items: list[Card | str] = []
     for item in [cards] if isinstance(cards, str) else cards:
         if isinstance(item, str):

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pasur_cli.engine.action import action_text, check_action, tally_key
+from pasur_cli.engine.arguments import check_type
 from pasur_cli.engine.cards import Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
@@ -94,8 +95,11 @@ class Match:
     """
 
     def __init__(self, players: list[str], rules: Rules, dealer: int = 0) -> None:
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be Rules, not {type(rules).__name__}")
+        check_type("players", players, list, tuple)
+        for name in players:
+            check_type("a player", name, str)
+        check_type("rules", rules, Rules)
+        check_type("dealer", dealer, int)
         self.players, self.rules, self.first_dealer = list(players), rules, dealer
         if not 2 <= len(self.players) <= 4 or dealer not in range(len(self.players)):
             raise IllegalPlayError("a match has 2, 3 or 4 players and its dealer is one of their seats.")
@@ -178,7 +182,9 @@ class Match:
     def player_named(self, name: str) -> str:
         """The player called ``name`` (compared as ``name_key`` compares: any case, any Unicode
         normalization, Arabic or Persian yeh and kaf), or the one player whose name it begins (two
-        letters or more). Raises IllegalPlayError for a stranger or a beginning of several names."""
+        letters or more). Raises IllegalPlayError for a stranger or a beginning of several names,
+        NotationError for a name that is not a string."""
+        check_type("a player's name", name, str)
         if name in self.players:
             return name
         found = names_starting(self.players, name)
@@ -346,11 +352,13 @@ class Match:
         for side, score in result.scores.items():
             self.totals[side] += score.total
 
-    def apply(self, action: dict[str, Any]) -> Deal | Play | DealResult:
-        """Apply one recorded action and return what it did (Deal, Play or DealResult).
+    def apply(self, action: dict[str, Any], kind: str | None = None) -> Deal | Play | DealResult:
+        """Apply one recorded action and return what it did (Deal, Play or DealResult); ``kind``
+        (deal, play or tally): the one type of action accepted (None: any).
 
         The action is checked strictly first (``check_action``: exact types and keys, bounded
-        sizes), so anything ``apply`` accepts can be written to a record and replayed. After it,
+        sizes, the type ``kind``), so anything ``apply`` accepts can be written to a record and
+        replayed; a refused action changes nothing. After it,
         ``log[-1]`` holds the action's canonical form: the one that replays to the same thing
         (card codes as written by pasur, a play's ``take`` as the capture made and ``by`` as the
         player whose turn it was, a tally with every field). Store that, not the input.
@@ -362,10 +370,10 @@ class Match:
         >>> match.log[-1]
         {'type': 'play', 'card': '2S', 'take': ['9D'], 'by': 'Sara'}
         """
-        key = tally_key(action)  # a tally that is plainly right (check_action would pass it), as a key
+        key = tally_key(action) if kind in (None, "tally") else None  # a tally plainly right, as a key
         if key is not None:
             return self._tally(action, key)
-        check_action(action)
+        check_action(action, kind)
         kind = action["type"]
         if kind == "deal":
             return self.start_deal(action["table"])

@@ -18,7 +18,8 @@ import json
 import marshal
 import re
 import unicodedata
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from pasur_cli.engine.action import (
     COUNT_KEYS,
@@ -34,6 +35,7 @@ from pasur_cli.engine.action import (
     tally_key,
     tally_of_key,
 )
+from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
 from pasur_cli.engine.match import Match
@@ -73,8 +75,24 @@ class CheckedRecord(NamedTuple):
     texts: list[str] | None = None  # each action's line (``action_text``), checked to read back as the action
 
 
+@runtime_checkable
+class Recorded(Protocol):
+    """What ``write_record`` reads of a stored match (the store's MatchRecord is one)."""
+
+    players: list[str]
+    dealer: int
+    rules: Rules
+    created: str
+    times: Sequence[str]
+    actions: list[dict[str, Any]]
+
+
 def write_record(record: Any) -> dict[str, Any]:
-    """The export document of a stored MatchRecord."""
+    """The export document of a stored MatchRecord. Raises NotationError for anything else."""
+    if not isinstance(record, Recorded) or not isinstance(record.rules, Rules) or not isinstance(
+            record.players, list | tuple) or record.dealer.__class__ is not int or not 0 <= record.dealer < len(
+            record.players) or len(record.times) != len(record.actions):
+        raise wrong_type("record", record, Recorded)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -400,6 +418,7 @@ def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]
 def read_record(text: str) -> CheckedRecord:
     """Parse, check and replay a record. Raises NotationError for a malformed document,
     IllegalPlayError for one that breaks a rule."""
+    check_type("text", text, str)
     return _read(load_json(text))
 
 

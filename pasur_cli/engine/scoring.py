@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pasur_cli.engine.action import COUNT_MOST
+from pasur_cli.engine.arguments import check_items, check_type, check_whole
 from pasur_cli.engine.cards import Card, Rank, Suit
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.rules import Rules
@@ -94,6 +95,8 @@ def clubs_winners(clubs: dict[str, int], rules: Rules) -> set[str]:
     With three sides and ``three_player_clubs=third``, when nobody qualifies and two sides hold the
     same number, the third side scores them.
     """
+    check_items("clubs", clubs, int, mapping=True)
+    check_type("rules", rules, Rules)
     top = max(clubs.values(), default=0)
     leaders = [s for s, n in clubs.items() if n == top]
     if top >= rules.clubs_min and len(leaders) == 1:
@@ -108,7 +111,11 @@ def clubs_winners(clubs: dict[str, int], rules: Rules) -> set[str]:
 
 
 def score_deal(piles: dict[str, PileCount], surs: dict[str, int], rules: Rules) -> dict[str, SideScore]:
-    """Score every side of one deal from what its pile holds and the surs it holds at the end."""
+    """Score every side of one deal from what its pile holds and the surs it holds at the end.
+    Raises NotationError for arguments of the wrong types."""
+    check_items("piles", piles, PileCount, mapping=True)
+    check_items("surs", surs, int, bool, mapping=True)  # a true held is kept as given, as before
+    check_type("rules", rules, Rules)
     winners = clubs_winners({s: p.clubs for s, p in piles.items()}, rules)
     scores = {}
     for side, p in piles.items():
@@ -146,6 +153,9 @@ def match_winner(totals: dict[str, int], deals_played: int, rules: Rules) -> str
     With ``fixed_deals`` the match ends after that many deals; otherwise once a side is at or
     above ``target``. Either way an equal highest total plays on.
     """
+    check_items("totals", totals, int, mapping=True)
+    check_whole("deals_played", deals_played, 0)
+    check_type("rules", rules, Rules)
     if not totals:
         return None
     top = max(totals.values())

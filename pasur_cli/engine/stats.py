@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 from typing import NamedTuple
 
+from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.errors import IllegalPlayError
 from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import name_key
@@ -232,8 +233,17 @@ def standing_of(match_id: int, created: str, match: Match) -> Standing:
 
 def record_book(matches: Iterable[tuple[int, Match]], damaged: Iterable[int] = ()) -> RecordBook:
     """Add up every match (id, replayed match), in any order; ``damaged``: the ids of matches that
-    could not be replayed (left out, and said so)."""
-    return book_of((standing_of(match_id, "", match) for match_id, match in matches), damaged)
+    could not be replayed (left out, and said so). Raises NotationError for an item that is no
+    such pair."""
+    check_type("matches", matches, Iterable)
+    return book_of((standing_of(*_pair(item)) for item in matches), damaged)
+
+
+def _pair(item: object) -> tuple[int, str, Match]:
+    """``standing_of``'s arguments for one (id, match) of ``record_book``."""
+    if not isinstance(item, tuple) or len(item) != 2 or item[0].__class__ is not int or not isinstance(item[1], Match):
+        raise wrong_type("an item of matches", item, tuple)
+    return item[0], "", item[1]
 
 
 def book_of(standings: Iterable[Standing], damaged: Iterable[int] = ()) -> RecordBook:

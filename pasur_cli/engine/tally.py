@@ -12,9 +12,10 @@ The tally action (see pasur_cli.engine.match): ``{"type": "tally", "piles": {sid
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, tally_key
+from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, check_action, tally_key
+from pasur_cli.engine.arguments import wrong_type
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
 from pasur_cli.engine.errors import IllegalPlayError, Words
 from pasur_cli.engine.rules import Rules
@@ -24,6 +25,7 @@ from pasur_cli.engine.values import FrozenDict
 KEY_WORDS = {"clubs": Words("clubs"), "aces": Words("aces"), "jacks": Words("jacks")}  # in a sentence
 
 
+@runtime_checkable
 class Standing(Protocol):
     """What a tally is checked against: the match's sides, its rules and each side's total at the
     start of the deal (a ``Match`` is one; the engine's tally needs nothing else of it)."""
@@ -117,7 +119,12 @@ def copy_tally(canonical: dict[str, Any]) -> dict[str, Any]:
 
 
 def tally_scores(match: Standing, action: dict[str, Any]) -> dict[str, SideScore]:
-    """Check a tally action against the match and score it. Raises IllegalPlayError naming the numbers."""
+    """Check a tally action against the match and score it. Raises IllegalPlayError naming the numbers,
+    NotationError for an action that is no tally action (``check_action``)."""
+    if not isinstance(match, Standing):
+        raise wrong_type("match", match, Standing)
+    if tally_key(action) is None:
+        check_action(action, "tally")
     partial = bool(action.get("partial"))
     piles = {s: parse_cards(c, Words("pile of {side}", side=s)) for s, c in action.get("piles", {}).items()}
     counts = action.get("counts", {})

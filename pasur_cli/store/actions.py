@@ -3,28 +3,37 @@
 
 Each takes an open write ``Store``, the match id and ``expect`` (the match and revision the caller
 last showed, a ``store.Expected``; None: do not check), records one change in one transaction, and returns what happened
-with the match as it now stands. Refusals are the engine's PasurErrors; nothing is recorded then.
+with the match as it now stands. Every argument is checked before the transaction commits: a
+refusal is a PasurError (the engine's, or the store's) and leaves the file as it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from pasur_cli.engine.errors import IllegalPlayError, NotationError
+from pasur_cli.engine.arguments import check_whole, wrong_type
+from pasur_cli.engine.cards import parse_cards
+from pasur_cli.engine.errors import IllegalPlayError, NotationError, Words
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from contextlib import AbstractContextManager
+
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.deal import Play
     from pasur_cli.engine.match import DealResult, Match
-    from pasur_cli.store.database import Expected, Store
+    from pasur_cli.store.database import Change, Expected, Store
 
 
-def enter_table(store: Store, match_id: int, cards: list[Card], expect: Expected | None = None) -> Match:
-    """Start the next deal with its four face-up cards; returns the match."""
+def enter_table(store: Store, match_id: int, cards: Iterable[Card | str] | str,
+                expect: Expected | None = None) -> Match:
+    """Start the next deal with its four face-up cards (Cards or codes); returns the match. Raises
+    NotationError for cards that are not four cards, what ``Match.start_deal`` raises."""
+    cards = parse_cards(cards, Words("table"))
     if len(cards) != 4:
         raise NotationError("the initial table is 4 cards; {count} were given.", count=len(cards))
-    with store.changing(match_id, expect) as change:
+    with _changing(store, match_id, expect) as change:
         match: Match = change.match
         match.start_deal(cards)
         change.append(_last(match))  # the canonical form, as it replays
@@ -36,7 +45,7 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
     """Record ``card`` played (taking ``take``, or its only legal capture when None); returns the
     play (which says what a screen shows after it) and the match. Raises AmbiguousPlayError
     when ``take`` is None and several captures are legal."""
-    with store.changing(match_id, expect) as change:
+    with _changing(store, match_id, expect) as change:
         match: Match = change.match
         record = match.play(card, take, by)
         change.append(_last(match))  # the canonical form: the capture made, whose turn it was
@@ -48,8 +57,10 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | No
               ) -> tuple[list[dict[str, object]], list[str], Match]:
     """Take back the last ``count`` actions; returns them (oldest first), ``describe`` of each
     (newest first) and the match as it now stands. The descriptions are made inside the
-    transaction, so one that fails takes nothing back."""
-    with store.changing(match_id, expect) as change:
+    transaction, so one that fails takes nothing back. Raises NotationError for a ``count`` that
+    is no whole number from 1, IllegalPlayError for more than the match holds."""
+    check_whole("count", count, 1)
+    with _changing(store, match_id, expect) as change:
         have = change.count
         if count > have:
             if have == 1:  # the template stays English (str(err) goes into JSON); each is its own message
@@ -66,14 +77,21 @@ def enter_tally(store: Store, match_id: int, action: dict[str, Any], expect: Exp
                 ) -> tuple[DealResult, Match]:
     """Score the next deal from a tally action (``{"type": "tally", "piles": ..., "counts": ...,
     "surs": ..., "partial": ...}``, as pasur_cli.text.tally_input reads it from what was typed);
-    returns the result and the match."""
-    from pasur_cli.engine.match import DealResult
-    with store.changing(match_id, expect) as change:
+    returns the result and the match. Raises NotationError for anything but a tally action, what
+    ``Match.apply`` raises for one it refuses."""
+    with _changing(store, match_id, expect) as change:
         match: Match = change.match
-        result = match.apply(action)
+        result = match.apply(action, "tally")
         change.append(_last(match))  # the canonical form, as it replays
-    assert isinstance(result, DealResult)
-    return result, match
+    return cast("DealResult", result), match
+
+
+def _changing(store: Store, match_id: int, expect: Expected | None) -> AbstractContextManager[Change]:
+    """``store.changing(match_id, expect)``; raises NotationError when ``store`` is no Store."""
+    from pasur_cli.store.database import Store
+    if not isinstance(store, Store):
+        raise wrong_type("store", store, Store)
+    return store.changing(match_id, expect)
 
 
 def _last(match: Match) -> dict[str, object]:

@@ -37,9 +37,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from pasur_cli.engine.action import action_text, parse_action
-from pasur_cli.engine.errors import PasurError, Words, shorten
+from pasur_cli.engine.arguments import check_type, shown, wrong_type
+from pasur_cli.engine.errors import NotationError, PasurError, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
-from pasur_cli.engine.names import side_names, sides_of
+from pasur_cli.engine.names import check_players, side_names, sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.scoring import match_winner
@@ -544,6 +545,7 @@ class Store:
     def load(self, match_id: int, full: bool = False) -> MatchRecord:
         """The stored match: from its newest snapshot and the actions after it, or with ``full``
         its whole log. Raises StoreError when there is no such match or it cannot be read."""
+        _check_id(match_id)
         try:
             return self._load(match_id, full)
         except (sqlite3.Error, UnicodeDecodeError) as err:
@@ -554,7 +556,7 @@ class Store:
         row = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
                               " WHERE id = ?", (match_id,)).fetchone()
         if row is None:
-            raise NoMatchError("there is no match {match}; `pasur matches` lists them.", match=match_id)
+            raise _no_match(match_id)
         mid, created, players, rules, dealer, touched, key, revision = row
         least = 0 if self.schema >= 3 else -1
         if type(revision) is not int or revision < least or (key is not None and not isinstance(key, str)):
@@ -838,8 +840,19 @@ class Store:
         fingerprint and when it was created (else now); with ``once`` it raises AlreadyImported,
         storing nothing, when a match of that fingerprint is stored (checked in the transaction
         that would store it, so imports running at once store a record once). ``texts``: the
-        actions' lines already checked to read back as the actions (a CheckedRecord's)."""
-        if texts is None or len(texts) != len(actions):
+        actions' lines already checked to read back as the actions (a CheckedRecord's).
+
+        Everything is checked before the transaction: the names (``check_players``), the rules,
+        the dealer's seat, the times (one text an action) and the log, which must replay (without
+        ``match``, the actions are replayed and stored in their canonical form; a ``match`` given
+        must be of these players, rules and dealer, its log these actions). Raises NotationError
+        or IllegalPlayError naming what is wrong, storing nothing."""
+        players, actions, match = _new_match(players, rules, dealer, actions, match)
+        _check_times(times, len(actions))
+        for name, value in (("fingerprint", fingerprint), ("created", created)):
+            if value is not None:
+                check_type(name, value, str)
+        if texts is None or len(texts) != len(actions) or not all(isinstance(text, str) for text in texts):
             texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
             if once and fingerprint is not None:
@@ -878,11 +891,13 @@ class Store:
 
     def delete(self, match_id: int, expect: Expected | None = None) -> int:
         """Remove a match (damaged or not) with its log and snapshots; returns how many actions it had.
-        Raises StaleError, deleting nothing, when it is not the match and revision ``expect`` names."""
+        Raises StaleError, deleting nothing, when it is not the match and revision ``expect`` names;
+        NoMatchError when there is no such match."""
+        _check_id(match_id)
         with self.transaction() as db:
             row = db.execute("SELECT key, revision FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None:
-                raise NoMatchError("there is no match {match}; `pasur matches` lists them.", match=match_id)
+                raise _no_match(match_id)
             count = int(db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
             _check_expect(expect, match_id, row[0], row[1], count)
             db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
@@ -898,7 +913,9 @@ class Store:
         revision, raises StaleError (see ``_check_expect``).
         Whatever the body records with ``Change.append`` / ``Change.drop`` is committed when it
         ends without an exception; an exception (a refused play, Ctrl-C) rolls everything back.
+        Raises NoMatchError for a match id that names no match.
         """
+        _check_id(match_id)
         after: tuple[MatchRecord, Match] | None = None
         with self.transaction() as db:
             row = db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
@@ -960,6 +977,19 @@ class Store:
             rebuild_snapshots(db, match_id, match)
 
 
+def _no_match(match_id: object) -> NoMatchError:
+    """The refusal of a match id that names no match."""
+    return NoMatchError("there is no match {match}; `pasur matches` lists them.",
+                        match=match_id if match_id.__class__ is int else shown(match_id))
+
+
+def _check_id(match_id: object) -> None:
+    """Raise NoMatchError for a match id that is no whole number from 1 to SQLite's largest (no
+    match has it)."""
+    if match_id.__class__ is not int or not 0 < match_id < 2**63:
+        raise _no_match(match_id)
+
+
 def _check_expect(expect: Expected | None, match_id: int, key: object, revision: object, length: int) -> None:
     """Raise StaleError unless ``expect`` (None: anything) names this match (its key, when it
     gives one) at this revision. A bare number is the revision; it equals the log's length until
@@ -967,6 +997,7 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
     refused (never fooled) after it, when one length can stand for two different logs."""
     if expect is None:
         return
+    check_type("expect", expect, Expected)
     if expect.key is not None and expect.key != key:
         raise StaleError("match {match} is not the match that was shown (the match key differs: another database"
                          " file, or the match was deleted and made again); nothing was recorded.", match=match_id,
@@ -997,6 +1028,39 @@ def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, deal
         if log == texts:
             return int(mid)
     return None
+
+
+def _new_match(players: object, rules: Rules, dealer: int, actions: object,
+               match: object) -> tuple[list[str], Sequence[dict[str, Any]], Match]:
+    """What ``Store.create`` stores, checked: the players' names (NFC), the log and the match it
+    replays to. A ``match`` given whose log is these actions is taken as it is (an import's,
+    replayed as it was read); otherwise the actions are replayed, and must come to the results of
+    the ``match`` given. Raises NotationError or IllegalPlayError."""
+    if not isinstance(players, list | tuple):
+        raise wrong_type("players", players, list, tuple)
+    names = check_players(list(players))
+    if not isinstance(actions, list | tuple):
+        raise wrong_type("actions", actions, list, tuple)
+    if match is not None and not isinstance(match, Match):
+        raise wrong_type("match", match, Match)
+    if (match is not None and match.players == names and match.rules == rules and match.first_dealer == dealer
+            and not match.start and match.log == list(actions)):
+        return names, actions, match
+    replayed = Match.replay(names, rules, dealer, actions)
+    if match is not None and (replayed.results != match.results or replayed.totals != match.totals):
+        raise NotationError("the match given is not these players, rules, dealer and actions replayed.")
+    return names, actions, replayed
+
+
+def _check_times(times: object, count: int) -> None:
+    """Raise NotationError unless ``times`` is None or a list of one text for each of ``count``
+    actions."""
+    if times is None:
+        return
+    if not isinstance(times, list | tuple):
+        raise wrong_type("times", times, list, tuple)
+    if len(times) != count or not all(isinstance(at, str) for at in times):
+        raise NotationError("times must be one text for each of the {count} actions.", count=count)
 
 
 def checked_text(action: dict[str, Any]) -> str:
