@@ -12,7 +12,7 @@ is asked before anything is recorded, from the engine's list of legal captures.
 Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
 are read by pasur_cli.cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
 prompt is being drawn is never held until the next Enter (as it is with ``input()``); a wait on a
-busy file is made of short waits (store.database.Patient), so Ctrl-C ends that too, and the
+busy file is made of pauses in Python (store.database.Patient), so Ctrl-C ends that too, and the
 goodbye then says that the line being recorded was not. Prompts are written only at a terminal;
 piped input is read line by line.
 """
