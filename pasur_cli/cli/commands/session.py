@@ -360,7 +360,8 @@ class Session:
         self.recording(" ".join(["undo", *args]))
         _dropped, words, match = actions.take_back(
             self.store, self.mid, count, expect=seen,
-            describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)))
+            describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)),
+            reopened=lambda winner: render.reopened_text(self.mid, winner))
         for line in words:
             self.echo(line)
         self.echo(render.position_text(self.look, match))
