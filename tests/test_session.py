@@ -12,7 +12,10 @@ import sys
 
 import pexpect
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from simulate import random_plays, random_table
+from tier import sized, some
 
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import parse_card
@@ -581,3 +584,64 @@ def test_a_line_that_is_no_play_is_refused_for_its_words_before_its_options(pasu
     assert "'clear;' is not a card" in output, output
     assert "play takes no --color" not in output
     assert "the session's play takes no --fast" in output
+
+
+# -- an undo that opens a finished match again says so ------------------------------------------
+def reopening_run(tmp_path, seed: int):
+    """A random finished match (2 to 4 players, teams or solo, played or tallied deals) stored on
+    its own file; returns (its id, the match, a runner of `pasur ARGS` on that file)."""
+    import matchbook
+    from click.testing import CliRunner
+
+    from pasur_cli.cli.app import main
+    path = tmp_path / f"reopened-{seed}.db"
+    path.unlink(missing_ok=True)  # hypothesis may draw a seed again
+    players, rules, dealer, actions, match = matchbook.random_match(random.Random(seed))
+    [mid] = matchbook.stored(path, [(players, rules, dealer, actions, match)])
+
+    def run(*args: str, input: str | None = None):
+        return CliRunner().invoke(main, ["--db", str(path), *args], input=input, catch_exceptions=False)
+    return mid, match, run
+
+
+REOPENED = "Match {mid} is open again; {winner} had won it."
+
+
+@sized(4)
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(1, 3))
+def test_undo_that_opens_a_finished_match_again_says_so_and_who_had_won(tmp_path, seed, count):
+    """`pasur undo [COUNT]` taking back the end of a won match says, once, after what it took
+    back, that the match is open again and who had won it; an undo of an open match never does."""
+    mid, match, run = reopening_run(tmp_path, seed)
+    assert match.winner is not None
+    said = run("undo", str(count))
+    assert said.exit_code == 0, said.output
+    reopened = REOPENED.format(mid=mid, winner=match.winner)
+    lines = said.output.splitlines()
+    assert lines.count(reopened) == 1 and lines.index(reopened) == count, said.output  # after the COUNT took back
+    shown = json.loads(run("show", "--json").output)
+    assert not shown["finished"] and shown["winner"] is None
+    again = run("undo")
+    assert again.exit_code == 0 and "is open again" not in again.output
+
+
+@pytest.mark.parametrize("seed", some(range(6), 2))
+def test_the_sessions_undo_that_opens_a_finished_match_again_says_so_and_who_had_won(tmp_path, seed):
+    """The session's undo says it as `pasur undo` does, once, and the next undo does not."""
+    mid, match, run = reopening_run(tmp_path, seed)
+    said = run("session", input="undo\nundo\n")
+    assert said.exit_code == 0, said.output
+    assert said.output.count(REOPENED.format(mid=mid, winner=match.winner)) == 1, said.output
+    assert said.output.count("is open again") == 1
+
+
+def test_the_reopening_is_said_in_the_readers_language(tmp_path):
+    """In German and Persian too, naming the match and who had won it."""
+    mid, match, run = reopening_run(tmp_path, 0)
+    german = run("--lang", "de", "undo")
+    assert german.exit_code == 0, german.output
+    assert f"Die Partie {mid} ist wieder offen; {match.winner} hatte" in german.output, german.output
+    mid, match, run = reopening_run(tmp_path, 1)
+    persian = run("--lang", "fa", "undo")
+    assert persian.exit_code == 0 and "دوباره باز است" in persian.output, persian.output
+    assert str(match.winner).split(" & ")[0] in persian.output, persian.output

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import textwrap
+import time
 
 import pexpect
 import pytest
@@ -87,3 +89,80 @@ def run_trials(tmp_path, trials: int) -> None:
 def test_ctrl_c_leaves_at_once_at_every_moment(tmp_path, trials):
     """Every moment twice in the quick suite; 200 trials in the soak tier."""
     run_trials(tmp_path, trials)
+
+
+# -- Ctrl-C while a typed play waits on a file another process holds ----------------------------
+HOLDER = textwrap.dedent("""
+    import sqlite3, sys
+    con = sqlite3.connect(sys.argv[1], isolation_level=None)
+    con.execute("BEGIN IMMEDIATE")  # the write lock: no other program may write until it ends
+    print("held", flush=True)
+    sys.stdin.read()  # until the test closes its end
+    con.execute("ROLLBACK")
+""")
+SPIN = "while True: pass"
+PROMPTLY = 1.0  # seconds from Ctrl-C to the goodbye and to the session's end
+
+
+def interrupt_waiting_plays(tmp_path, trials: int, load: int) -> list[float]:
+    """Each trial: a session at a terminal, another process holding the write lock, a play typed
+    (it waits on the file), Ctrl-C once the session says it waits. Returns, per trial, the seconds
+    from Ctrl-C until the session had said the play was not recorded and had ended (exit 0), with
+    ``load`` processes keeping the processors busy all the while; the file holds what it held."""
+    from click.testing import CliRunner
+
+    from pasur_cli.cli.app import main
+    db = tmp_path / "pasur.db"
+    runner = CliRunner()
+    for args in (["new", "Ali", "Sara", "--rules", "pagat"], ["deal", "5C", "9D", "3H", "KS"]):
+        assert runner.invoke(main, ["--db", str(db), *args]).exit_code == 0
+    before = db.read_bytes()
+    holder_script = tmp_path / "holder.py"
+    holder_script.write_text(HOLDER)
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "PASUR_LANG", "LANGUAGE",
+                                                              "LC_ALL", "LC_MESSAGES", "LANG")}
+    env.update(PASUR_DB=str(db), NO_COLOR="1", PASUR_BUSY_TIMEOUT="600")  # a wait longer than the test
+    hogs = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(load)]
+    took = []
+    try:
+        for _ in range(trials):
+            child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "session"], env=env, encoding="utf-8",
+                                  timeout=60, dimensions=(40, 200))
+            holder = subprocess.Popen([sys.executable, str(holder_script), str(db)], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+            try:
+                assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+                child.expect_exact("› ")
+                child.sendline("2s")
+                child.expect_exact("is busy (another program is using it): waiting for it; Ctrl-C leaves.")
+                pressed = time.monotonic()
+                child.sendintr()
+                child.expect_exact("2s was not recorded; everything accepted before it is saved. Bye.")
+                said = time.monotonic()
+                child.expect(pexpect.EOF)
+                ended = time.monotonic()
+                child.close()
+                assert child.exitstatus == 0, child.before
+                took.append(max(said, ended) - pressed)
+            finally:
+                child.close(force=True)
+                holder.communicate("")
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert db.read_bytes() == before  # nothing recorded, nothing half-written
+    return took
+
+
+def test_ctrl_c_while_a_play_waits_on_a_busy_file_acts_within_a_second(tmp_path):
+    """The quick variant: the machine as it is."""
+    took = interrupt_waiting_plays(tmp_path, trials=2, load=0)
+    assert max(took) < PROMPTLY, took
+
+
+@pytest.mark.soak
+def test_ctrl_c_while_a_play_waits_on_a_busy_file_acts_within_a_second_on_a_busy_machine(tmp_path):
+    """Three processes keep the processors busy (a load of 3 on 2 cores and more) throughout."""
+    took = interrupt_waiting_plays(tmp_path, trials=10, load=3)
+    assert max(took) < PROMPTLY, took

@@ -54,13 +54,17 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
 
 def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | None = None,
               describe: Callable[[dict[str, object]], str] | None = None,
+              reopened: Callable[[str], str] | None = None,
               ) -> tuple[list[dict[str, object]], list[str], Match]:
     """Take back the last ``count`` actions; returns them (oldest first), ``describe`` of each
     (newest first) and the match as it now stands. The descriptions are made inside the
-    transaction, so one that fails takes nothing back. Raises NotationError for a ``count`` that
-    is no whole number from 1, IllegalPlayError for more than the match holds."""
+    transaction, so one that fails takes nothing back. When the match was over and is open again,
+    ``reopened`` of the side that had won it follows the descriptions. Raises NotationError for a
+    ``count`` that is no whole number from 1, IllegalPlayError for more actions than the match has,
+    StaleError when ``expect`` no longer holds."""
     check_whole("count", count, 1)
     with _changing(store, match_id, expect) as change:
+        winner = change.match.winner  # read before the take-back, in its transaction
         have = change.count
         if count > have:
             if have == 1:  # the template stays English (str(err) goes into JSON); each is its own message
@@ -70,7 +74,10 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | No
                                    match=match_id, have=have, count=count)
         dropped: list[dict[str, object]] = change.drop(count)
         words = [describe(action) for action in reversed(dropped)] if describe else []
-    return dropped, words, store.match(match_id)[1]
+    match = store.match(match_id)[1]
+    if reopened is not None and winner is not None and not match.finished:
+        words.append(reopened(winner))
+    return dropped, words, match
 
 
 def enter_tally(store: Store, match_id: int, action: dict[str, Any], expect: Expected | None = None,

@@ -20,8 +20,8 @@ A match is one match forever: ids only grow (the highest given is kept in ``meta
 each match has a random ``key`` no other match has, and a ``revision`` that moves with every change
 (one an action appended, one an undo) and never goes back. ``--expect`` and the session hold an
 ``Expected`` (key and revision) and a change is refused (StaleError) unless the match still is that
-match at that revision. A wait for another program's lock is made of short waits (``Patient``), so
-Ctrl-C ends it; a store notices when its path no longer names the file it opened (GoneError).
+match at that revision. A wait for another program's lock is Python's, in pauses a signal ends (``Patient``),
+so Ctrl-C ends it at once; a store notices when its path no longer names the file it opened (GoneError).
 
 A match whose log no longer replays is *damaged*: loading it raises DamagedError naming the
 reason, and the other matches are unaffected; ``delete`` removes it.
@@ -34,6 +34,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from itertools import chain, repeat
 from typing import Any
 
 from pasur_cli.engine.action import action_text, parse_action
@@ -179,17 +180,21 @@ def _moved(path: str) -> GoneError:
     return GoneError("{path} was replaced or deleted after pasur opened it; nothing was recorded.", path=path)
 
 
-SLICE = 0.05  # seconds SQLite itself waits for a lock before Python may act on a Ctrl-C
+SLICE = 0.05  # the longest pause between two tries at a busy file, and how long a wait lasts before it is said
+PAUSES = (0.001, 0.002, 0.005, 0.01, 0.02)  # the first pauses, then SLICE: a lock held briefly costs little
 _EXECUTE, _EXECUTEMANY = sqlite3.Connection.execute, sqlite3.Connection.executemany
 
 
 class Patient(sqlite3.Connection):
-    """A connection that waits for another program's lock in slices of ``SLICE`` seconds, up to
-    ``patience`` seconds in all, returning to Python between them: SQLite's own wait is one C
-    call that a Ctrl-C cannot end, so a session waiting on a busy file would not leave until the
-    wait was over. ``waiting`` (if set) is called when a statement finds the file busy, once until
-    a statement succeeds again. A statement is tried again only where SQLite allows it: outside a
-    transaction, or COMMIT."""
+    """A connection that waits for another program's lock in Python, never in SQLite: SQLite's own
+    wait (its busy timeout) sleeps in C and keeps sleeping through a signal, so a Ctrl-C was acted
+    on only when that wait ended. Here SQLite gives up at once (the connection's timeout is 0) and
+    a statement that finds the file busy is tried again after pauses growing to ``SLICE``, up to
+    ``patience`` seconds in all; each pause is ``time.sleep``, which a signal's handler ends at once
+    (Ctrl-C raises KeyboardInterrupt there, and the statement is not tried again). ``waiting`` (if
+    set) is called once a statement has waited ``SLICE``, once until a statement succeeds again. A
+    statement is tried again only where SQLite allows it: outside a transaction, or COMMIT. Raises
+    the last sqlite3.OperationalError when the file stays busy, or at once for any other error."""
 
     patience = 10.0
     waiting: Any = None
@@ -212,13 +217,17 @@ class Patient(sqlite3.Connection):
 
     def _patiently(self, err: sqlite3.OperationalError, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
         """Try the statement again after ``err`` while the file is busy, up to ``patience`` seconds."""
-        deadline = time.monotonic() + self.patience - SLICE
+        began = time.monotonic()
+        deadline = began + self.patience
+        pauses = chain(PAUSES, repeat(SLICE))
         while True:
-            if not _is_busy(err) or (self.in_transaction and sql != "COMMIT") or time.monotonic() >= deadline:
+            now = time.monotonic()
+            if not _is_busy(err) or (self.in_transaction and sql != "COMMIT") or now >= deadline:
                 raise err
-            if self.waiting is not None and not self.told:
+            if self.waiting is not None and not self.told and now - began >= SLICE:
                 self.told = True
                 self.waiting()
+            time.sleep(min(next(pauses), deadline - now))  # a signal ends it: its handler's exception goes on from here
             try:
                 cursor = run(self, sql, parameters)
             except sqlite3.OperationalError as again:
@@ -389,7 +398,7 @@ class Store:
                 writable = os.access(where, os.W_OK) and os.access(folder, os.W_OK)
                 mode = "rw" if writable else "ro"
             patience = busy_timeout()
-            db = sqlite3.connect(f"{sqlite_uri(where)}?mode={mode}", uri=True, timeout=min(patience, SLICE),
+            db = sqlite3.connect(f"{sqlite_uri(where)}?mode={mode}", uri=True, timeout=0,
                                  isolation_level=None, factory=Patient)
             db.patience = patience
             db.waiting = self._waiting

@@ -648,6 +648,12 @@ def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], coun
     return "\n".join(lines)
 
 
+def reopened_text(match_id: int, winner: str) -> str:
+    """Said when an undo takes back the end of a finished match: it is open again, and who had won it."""
+    return say_side("Match {match} is open again; {winner} had won it.",
+                    "Match {match} is open again; {winner} had won it.", winner, match=match_id, winner=winner)
+
+
 def describe_action(look: Look, action: dict[str, Any]) -> str:
     """One line for an action in the log (what undo took back)."""
     kind = action.get("type")

@@ -12,7 +12,7 @@ is asked before anything is recorded, from the engine's list of legal captures.
 Ctrl-C leaves at once, whenever it is pressed (at the capture question it cancels the play): lines
 are read by pasur_cli.cli.terminal, whose wait ends at any signal, so a Ctrl-C that arrives while the
 prompt is being drawn is never held until the next Enter (as it is with ``input()``); a wait on a
-busy file is made of short waits (store.database.Patient), so Ctrl-C ends that too, and the
+busy file is made of pauses in Python (store.database.Patient), so Ctrl-C ends that too, and the
 goodbye then says that the line being recorded was not. Prompts are written only at a terminal;
 piped input is read line by line.
 """
@@ -360,7 +360,8 @@ class Session:
         self.recording(" ".join(["undo", *args]))
         _dropped, words, match = actions.take_back(
             self.store, self.mid, count, expect=seen,
-            describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)))
+            describe=lambda action: _("Took back {action}.").format(action=render.describe_action(self.look, action)),
+            reopened=lambda winner: render.reopened_text(self.mid, winner))
         for line in words:
             self.echo(line)
         self.echo(render.position_text(self.look, match))

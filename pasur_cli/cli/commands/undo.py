@@ -39,7 +39,8 @@ def undo(ctx: click.Context, count: int, expect: Expected | None, as_json: bool)
     mid = current(ctx, store)[0]
     dropped, words, match = actions.take_back(
         store, mid, count, expect,
-        describe=lambda action: _("Took back {action}.").format(action=render.describe_action(look(ctx), action)))
+        describe=lambda action: _("Took back {action}.").format(action=render.describe_action(look(ctx), action)),
+        reopened=lambda winner: render.reopened_text(mid, winner))
     if as_json:
         click.echo(shapes.dumps({"match": mid, "undone": dropped}))
     else:
