@@ -16,10 +16,10 @@ by the time given.
 
 The flood mode: the server started with an open-file limit of FILES (soft and hard, as `ulimit -n`
 sets them), then FLOOD idle TCP connections opened to it at once and held, each one the server
-closes opened again every half second. While they are held, ROUNDS times: a viewer loads the page
-(the page, script, style, words, state, and the first state on the event stream, each on a
-connection of its own), then `pasur play` records a play and the viewer's stream is timed until it
-has it. `pasur deal`/`play` are timed with and without the flood. Prints the connections held,
+closes opened again every half second. While they are held, ROUNDS times a second apart: a viewer
+loads the page (the page, script, style, words, state, and the first state on the event stream,
+each on a connection of its own), then `pasur play` records a play and the viewer's stream is
+timed until it has it. `pasur deal`/`play` are timed with and without the flood. Prints the connections held,
 the server's open files (most), the viewer's times (median, worst), the server's stderr lines
 (and tracebacks) and the play time with and without the flood. --quick: 2 rounds, 4 plays each.
 """
@@ -200,6 +200,7 @@ def flood(count: int, files: int, rounds: int, plays: int) -> None:
                     for _ in range(max(1, plays // rounds)):
                         updates.append(timed(lambda: update(server, actions, busy)))
                     held = max(held, idle.held())
+                    time.sleep(1)  # the rounds spread over more than a header timeout
                 while len(busy) < plays:  # the viewer got no answer: time the commands anyway
                     busy.append(actions.next())
                 most_held, opened_all, closed = idle.most, idle.opened, idle.closed

@@ -206,8 +206,9 @@ class Flood:
             return sum(key.data == "open" for key in self.selector.get_map().values())
 
     def settle(self, seconds: float) -> None:
-        """Wait (at most ``seconds``) until no connection is still being made and none has news
-        for 0.2 s; note those the server closed (reopening them with ``reopen``)."""
+        """Wait (at most ``seconds``) until no connection is still being made (and, without
+        ``reopen``, none has news for 0.2 s); note those the server closed (reopening them with
+        ``reopen``: then the server may close others meanwhile, and they are looked at later)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             with self.lock:
@@ -217,7 +218,7 @@ class Flood:
 
     def _sweep(self, wait: float) -> bool:
         """One look at every socket: connected ones get ``send``, closed ones are dropped (and
-        reopened). Whether any is still connecting or any had news."""
+        reopened). Whether any is still connecting, or (without ``reopen``) any had news."""
         lost = 0
         events = self.selector.select(wait)
         for key, _ in events:
@@ -244,7 +245,7 @@ class Flood:
             self._open(lost)
         keys = self.selector.get_map().values()
         self.most = max(self.most, sum(key.data == "open" for key in keys))
-        return bool(events) or any(key.data == "connecting" for key in keys)
+        return (bool(events) and not self.reopen) or any(key.data == "connecting" for key in keys)
 
     def _watch(self) -> None:
         while not self.stop.wait(self.every):
