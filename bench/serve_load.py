@@ -11,11 +11,23 @@ recorded; the delay from each action's command ending to each viewer having it (
 percentile, worst); and the server's resident memory sampled once a second (first, last, most,
 the change over the second half, then over the quiet part). Loopback only; every loop is bounded
 by the time given.
+
+    nice -n 10 python bench/serve_load.py --flood 1100 [--files 1024] [--rounds 5] [--quick]
+
+The flood mode: the server started with an open-file limit of FILES (soft and hard, as `ulimit -n`
+sets them), then FLOOD idle TCP connections opened to it at once and held, each one the server
+closes opened again every half second. While they are held, ROUNDS times a second apart: a viewer
+loads the page (the page, script, style, words, state, and the first state on the event stream,
+each on a connection of its own), then `pasur play` records a play and the viewer's stream is
+timed until it has it. `pasur deal`/`play` are timed with and without the flood. Prints the connections held,
+the server's open files (most), the viewer's times (median, worst), the server's stderr lines
+(and tracebacks) and the play time with and without the flood. --quick: 2 rounds, 4 plays each.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import statistics
@@ -24,10 +36,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import served  # the tests' server in a process of its own
+from serving import Flood, Server, enough_files, served  # the tests' server in a process of its own
 from simulate import random_match
 
 from pasur_cli.engine.match import Match
@@ -51,7 +64,14 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--quiet", type=float, default=20.0, help="then seconds with the viewers on and no plays")
+    parser.add_argument("--flood", type=int, default=0, help="the flood mode: this many idle connections")
+    parser.add_argument("--files", type=int, default=1024, help="the server's open-file limit (flood mode)")
+    parser.add_argument("--rounds", type=int, default=5, help="viewer visits under the flood (flood mode)")
+    parser.add_argument("--quick", action="store_true", help="flood mode, 2 rounds and 4 plays each way")
     args = parser.parse_args()
+    if args.flood:
+        flood(args.flood, args.files, 2 if args.quick else args.rounds, 4 if args.quick else 12)
+        return
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "load.db")
         pasur(db, "new", "Ali", "Sara")
@@ -117,6 +137,88 @@ def run(server, db: str, viewers: int, seconds: float, quiet: float) -> None:  #
     report(seen, recorded, rss, errors, viewers, elapsed)
     print(f"then {int(quiet)} s with {viewers} viewers and no plays: RSS {calm[0]} -> {calm[-1]} KiB"
           f" ({calm[-1] - calm[0]:+d}), most {max(calm)}")
+
+
+class Actions:
+    """A random legal match, recorded one action at a time with the pasur command (timed)."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.match = Match(["Ali", "Sara"], parse_rules("standard", []))
+        self.actions = random_match(random.Random(20), self.match)
+
+    def next(self) -> float:
+        """Records the next action (a deal or a play); the seconds the command took."""
+        action = next(self.actions)
+        self.match.apply(action)
+        args = (["deal", *action["table"]] if action["type"] == "deal"
+                else ["play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"]])
+        start = time.monotonic()
+        pasur(self.db, *args)
+        return time.monotonic() - start
+
+
+def timed(step: Callable[[], float]) -> float:
+    """What ``step`` measured, or infinity when it got no answer (30 s) or a wrong one."""
+    try:
+        return step()
+    except (OSError, EOFError, AssertionError):
+        return math.inf
+
+
+def update(server: Server, actions: Actions, took: list[float]) -> float:
+    """Seconds from a recorded action's command ending to a viewer's stream having it (the
+    viewer connected before it); the command's own time goes to ``took``."""
+    with server.events() as stream:
+        seen = stream.next()[0]
+        took.append(actions.next())
+        ended = time.monotonic()
+        while stream.next()[0] <= seen:
+            pass
+        return time.monotonic() - ended
+
+
+def flood(count: int, files: int, rounds: int, plays: int) -> None:
+    if not enough_files(count):
+        sys.exit(f"this process cannot open {count} connections (its open-file limit)")
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "flood.db")
+        stderr = Path(folder) / "stderr"
+        pasur(db, "new", "Ali", "Sara")
+        actions = Actions(db)
+        with served(db, files=files, stderr=stderr) as server:
+            calm = [actions.next() for _ in range(plays)]
+            calm_page = [server.load_page() for _ in range(rounds)]
+            start = time.monotonic()
+            with Flood(server.port, count) as idle:
+                opened = time.monotonic() - start
+                held, most_files = idle.held(), server.open_files()
+                pages, updates, busy = [], [], []
+                for _ in range(rounds):
+                    pages.append(timed(server.load_page))
+                    most_files = max(most_files, server.open_files())
+                    for _ in range(max(1, plays // rounds)):
+                        updates.append(timed(lambda: update(server, actions, busy)))
+                    held = max(held, idle.held())
+                    time.sleep(1)  # the rounds spread over more than a header timeout
+                while len(busy) < plays:  # the viewer got no answer: time the commands anyway
+                    busy.append(actions.next())
+                most_held, opened_all, closed = idle.most, idle.opened, idle.closed
+        said = stderr.read_text(errors="replace").splitlines()
+    median = statistics.median
+    print(f"flood: {count} idle connections to a server with an open-file limit of {files}, opened in {opened:.1f} s;"
+          f" held open at once (this side's count): up to {most_held}; {opened_all} opened in all,"
+          f" {closed} closed by the server")
+    print(f"server's open files: most {most_files} (limit {files})")
+    print(f"viewer, time to the page: without the flood median {median(calm_page):.3f} s;"
+          f" under it median {median(pages):.3f} s, worst {max(pages):.3f} s ({len(pages)} visits)")
+    print(f"viewer, time from `pasur play` ending to the update: median {median(updates):.3f} s,"
+          f" worst {max(updates):.3f} s ({len(updates)} updates)")
+    print(f"server stderr: {len(said)} lines, {sum('Traceback' in line for line in said)} tracebacks")
+    for line in said[:5]:
+        print(f"  | {line}")
+    print(f"`pasur deal`/`play`: median {median(calm):.3f} s without the flood, {median(busy):.3f} s with it"
+          f" (ratio {median(busy) / median(calm):.2f}; {len(calm)} and {len(busy)} commands)")
 
 
 def report(seen, recorded, rss, errors, viewers, elapsed) -> None:  # type: ignore[no-untyped-def]

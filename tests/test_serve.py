@@ -3,13 +3,22 @@ every viewer on a change; nothing is written; --lan needs its token; stored text
 (The page itself, in Chromium: tests/test_serve_browser.py.)"""
 
 import json
+import os
 import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-from serving import served  # tests/ is on the path, as for matchbook
+from serving import Flood, enough_files, served  # tests/ is on the path, as for matchbook
+
+from pasur_cli.web.connections import HEADER_TIMEOUT, REPORT, Plan
 
 STATIC = Path(__file__).resolve().parent.parent / "pasur_cli" / "web" / "static"
 PATHS = ["/", "/state", "/events", "/words", "/static/app.js", "/static/style.css", "/nothing"]
@@ -113,7 +122,7 @@ def test_it_follows_a_new_match_and_a_new_file(pasur, playing):
         assert state["score"]["sides"] == ["Reza", "Mina"]
         playing.unlink()
         _, state = viewer.next()
-        assert "No such file" in state["error"]
+        assert state["error"] == "The database is not there any more; the page will show it again once it is back."
         pasur("new", "Omid", "Nasrin")  # a new file at the same path
         _, state = viewer.next()
         assert state["score"]["sides"] == ["Omid", "Nasrin"]
@@ -197,3 +206,194 @@ def test_a_missing_database_or_match_is_refused(tmp_path, pasur):
     result = pasur("serve", "--port", "0", "--match", "7")
     assert result.exit_code == 1
     assert "there is no match 7" in result.output
+
+
+def closed_after(sock, start, limit=30.0):
+    """Seconds from ``start`` until the server closed ``sock`` (what it sent is read and dropped)."""
+    sock.settimeout(limit)
+    try:
+        while sock.recv(65536):
+            pass
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - start
+
+
+def test_a_connection_without_a_whole_request_is_closed_and_a_stream_is_not(pasur, playing):
+    """An idle connection, a half-sent request and one sent a byte every half second are closed
+    HEADER_TIMEOUT seconds after connecting, as is a keep-alive connection that went quiet after
+    its answer; a viewer's event stream lives on; the terminal gets one quiet line for the three."""
+    with served(playing) as server, server.events() as viewer:
+        viewer.next()
+        start = time.monotonic()
+        idle, half, slow, kept = (socket.create_connection(("127.0.0.1", server.port)) for _ in range(4))
+        half.sendall(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        kept.sendall(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        header = b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
+
+        def trickle() -> None:
+            for byte in header:
+                try:
+                    slow.send(bytes([byte]))
+                except OSError:
+                    return
+                time.sleep(0.5)
+        threading.Thread(target=trickle, daemon=True).start()
+        waits = [closed_after(sock, start) for sock in (idle, half, slow)]
+        kept_for = closed_after(kept, start)
+        for wait in [*waits, kept_for]:
+            assert HEADER_TIMEOUT - 0.5 < wait < HEADER_TIMEOUT + 3, (waits, kept_for)
+        pasur("play", "9S")
+        _, state = viewer.next()  # the stream, older than every one of them, still delivers
+        assert state["show"]["length"] == 2
+    assert "Closed 3 connections that sent no whole request within 5 seconds." in server.said
+    assert "Traceback" not in server.said
+
+
+def test_connections_over_the_bound_close_the_oldest_waiting_ones_quietly(playing, tmp_path):
+    """With an open-file limit of 256 the server keeps at most Plan.of(256).bound connections: 300
+    idle ones close the oldest, a viewer is served at once; when every one is a viewer's stream, a
+    new connection is refused. Each kind is one line on stderr, never a traceback."""
+    bound = Plan.of(256).bound
+    stderr = tmp_path / "stderr"
+    with served(playing, files=256, stderr=stderr) as server:
+        with Flood(server.port, 300, reopen=False) as flood:
+            assert server.load_page() < 2
+            flood.settle(2)
+            assert server.open_files() < 256
+            assert flood.held() <= bound
+            assert flood.closed >= 300 - bound
+        streams = []
+        for _ in range(bound):  # each a viewer's stream at once (a connection that sent its request is busy)
+            streams.append(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            streams[-1].sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert streams[-1].recv(100).startswith(b"HTTP/1.1 200")
+        extra = socket.create_connection(("127.0.0.1", server.port))
+        assert closed_after(extra, time.monotonic()) < 2
+        assert streams[0].recv(65536)  # the streams live on
+        for sock in streams:
+            sock.close()
+    said = stderr.read_text().splitlines()
+    making_room = rf"Closed (\d+) waiting connections? to make room \(at most {bound} are kept open\)\."
+    late = r"Closed \d+ connections? that sent no whole request within 5 seconds\."  # on a very slow machine
+    assert all(re.fullmatch(making_room, line) or re.fullmatch(late, line) for line in said[:-1]), said
+    assert sum(int(m.group(1)) for line in said if (m := re.fullmatch(making_room, line))) >= 300 - bound, said
+    assert said[-1] == f"Refused 1 connection: {bound} were open, none of them waiting.", said
+
+
+@pytest.mark.soak
+def test_a_viewer_is_served_within_two_seconds_through_a_flood_of_1100_idle_connections(pasur, playing, tmp_path):
+    """1,100 idle connections (each the server closes opened again) to a server whose open-file
+    limit is 1,024, for three header timeouts: a viewer loads the page and gets each play within 2
+    s, the server never runs out of files, stderr says a few lines and no traceback, and `pasur
+    play` takes about as long as without the flood."""
+    if not enough_files(1100):
+        pytest.skip("this process cannot open 1,100 connections")
+    stderr = tmp_path / "stderr"
+    cards = iter(["9S", "4C", "JD", "2H", "AS", "7C", "QH", "8D"])  # Ali's and Sara's hands alternately
+
+    def play(card: str) -> float:
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-m", "pasur_cli", "play", card], check=True, capture_output=True,
+                       env={**os.environ, "PASUR_LANG": "en"}, timeout=60)
+        return time.monotonic() - start
+    with served(playing, files=1024, stderr=stderr) as server:
+        calm = [play(next(cards)) for _ in range(3)]
+        pages, updates, busy, files = [], [], [], []
+        start = time.monotonic()
+        with Flood(server.port, 1100) as flood:
+            while time.monotonic() - start < 3 * HEADER_TIMEOUT:
+                pages.append(server.load_page())
+                with server.events() as viewer:
+                    seen = viewer.next()[0]
+                    card = next(cards, None)
+                    if card is not None:
+                        busy.append(play(card))
+                        ended = time.monotonic()
+                        while viewer.next()[0] <= seen:
+                            pass
+                        updates.append(time.monotonic() - ended)
+                files.append(server.open_files())
+                time.sleep(1)
+            held = flood.most
+    said = stderr.read_text().splitlines()
+    assert held > 1000  # the flood was there
+    assert max(pages) < 2 and max(updates) < 2, (pages, updates)
+    assert max(files) < 1024, files
+    assert not [line for line in said if "Traceback" in line or "Errno" in line], said
+    assert len(said) <= 3 * (int(3 * HEADER_TIMEOUT / REPORT) + 2), said
+    assert statistics.median(busy) < 2 * statistics.median(calm), (calm, busy)
+
+
+def no_file_named(text, *paths):
+    """Neither a path nor the system's error text (which names files) is in ``text``."""
+    assert not re.search(r"Errno|No such file|/dev/shm|/tmp/|/home/", text), text
+    for path in paths:
+        assert str(path) not in text and Path(path).name not in text, text
+
+
+def test_the_page_names_no_file_when_the_database_is_moved_replaced_or_not_pasur(pasur, playing, tmp_path):
+    """The database moved away, a folder in its place, a file that is not pasur's: each a short
+    sentence on the page (stream and /state alike), no path or system text; back when it is."""
+    moved = tmp_path / "elsewhere.db"
+    with served(playing) as server, server.events() as viewer:
+        assert viewer.next()[1]["show"]["match"] == 1
+        cases = [
+            (lambda: playing.rename(moved), "The database is not there any more; the page will show it again once"
+                                            " it is back."),
+            (lambda: playing.mkdir(), "The database is a folder now, not a pasur file."),
+            (lambda: (playing.rmdir(), playing.write_text("a shopping list\n")),
+             "The database is not a pasur file, or cannot be read."),
+        ]
+        for change, sentence in cases:
+            change()
+            _, state = viewer.next()
+            assert state == {"error": sentence}
+            status, _, body = server.request("GET", "/state")
+            assert status == 200 and json.loads(body) == state
+            no_file_named(body.decode(), playing, moved, tmp_path)
+        playing.unlink()
+        moved.rename(playing)
+        assert viewer.next()[1]["show"]["match"] == 1
+
+
+def test_the_page_says_so_in_its_language(pasur, playing):
+    with served(playing, env={"PASUR_LANG": "fa"}) as server, server.events() as viewer:
+        viewer.next()
+        playing.unlink()
+        _, state = viewer.next()
+    assert state["error"].startswith("پایگاه داده"), state  # Persian, not the English sentence
+    no_file_named(state["error"], playing)
+
+
+class Installed:
+    """An installed distribution as importlib.metadata gives it: its direct_url.json, or none."""
+
+    def __init__(self, origin):
+        self.origin = origin
+
+    def read_text(self, name):
+        return self.origin if name == "direct_url.json" else None
+
+
+@pytest.mark.parametrize(("origin", "command"), [
+    ('{"url": "file:///home/ali/src/pasur", "dir_info": {"editable": true}}',
+     "pip install -e '/home/ali/src/pasur[serve]'"),
+    ('{"url": "file:///home/ali/my%20pasur", "dir_info": {}}', "pip install '/home/ali/my pasur[serve]'"),
+    (None, "pip install 'pasur[serve]'"),
+    ('{"url": "https://example.org/pasur-0.1.0.tar.gz", "archive_info": {}}', "pip install 'pasur[serve]'"),
+], ids=["editable checkout", "checkout", "package index", "archive"])
+def test_the_extra_is_asked_for_as_pasur_was_installed(pasur, playing, monkeypatch, origin, command):
+    import importlib.metadata
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # the extra is not there: importing it fails
+    monkeypatch.setattr(importlib.metadata, "distributions", lambda **_: iter([Installed(origin)]))
+    result = pasur("serve", "--port", "0")
+    assert result.exit_code == 1
+    assert result.output == f"Error: pasur serve needs its extra packages: {command} (uvicorn is missing).\n"
+
+
+def test_this_install_is_told_its_own_folder(pasur, playing, monkeypatch):
+    """The pasur these tests run was installed from this checkout (editable or not)."""
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    output = pasur("serve", "--port", "0").output
+    assert f"{Path(__file__).resolve().parent.parent}[serve]'" in output, output

@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import os
+import sqlite3
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -36,10 +38,12 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.reading import N_
 from pasur_cli.text import i18n
-from pasur_cli.web.state import Chooser, page_state
+from pasur_cli.web.state import Chooser, page_state, unreadable
 
+log = logging.getLogger("pasur.serve")
 STATIC = Path(__file__).resolve().parent / "static"
 POLL = 0.1  # seconds between two looks at PRAGMA data_version (a read of one page of the file header)
 KEEP_ALIVE = 15.0  # seconds of quiet after which a stream sends a comment (a dead viewer is noticed)
@@ -153,11 +157,7 @@ class Watcher(threading.Thread):
         self.changes = 0  # how many states it has sent
 
     def run(self) -> None:
-        import sqlite3
-
-        from pasur_cli.engine.errors import PasurError
         from pasur_cli.store.database import Store
-        from pasur_cli.text import render
         store: Store | None = None
         seen: tuple[object, ...] | None = None
         sent = ""  # the last state sent
@@ -178,8 +178,9 @@ class Watcher(threading.Thread):
                         self.send(payload)
                         self.changes += 1
             except Exception as err:  # the file gone or unreadable (or worse): say so on the page, keep watching
-                said = (render.message(err, render.Look()) if isinstance(err, PasurError)
-                        else str(err) if isinstance(err, OSError | sqlite3.Error) else repr(err))
+                if not isinstance(err, PasurError | OSError | sqlite3.Error):  # not the file's doing:
+                    log.error("reading the database failed", exc_info=err)  # one line on the server's terminal
+                said = unreadable(err, self.path)
                 if seen != ("gone", said):
                     seen = ("gone", said)
                     sent = dumps({"error": said})

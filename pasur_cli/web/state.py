@@ -3,11 +3,16 @@ and the last event of ``log --json``, one object. No web machinery here."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.errors import PasurError
+from pasur_cli.engine.reading import N_
+from pasur_cli.store.errors import BusyError
 from pasur_cli.text import render, shapes
+from pasur_cli.text.i18n import _
 
 if TYPE_CHECKING:
     from pasur_cli.engine.match import Match
@@ -15,19 +20,42 @@ if TYPE_CHECKING:
 
 Chooser = Callable[["Store"], tuple[int, "Match"]]
 
+# What the page says of a database it cannot read: never the file's path, nor the system's text
+# (which names it), since anyone who can open the page reads it.
+GONE = N_("The database is not there any more; the page will show it again once it is back.")
+FOLDER = N_("The database is a folder now, not a pasur file.")
+NOT_PASUR = N_("The database is not a pasur file, or cannot be read.")
+BUSY = N_("The database is busy; the page will try again.")
+TROUBLE = N_("The scoreboard cannot read the database; it will try again.")
+
+
+def unreadable(err: BaseException, path: str) -> str:
+    """The page's sentence, in the chosen language, for ``err`` met reading the database at
+    ``path``: what is at the path now (nothing, a folder, another file), never the path itself. An
+    error that names no file (no match yet, a damaged match) is said as the commands say it."""
+    if isinstance(err, PasurError) and "path" not in err.facts:
+        return render.message(err, render.Look())
+    if not isinstance(err, PasurError | OSError | sqlite3.Error):
+        return _(TROUBLE)
+    if not os.path.lexists(path):
+        return _(GONE)
+    if os.path.isdir(path):
+        return _(FOLDER)
+    return _(BUSY) if isinstance(err, BusyError) else _(NOT_PASUR)
+
 
 def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
     """``{"show": ..., "score": ..., "last": ...}`` of the match ``choose`` picks (as the commands
     pick it: --match, else the match being played); ``last`` is the log's last play (or null).
-    A store or match that cannot be read is ``{"error": sentence}`` in the chosen language: the
-    page says it and goes on following the file."""
+    A store or match that cannot be read is ``{"error": sentence}`` in the chosen language
+    (``unreadable``): the page says it and goes on following the file."""
     from pasur_cli.engine.history import Played, event_dict, match_events
     try:
         mid, match = choose(store)
         record = store.load(mid, full=True)
         events = match_events(record.players, record.rules, record.dealer, record.actions)
     except PasurError as err:
-        return {"error": render.message(err, render.Look())}
+        return {"error": unreadable(err, store.path)}
     show = shapes.show_json(mid, match)
     show["length"] = store.length(mid)  # as `show --json` adds them
     show["revision"] = store.expected(mid).token

@@ -22,6 +22,41 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def installed_origin() -> str | None:
+    """Where this pasur was installed from, as pip recorded it (PEP 610's direct_url.json: a folder,
+    an archive, a repository); None when it came from the package index (or nothing says)."""
+    from importlib.metadata import distributions
+    return next((text for dist in distributions(name="pasur") if (text := dist.read_text("direct_url.json"))), None)
+
+
+def extra_command(origin: str | None) -> str:
+    """The command that adds the ``serve`` extra where pasur came from: ``origin`` is its
+    direct_url.json. From a folder (a checkout; editable or not) that folder with the extra, else
+    the package index's pasur.
+
+    >>> extra_command('{"url": "file:///home/ali/pasur", "dir_info": {"editable": true}}')
+    "pip install -e '/home/ali/pasur[serve]'"
+    >>> extra_command('{"url": "file:///home/ali/pasur", "dir_info": {}}')
+    "pip install '/home/ali/pasur[serve]'"
+    >>> extra_command(None)
+    "pip install 'pasur[serve]'"
+    """
+    import json
+    import shlex
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+    try:
+        record = json.loads(origin or "{}")
+    except ValueError:
+        record = {}
+    where = record.get("dir_info") if isinstance(record, dict) else None
+    url = record.get("url") if isinstance(record, dict) else None
+    if isinstance(where, dict) and isinstance(url, str) and url.startswith("file://"):
+        folder = url2pathname(urlsplit(url).path)
+        return f"pip install {'-e ' if where.get('editable') else ''}{shlex.quote(folder + '[serve]')}"
+    return "pip install 'pasur[serve]'"
+
+
 def qr_text(url: str) -> str:
     """``url`` as a QR code drawn with text (half blocks: two rows of modules a line; a quiet zone of
     two modules, so that with the lines around it it fits a terminal of 24 lines)."""
@@ -47,16 +82,18 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
     The score, the deal's race, the table, the last play and the chart of the running totals,
     updated by itself after every play, undo or tally. Read-only. Without --match it follows the
     match being played. Ctrl-C stops it."""
+    import asyncio
     import secrets
     import socket
 
     try:
         import uvicorn
 
+        from pasur_cli.web import connections, quiet
         from pasur_cli.web.app import create_app
     except ImportError as err:
-        raise Refused(_("pasur serve needs its extra packages: pip install 'pasur[serve]' ({missing} is missing).")
-                      .format(missing=err.name)) from None
+        raise Refused(_("pasur serve needs its extra packages: {command} ({missing} is missing).")
+                      .format(command=extra_command(installed_origin()), missing=err.name)) from None
     from pasur_cli.text import i18n
 
     store = open_store(ctx)  # the file must be a pasur database; the page follows it from its own connection
@@ -64,13 +101,14 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
         current(ctx, store)  # --match names a match that is there (without it, the page waits for one)
     path = store.path
     store.close()
+    plan = connections.Plan.of(connections.raise_open_files())
     token = secrets.token_urlsafe(16) if lan else None
     host = "0.0.0.0" if lan else "127.0.0.1"
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-        sock.listen(128)  # a viewer that comes before the server runs waits in the queue
+        sock.listen(plan.backlog)  # a viewer that comes before the server runs waits in the queue
     except OSError as err:
         sock.close()
         raise Refused(_("cannot listen on port {port}: {reason}; try another with --port.")
@@ -91,15 +129,25 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
 
     app, hub = create_app(path, lambda s: current(ctx, s), i18n.language(), token, banner)
 
+    gate = connections.Gate(plan.bound)
+
     class Server(uvicorn.Server):
+        async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+            asyncio.get_running_loop().set_exception_handler(quiet.loop_error)
+            await super().serve(sockets)
+
         def handle_exit(self, sig: int, frame: object) -> None:
             hub.close_soon()  # end every viewer's stream, or uvicorn would wait on them
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+    # the asyncio loop: the bound's margin (one accept burst of ``backlog``) is reckoned for its accept
+    config = uvicorn.Config(app, http=connections.door(gate), loop="asyncio", backlog=plan.backlog,
+                            timeout_keep_alive=int(connections.KEEP_ALIVE), log_config=quiet.config(),
+                            log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
     try:
         Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn raises the Ctrl-C again once it has stopped: the way to stop, exit 0
         pass
     finally:
+        gate.say()  # what was closed since last said
         sock.close()
