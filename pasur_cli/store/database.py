@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from pasur_cli.engine.action import action_text, parse_action
+from pasur_cli.engine.action import ACTIONS_MOST, action_text, parse_action
 from pasur_cli.engine.errors import PasurError, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import side_names, sides_of
@@ -49,6 +49,7 @@ from pasur_cli.store.errors import (
     AlreadyImported,
     BusyError,
     DamagedError,
+    FullError,
     GoneError,
     NoMatchError,
     StaleError,
@@ -838,7 +839,11 @@ class Store:
         fingerprint and when it was created (else now); with ``once`` it raises AlreadyImported,
         storing nothing, when a match of that fingerprint is stored (checked in the transaction
         that would store it, so imports running at once store a record once). ``texts``: the
-        actions' lines already checked to read back as the actions (a CheckedRecord's)."""
+        actions' lines already checked to read back as the actions (a CheckedRecord's). Raises
+        FullError, storing nothing, for more actions than a match holds (ACTIONS_MOST)."""
+        if len(actions) > ACTIONS_MOST:
+            raise FullError("a match holds at most {most} actions, and this one has {count}; nothing was stored.",
+                            match=None, most=ACTIONS_MOST, count=len(actions))
         if texts is None or len(texts) != len(actions):
             texts = [checked_text(a) for a in actions]
         with self.transaction() as db:
@@ -1026,6 +1031,13 @@ class Change:
         self.times: list[str] = []
 
     def append(self, action: dict[str, Any]) -> None:
+        """Add ``action`` to the log. Raises FullError when the log holds the most actions a match
+        holds (ACTIONS_MOST), StoreError for an action that would not read back; the transaction
+        then rolls back."""
+        if self.count >= ACTIONS_MOST:
+            raise FullError("match {match} holds {most} actions, the most one match can hold; nothing was recorded"
+                            " (start a new match to play on).", match=self.record.id, most=ACTIONS_MOST,
+                            count=self.count + 1)
         text, at = checked_text(action), now()
         self.count += 1
         self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, at, text))
