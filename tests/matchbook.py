@@ -153,11 +153,11 @@ def counted_tally(rng: random.Random, sides: list[str]) -> dict:
 
 def store_largest(path: Path, kind: str, seed: int = 0, most: int | None = None) -> int:
     """``largest_match`` stored in the database at ``path`` (made if need be), as an import stores
-    it: its id."""
+    it (each action in its canonical form): its id."""
     players, rules, actions, times = largest_match(kind, seed, most)
+    match = Match.replay(players, rules, 0, actions)
     store = Store(str(path), create=True)
     try:
-        return store.create(players, rules, 0, actions, times or None,
-                            match=Match.replay(players, rules, 0, actions))
+        return store.create(players, rules, 0, match.log, times or None, match=match)
     finally:
         store.close()

@@ -82,8 +82,8 @@ def test_a_record_larger_than_the_bound_is_refused_and_stores_nothing(pasur, db,
     over = tmp_path / "over.json"
     over.write_bytes(text + b" " * (MAX_BYTES + 1 - len(text)))
     before = db.read_bytes()
-    for source, given in ((over, None), ("-", over.read_bytes())):
-        refused = pasur("import", source, "--again", input=given)
+    for source, typed in ((over, None), ("-", over.read_bytes())):
+        refused = pasur("import", source, "--again", input=typed)
         assert refused.exit_code == 2
         assert f"is larger than {MAX_BYTES // 2**20} MB, and the record of the largest match pasur holds is" \
             " smaller; nothing was imported." in refused.output
@@ -158,7 +158,7 @@ def widest_tally(match: Match) -> dict:
 
 
 @sized(20)
-@given(st.lists(NAMES, min_size=2, max_size=4).map(lambda names: [a + n for a, n in zip("ABCD", names)]),
+@given(st.lists(NAMES, min_size=2, max_size=4).map(lambda names: [a + n for a, n in zip("ABCD", names, strict=False)]),
        st.booleans(), st.integers(0, 10**6), TIMES)
 @example(matchbook.WIDE_NAMES, False, 0, matchbook.WIDE_TIME)
 def test_every_line_of_an_export_fits_the_bound(tmp_path_factory, players, teams, seed, time):

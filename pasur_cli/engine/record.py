@@ -95,19 +95,19 @@ def write_record(record: Any) -> dict[str, Any]:
     }
 
 
-_WRITE = json.JSONEncoder(ensure_ascii=False).encode  # one value as json.dumps(..., ensure_ascii=False) writes it
+_WRITE_TEXT = json.JSONEncoder(ensure_ascii=False).encode  # one value as json.dumps(..., ensure_ascii=False) writes it
 
 
 def dump_record(record: Any) -> str:
     """The text `pasur export` writes for a stored MatchRecord: ``write_record``'s document as JSON
-    with each field of its head on a line and each action on a line of its own (about 1.1 times
-    the size of JSON without spaces, where an indented document is 2.4 times), ending in a newline.
-    ``read_record`` reads it as it reads any JSON; the most bytes an action's line takes, whatever
-    its names and time, is ENTRY_MOST."""
+    with each field of its head on a line and each action on a line of its own (a record of many
+    actions kept near the size of JSON without spaces, yet read and compared line by line), ending
+    in a newline. ``read_record`` reads it as it reads any JSON; an action's line takes at most
+    ENTRY_MOST bytes, whatever its names and time."""
     doc = write_record(record)
     entries = doc.pop("actions")
-    head = "".join(f"  {_WRITE(key)}: {_WRITE(value)},\n" for key, value in doc.items())
-    lines = ",\n".join(f"    {_WRITE(entry)}" for entry in entries)
+    head = "".join(f"  {_WRITE_TEXT(key)}: {_WRITE_TEXT(value)},\n" for key, value in doc.items())
+    lines = ",\n".join(f"    {_WRITE_TEXT(entry)}" for entry in entries)
     return "{\n" + head + '  "actions": [' + (f"\n{lines}\n  " if lines else "") + "]\n}\n"
 
 
@@ -411,9 +411,6 @@ def quick_tally(key: tuple[Any, ...], sides: frozenset[str]) -> tuple[dict[str, 
 def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dict[str, Any]]) -> str:
     """A hash of what a record means (players, first dealer, rules, canonical actions; not times)."""
     return _fingerprint(players, dealer, rules, [action_text(a) for a in actions])
-
-
-_WRITE_TEXT = json.JSONEncoder(ensure_ascii=False).encode  # one string as json.dumps(..., ensure_ascii=False) writes it
 
 
 def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]) -> str:
