@@ -4,6 +4,7 @@ and on one with 20, in a database that also holds 1,000 other matches.
     python bench/growth.py [--rounds 15]
     python bench/growth.py --load     # in-process load of a match with 1, 20 and 500 deals
     python bench/growth.py --bounds   # the bounded costs: each command on the largest inputs
+    python bench/growth.py --roundtrip [--quick]  # the largest matches pasur holds, exported and imported back
 
 Prints the median wall time of each (whole processes, alternating) and the ratio 20 deals / 1 deal;
 the target is 1.3x or less.
@@ -18,6 +19,13 @@ import hook to every start, about 20 ms):
 a record of about 13,000 tallied deals (4 MB) imported, then `score` and `log --deal 5` on it;
 `stats` and `matches` over 5,000 matches; `score --chart` of a match with sur_points=1000000 and
 20 tallied deals, and of one with 1,000.
+
+``--roundtrip`` stores the largest matches pasur holds (ACTIONS_MOST actions: the widest tally
+repeated, with the longest names and times; random tallied deals; deals played card by card,
+tests/matchbook.py makes them), then exports each and imports it into a new file as whole
+processes (CPU, wall, peak memory; the best of 3), and checks that `score --json`, `log --json`
+and `show --json` of the copy are the original's byte for byte (but the match's key). ``--quick``:
+matches of 2,000 actions, once each.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.database import Store
 
+TESTS = Path(__file__).resolve().parent.parent / "tests"
 PASUR = os.environ.get("PASUR_BIN") or str(Path(sys.executable).with_name("pasur"))  # PASUR_BIN: another pasur
 PLAYERS = ["Ali", "Sara"]
 
@@ -165,14 +174,72 @@ def measured(argv: list[str], env: dict) -> tuple[float, float, float]:
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
+def compiled_env() -> dict:
+    """The environment of the measured processes (English, 80 columns, no colour, bytecode cached),
+    pasur's modules compiled first."""
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="80", LINES="24")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    import compileall
+    compileall.compile_dir(str(Path(__file__).resolve().parent.parent / "pasur_cli"), quiet=1)
+    return env
+
+
+def shown(path: Path, match: int, env: dict) -> list[str]:
+    """The hashes of `score --json`, `log --json` and `show --json` of ``match`` (the match's key
+    left out), each read from a file: held in this process, the views of the largest match would
+    make it grow, and every process it starts after reports that peak as its own."""
+    import hashlib
+    import re
+    hashes = []
+    for view in ("score", "log", "show"):
+        with tempfile.TemporaryFile() as out:
+            subprocess.run([PASUR, "--db", str(path), "--match", str(match), view, "--json"], env=env, check=True,
+                           stdout=out)
+            out.seek(0)
+            digest = hashlib.sha256()
+            for line in out:
+                digest.update(re.sub(rb'("revision": ")[0-9a-f]{16}:', rb"\1KEY:", line))
+            hashes.append(digest.hexdigest())
+    return hashes
+
+
+LARGEST = {"wide": "widest tally (4 names, 160 bytes)", "tallies": "random tallied deals",
+           "played": "deals played card by card"}
+
+
+def roundtrip(quick: bool) -> None:
+    """The largest matches pasur holds exported and imported back (see the module's docstring)."""
+    from pasur_cli.engine.action import ACTIONS_MOST
+    from pasur_cli.engine.record import MAX_BYTES
+    most, times = (2000, 1) if quick else (ACTIONS_MOST, 3)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = compiled_env()
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores;"
+              f" {most:,} actions a match, import bound {MAX_BYTES / 2**20:.0f} MiB")
+        print(f"{'match':34} {'MB':>6} {'export CPU s':>12} {'wall s':>7} {'MiB':>5} {'import CPU s':>12} {'wall s':>7}"
+              f" {'MiB':>5}  views")
+        for kind in ("wide", "tallies", "played"):
+            db, out = Path(tmp) / f"{kind}.db", Path(tmp) / f"{kind}.json"
+            # made by a process of its own: a process started by one that has grown reports the peak memory of both
+            made = (f"import matchbook, pathlib; print(matchbook.store_largest(pathlib.Path({str(db)!r}), {kind!r},"
+                    f" most={most}))")
+            mid = int(subprocess.run([sys.executable, "-c", made], cwd=TESTS, check=True, capture_output=True,
+                                     text=True).stdout)
+            exported = min(measured([PASUR, "--db", str(db), "--match", str(mid), "export", "-o", str(out), "--force"],
+                                    env) for _ in range(times))
+            copies = [Path(tmp) / f"{kind}-{n}.db" for n in range(times)]
+            imported = min(measured([PASUR, "--db", str(copy), "import", str(out)], env) for copy in copies)
+            same = "same" if shown(db, mid, env) == shown(copies[0], 1, env) else "DIFFERENT"
+            print(f"{LARGEST[kind]:34} {out.stat().st_size / 1e6:6.1f}"
+                  f" {exported[0]:12.2f} {exported[1]:7.2f} {exported[2]:5.0f} {imported[0]:12.2f} {imported[1]:7.2f}"
+                  f" {imported[2]:5.0f}  {same}", flush=True)
+
+
 def bounds() -> None:
     """Each command of the issue's bounded costs on its largest input, the best of 5 (each import
     into a new file)."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, NO_COLOR="1", COLUMNS="80", LINES="24")
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        import compileall
-        compileall.compile_dir(str(Path(__file__).resolve().parent.parent / "pasur_cli"), quiet=1)
+        env = compiled_env()
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
         # this machine's speed now (it moves by 20% from minute to minute): a fixed loop of pure Python, best of 5
         loop = "x = sum(i * i % 7 for i in range(3_000_000))"
@@ -219,7 +286,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--load", action="store_true", help="Only the in-process load of 1, 20 and 500 deals.")
     parser.add_argument("--bounds", action="store_true", help="Only the bounded costs on the largest inputs.")
+    parser.add_argument("--roundtrip", action="store_true", help="Only the largest matches exported and imported.")
+    parser.add_argument("--quick", action="store_true", help="With --roundtrip: matches of 2,000 actions, once.")
     options = parser.parse_args()
+    if options.roundtrip:
+        roundtrip(options.quick)
+        return
     if options.load:
         load_times()
         return

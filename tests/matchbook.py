@@ -102,3 +102,62 @@ def stored_match(path, players: list[str], rules: Rules, seed: int, deals: int, 
             break
     stored(path, [(list(players), rules, 0, actions, Match.replay(list(players), rules, 0, actions))])
     return engine
+
+
+# -- the largest matches pasur holds (ACTIONS_MOST actions) ------------------------------------
+WIDE_NAMES = ["\U0001d538" * 39 + letter for letter in "ABCD"]  # 40 characters of 4 bytes each, the longest
+WIDE_TIME = '"' * 64  # the longest time a record may give (MAX_TIME), each character written as two in JSON
+
+
+def largest_match(kind: str, seed: int = 0, most: int | None = None) -> tuple[list[str], Rules, list[dict], list]:
+    """(players, rules, actions, times) of a match of ``most`` actions (ACTIONS_MOST: the most a
+    match holds), never finished: ``tallies``, random tallied deals by counts (the most deals);
+    ``wide``, the widest tally repeated (four players of the longest names, every count and sur
+    written, each with the longest time: the largest export); ``played``, deals played card by card."""
+    from pasur_cli.engine.action import ACTIONS_MOST
+    most = ACTIONS_MOST if most is None else most
+    rng = random.Random(seed)
+    if kind == "wide":
+        players, rules = list(WIDE_NAMES), parse_rules("standard", ["teams=false", "fixed_deals=1000000"])
+        counts = {name: {} for name in players}
+        counts[players[0]] = {"clubs": 13, "aces": 4, "jacks": 4, "two_clubs": True, "ten_diamonds": True}
+        tally = {"type": "tally", "counts": counts, "surs": {name: 48 for name in players}}
+        return players, rules, [tally] * most, [WIDE_TIME] * most
+    players, rules = ["Ali", "Sara"], parse_rules("standard", ["fixed_deals=1000000"])
+    match, actions = Match(players, rules), []
+    while len(actions) < most:
+        if kind == "tallies":
+            actions.append(counted_tally(rng, players))
+            continue
+        table, stock = random_table(rng, rules)
+        actions.append({"type": "deal", "table": [c.code for c in table]})
+        match.apply(actions[-1])
+        for player, card, take in random_plays(rng, match.deal, stock):
+            if len(actions) == most:
+                break
+            actions.append({"type": "play", "card": card.code, "take": [c.code for c in take], "by": player})
+            match.apply(actions[-1])
+    return players, rules, actions, []
+
+
+def counted_tally(rng: random.Random, sides: list[str]) -> dict:
+    """A tally of two sides by random counts that add up (each side holding a few surs)."""
+    clubs, aces, jacks, two, ten = (rng.randint(1, 12), rng.randint(0, 4), rng.randint(0, 4), rng.random() < .5,
+                                    rng.random() < .5)
+    first, second = sides
+    return {"type": "tally", "counts": {
+        first: {"clubs": clubs, "aces": aces, "jacks": jacks, "two_clubs": two, "ten_diamonds": ten},
+        second: {"clubs": 13 - clubs, "aces": 4 - aces, "jacks": 4 - jacks, "two_clubs": not two,
+                 "ten_diamonds": not ten}}, "surs": {first: rng.randint(0, 3), second: rng.randint(0, 3)}}
+
+
+def store_largest(path: Path, kind: str, seed: int = 0, most: int | None = None) -> int:
+    """``largest_match`` stored in the database at ``path`` (made if need be), as an import stores
+    it (each action in its canonical form): its id."""
+    players, rules, actions, times = largest_match(kind, seed, most)
+    match = Match.replay(players, rules, 0, actions)
+    store = Store(str(path), create=True)
+    try:
+        return store.create(players, rules, 0, match.log, times or None, match=match)
+    finally:
+        store.close()

@@ -45,7 +45,7 @@ def test_errors_reach_stderr_with_code_2_or_1(db, args):
 def test_long_output_arrives_whole(pasur, db, tmp_path):
     """An export several times the size of the output buffer is byte for byte what the command wrote
     (the match is stored as `pasur import` stores one; the processes are the export's)."""
-    players, rules = ["Ali", "Sara", "Reza"], parse_rules("standard", [])
+    players, rules = ["Ali", "Sara", "Reza"], parse_rules("standard", ["fixed_deals=12"])  # one action a line, still long
     actions = random_actions(random.Random(5), Match(players, rules, 0), tallies=0)
     stored(db, [(players, rules, 0, actions, Match.replay(players, rules, 0, actions))])
     done = process("export")

@@ -42,6 +42,9 @@ SURS_MOST = 48         # surs one side can hold at the end of a deal (at most on
 COUNT_MOST = {"clubs": 13, "aces": 4, "jacks": 4}  # the cards of each count there are
 NAME_TEXT_MOST = 4 * NAME_MOST  # characters of a name as given, before NFC (a decomposed accent is two)
 SIDE_TEXT_MOST = 2 * NAME_TEXT_MOST + 3  # a team's side: two names joined by " & "
+# actions one match holds (about 400 deals played card by card, or 20,000 tallied deals): the store
+# records no more, and so an import reads no more, and the bytes it reads follow (engine.record)
+ACTIONS_MOST = 20_000
 
 
 def _json_fact(value: object) -> str:

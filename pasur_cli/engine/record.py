@@ -9,6 +9,11 @@ and huge numbers, checks every field's type and value and names unknown fields, 
 every action through the engine. What it returns, and what the store keeps, is the *canonical*
 form of each action (the cards as codes, the capture actually made, the player whose turn it
 was), never the raw input, and that form is replayed again to be sure it reads back the same.
+
+``dump_record`` writes the document as `pasur export` does, one action a line. A match holds at
+most ACTIONS_MOST actions (the store records no more), so the largest export is bounded, and
+that bound, in whole MiB, is MAX_BYTES: what an import reads at most. Any match pasur holds is
+imported back.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from pasur_cli.engine.action import (
+    ACTIONS_MOST,
     COUNT_KEYS,
     COUNT_MOST,
     FIELDS,
@@ -46,9 +52,12 @@ from pasur_cli.engine.tally import copy_tally, sur_standing
 from pasur_cli.engine.values import FrozenDict
 
 FORMAT, VERSION = "pasur-match", 1
-MAX_BYTES = 4 * 1024 * 1024  # a 500-deal match exports to about 2 MB
+MAX_ACTIONS = ACTIONS_MOST   # the most a match holds: any match pasur holds can be imported back
+ENTRY_MOST = 2048            # bytes of an action's line as dump_record writes it, whatever its names and time
+HEAD_MOST = 4096             # bytes of the lines around the actions (players, rules, created; the ends)
+# what an import reads, at most: the export of the largest match pasur holds, in whole MiB (40)
+MAX_BYTES = -(-(HEAD_MOST + MAX_ACTIONS * ENTRY_MOST) // 2**20) * 2**20
 MAX_DEPTH = 8                # the deepest valid record nests 6 levels (tally counts)
-MAX_ACTIONS = 50_000
 MAX_NAME = NAME_TEXT_MOST    # characters in a player's name as written, before NFC (the engine's bound)
 MAX_TIME = 64                # characters in an "at" or "created" time
 MAX_NUMBER = 10**6           # no number in a record is larger
@@ -102,6 +111,22 @@ def write_record(record: Any) -> dict[str, Any]:
         "created": record.created,
         "actions": [{"at": at, "action": action} for at, action in zip(record.times, record.actions, strict=True)],
     }
+
+
+_WRITE_TEXT = json.JSONEncoder(ensure_ascii=False).encode  # one value as json.dumps(..., ensure_ascii=False) writes it
+
+
+def dump_record(record: Any) -> str:
+    """The text `pasur export` writes for a stored MatchRecord: ``write_record``'s document as JSON
+    with each field of its head on a line and each action on a line of its own (a record of many
+    actions kept near the size of JSON without spaces, yet read and compared line by line), ending
+    in a newline. ``read_record`` reads it as it reads any JSON; an action's line takes at most
+    ENTRY_MOST bytes, whatever its names and time."""
+    doc = write_record(record)
+    entries = doc.pop("actions")
+    head = "".join(f"  {_WRITE_TEXT(key)}: {_WRITE_TEXT(value)},\n" for key, value in doc.items())
+    lines = ",\n".join(f"    {_WRITE_TEXT(entry)}" for entry in entries)
+    return "{\n" + head + '  "actions": [' + (f"\n{lines}\n  " if lines else "") + "]\n}\n"
 
 
 # -- parsing safely -----------------------------------------------------------------------
@@ -270,6 +295,14 @@ def _list(value: object, where: object, most: int) -> list[Any]:
     return value
 
 
+def _entries(value: object) -> list[Any]:
+    """The record's "actions": a list of at most MAX_ACTIONS, the most a match holds. Raises NotationError."""
+    if isinstance(value, list) and len(value) > MAX_ACTIONS:
+        raise NotationError("the record holds {count} actions, and a match holds at most {most}; it was not"
+                            " imported.", count=len(value), most=MAX_ACTIONS)
+    return _list(value, Words('the record\'s "actions"'), MAX_ACTIONS)
+
+
 def _card(value: object, where: object) -> str:
     """A card's canonical code from one card written alone (``10D``, ``qh``, ``7♣``)."""
     text = _text(value, where, 4)
@@ -398,9 +431,6 @@ def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dic
     return _fingerprint(players, dealer, rules, [action_text(a) for a in actions])
 
 
-_WRITE_TEXT = json.JSONEncoder(ensure_ascii=False).encode  # one string as json.dumps(..., ensure_ascii=False) writes it
-
-
 def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]) -> str:
     """``fingerprint`` of the actions' lines: the hash of
     ``json.dumps([players, dealer, rules.as_dict(), texts], ensure_ascii=False, sort_keys=True)``,
@@ -472,7 +502,7 @@ def _read(doc: Any) -> CheckedRecord:
     players = check_players(players, dealer_name)  # the names as stored (NFC)
     rules = _rules(doc["rules"])
     created = _plain(doc.get("created", ""), Words("the record's \"created\""), MAX_TIME) or None
-    entries = _list(doc["actions"], Words('the record\'s "actions"'), MAX_ACTIONS)
+    entries = _entries(doc["actions"])
     seat = players.index(find_name(players, dealer_name) or players[0]) if dealer_name else 0  # checked above
     match = Match(players, rules, seat)
     sides = list(match.sides)

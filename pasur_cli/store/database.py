@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from itertools import chain, repeat
 from typing import Any
 
-from pasur_cli.engine.action import action_text, parse_action
+from pasur_cli.engine.action import ACTIONS_MOST, action_text, parse_action
 from pasur_cli.engine.arguments import check_type, shown, wrong_type
 from pasur_cli.engine.errors import NotationError, PasurError, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
@@ -51,6 +51,7 @@ from pasur_cli.store.errors import (
     AlreadyImported,
     BusyError,
     DamagedError,
+    FullError,
     GoneError,
     NoMatchError,
     StaleError,
@@ -855,7 +856,11 @@ class Store:
         the dealer's seat, the times (one text an action) and the log, which must replay (without
         ``match``, the actions are replayed and stored in their canonical form; a ``match`` given
         must be of these players, rules and dealer, its log these actions). Raises NotationError
-        or IllegalPlayError naming what is wrong, storing nothing."""
+        or IllegalPlayError naming what is wrong, FullError for more actions than a match holds
+        (ACTIONS_MOST), storing nothing."""
+        if isinstance(actions, Sequence) and len(actions) > ACTIONS_MOST:
+            raise FullError("a match holds at most {most} actions, and this one has {count}; nothing was stored.",
+                            match=None, most=ACTIONS_MOST, count=len(actions))
         players, actions, match = _new_match(players, rules, dealer, actions, match)
         _check_times(times, len(actions))
         for name, value in (("fingerprint", fingerprint), ("created", created)):
@@ -1099,6 +1104,13 @@ class Change:
         self.times: list[str] = []
 
     def append(self, action: dict[str, Any]) -> None:
+        """Add ``action`` to the log. Raises FullError when the log holds the most actions a match
+        holds (ACTIONS_MOST), StoreError for an action that would not read back; the transaction
+        then rolls back."""
+        if self.count >= ACTIONS_MOST:
+            raise FullError("match {match} holds {most} actions, the most one match can hold; nothing was recorded"
+                            " (start a new match to play on).", match=self.record.id, most=ACTIONS_MOST,
+                            count=self.count + 1)
         text, at = checked_text(action), now()
         self.count += 1
         self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, at, text))

@@ -45,6 +45,12 @@ class NoMatchError(StoreError):
     """There is no match of that id (never made, or deleted)."""
 
 
+class FullError(StoreError):
+    """The match would hold more actions than one match can (``most``, ACTIONS_MOST); nothing was
+    recorded. Facts: ``match`` (None for a match not made yet), ``most``, ``count`` (the actions it
+    would hold)."""
+
+
 class AlreadyImported(StoreError):
     """The record was imported before (``match`` says as which match); nothing was changed."""
 

@@ -12,10 +12,9 @@ import click
 from pasur_cli.cli.app import PasurCommand, current, look, open_store, store_options
 from pasur_cli.cli.screen import echo
 from pasur_cli.engine.errors import NotationError
-from pasur_cli.engine.record import write_record
+from pasur_cli.engine.record import dump_record
 from pasur_cli.store.errors import StoreError
 from pasur_cli.store.paths import check_file
-from pasur_cli.text import shapes
 
 
 def write_atomically(path: str, text: str, force: bool) -> None:
@@ -101,7 +100,7 @@ def export(ctx: click.Context, output: str, force: bool) -> None:
     store = open_store(ctx)
     mid = current(ctx, store)[0]
     record = store.load(mid, full=True)
-    text = shapes.dumps(write_record(record)) + "\n"
+    text = dump_record(record)
     if output == "-":
         click.echo(text, nl=False)
     else:

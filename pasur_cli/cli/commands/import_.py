@@ -31,8 +31,9 @@ def agreed(question: str) -> bool:
 
 
 def read_text(path: str) -> str:
-    """The file (or standard input for -) as UTF-8 text, at most MAX_BYTES: a device such as
-    /dev/zero or a huge file is refused before it fills the memory."""
+    """The file (or standard input for -) as UTF-8 text, at most MAX_BYTES (the export of the largest
+    match pasur holds): a device such as /dev/zero or a huge file is refused before it fills the
+    memory. Raises NotationError."""
     try:
         if path == "-":
             data = sys.stdin.buffer.read(MAX_BYTES + 1) if sys.stdin is not None else b""  # closed: empty
@@ -42,8 +43,8 @@ def read_text(path: str) -> str:
     except OSError as err:
         raise NotationError("cannot read {file} ({reason}).", file=path, reason=err.strerror or err) from None
     if len(data) > MAX_BYTES:
-        raise NotationError("{file} is larger than {most} MB; a match record is smaller.", file=path,
-                            most=MAX_BYTES // 2**20)
+        raise NotationError("{file} is larger than {most} MB, and the record of the largest match pasur holds is"
+                            " smaller; nothing was imported.", file=path, most=MAX_BYTES // 2**20)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
