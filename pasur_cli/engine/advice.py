@@ -28,7 +28,7 @@ from pasur_cli.engine import playout as sim
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card
 from pasur_cli.engine.deal import Deal
-from pasur_cli.engine.errors import IllegalPlayError, NotationError
+from pasur_cli.engine.errors import IllegalPlayError, NotationError, Plural
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 from pasur_cli.engine.weighing import Weighing
@@ -145,8 +145,9 @@ def _hand(deal: Deal, hand: Iterable[Card | str]) -> list[Card]:
         cards.append(card)
     held = deal.cards_left()[deal.turn]
     if len(cards) != held:
-        raise IllegalPlayError("{player} holds {count} cards at this point of hand {hand}, not {given}.",
-                               player=deal.turn, count=held, hand=deal.hand, given=len(cards))
+        raise IllegalPlayError(Plural("{player} holds {count} card at this point of hand {hand}, not {given}.",
+                                      "{player} holds {count} cards at this point of hand {hand}, not {given}.",
+                                      "count"), player=deal.turn, count=held, hand=deal.hand, given=len(cards))
     return sorted(cards, key=ORDER)
 
 
@@ -187,8 +188,9 @@ def _setting(deal: Deal, hand: list[Card]) -> tuple[sim.Game, sim.Position, int,
     sizes = [0 if p == deal.turn else held[p] for p in deal.players]
     unseen = [INDEX[c] for c in deal.unseen_cards if c not in hand]
     if sum(sizes) > len(unseen):
-        raise IllegalPlayError("the other players hold {count} cards but only {unseen} are unseen.",
-                               count=sum(sizes), unseen=len(unseen))
+        raise IllegalPlayError(Plural("the other players hold {count} card, more than the cards still unseen"
+                                      " ({unseen}).", "the other players hold {count} cards, more than the cards"
+                                      " still unseen ({unseen}).", "count"), count=sum(sizes), unseen=len(unseen))
     return game, base, deal.players.index(deal.turn or ""), unseen, sizes, choices
 
 

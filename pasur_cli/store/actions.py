@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli.engine.errors import IllegalPlayError, NotationError
+from pasur_cli.engine.errors import IllegalPlayError, NotationError, Plural
 
 if TYPE_CHECKING:
     from pasur_cli.engine.cards import Card
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 def enter_table(store: Store, match_id: int, cards: list[Card], expect: Expected | None = None) -> Match:
     """Start the next deal with its four face-up cards; returns the match."""
     if len(cards) != 4:
-        raise NotationError("the initial table is 4 cards; {count} were given.", count=len(cards))
+        raise NotationError(Plural("the initial table is 4 cards; {count} was given.",
+                                   "the initial table is 4 cards; {count} were given.", "count"), count=len(cards))
     with store.changing(match_id, expect) as change:
         match: Match = change.match
         match.start_deal(cards)
@@ -52,10 +53,8 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | No
     with store.changing(match_id, expect) as change:
         have = change.count
         if count > have:
-            if have == 1:  # the template stays English (str(err) goes into JSON); each is its own message
-                raise IllegalPlayError("match {match} has 1 recorded action; cannot undo {count}.",
-                                       match=match_id, count=count)
-            raise IllegalPlayError("match {match} has {have} recorded actions; cannot undo {count}.",
+            raise IllegalPlayError(Plural("match {match} has {have} recorded action; cannot undo {count}.",
+                                          "match {match} has {have} recorded actions; cannot undo {count}.", "have"),
                                    match=match_id, have=have, count=count)
         dropped: list[dict[str, object]] = change.drop(count)
         words = [describe(action) for action in reversed(dropped)] if describe else []
