@@ -244,8 +244,8 @@ class Deal:
             deal.where.update(dict.fromkeys(cards, Seen(Where.CAPTURED)))
         deal.surs.update(surs or {})
         if not 0 <= played < deal.total_plays:
-            raise IllegalPlayError(Plural("a deal of {players} players has {most} play; {played} cannot have been"
-                                          " made.", "a deal of {players} players has {most} plays; {played} cannot"
+            raise IllegalPlayError(Plural("a {players}-player deal has {most} play; {played} cannot have been"
+                                          " made.", "a {players}-player deal has {most} plays; {played} cannot"
                                           " have been made.", "most"),
                                    players=len(players), most=deal.total_plays, played=played)
         deal.played, deal.last_capturer, deal._whole = played, last_capturer, False

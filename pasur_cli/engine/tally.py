@@ -238,7 +238,7 @@ def _check_surs(surs: dict[str, int], match: Standing) -> None:
             raise IllegalPlayError(Plural("{side} cannot hold {count} sur.", "{side} cannot hold {count} surs.",
                                           "count"), side=side, count=n)
         if n and rules.sur_limit is not None and totals[side] >= rules.sur_limit:
-            raise IllegalPlayError("{side} had {total} points at the start of the deal, at or above the"
+            raise IllegalPlayError("{side} began the deal with a total of {total}, at or above the"
                                    " sur limit {limit}: it cannot score surs.", side=side, total=totals[side],
                                    limit=rules.sur_limit)
     if rules.sur_cancel and sum(1 for n in surs.values() if n) > 1:

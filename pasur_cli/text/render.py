@@ -233,9 +233,9 @@ def no_sur_text(record: Play) -> str:
         return _("The table is cleared, but no sur: a J makes no sur under these rules.")
     if reason.rule == NoSurRule.LAST_HAND_SUR:
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
-    return say_side("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+    return say_side("The table is cleared, but no sur: {side} began the deal with a total of {total}, at or"
                     " above the sur limit {limit}.",
-                    "The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    "The table is cleared, but no sur: {side} began the deal with a total of {total}, at or"
                     " above the sur limit {limit}.", record.side, side=record.side, total=reason.total,
                     limit=reason.limit)
 
