@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from pasur_cli.engine.errors import Plural, Words
 from pasur_cli.engine.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.engine.stats import PlayerRecord, RecordBook
 from pasur_cli.text.i18n import _, ngettext
@@ -121,9 +122,9 @@ def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
         return _("No matches yet: start one with pasur new NAME NAME.") + left_out
     # each number with its own form (German "1 läuft", "2 laufen"); English has one for both
     parts = [look.say("Matches: {finished}, {playing}.",
-                      finished=look.say_count("{n} finished", "{n} finished", book.matches, n=book.matches),
-                      playing=look.say_count("{n} still being played", "{n} still being played", book.unfinished,
-                                             n=book.unfinished)),
+                      finished=Words(Plural("{n} finished", "{n} finished", "n"), n=book.matches),
+                      playing=Words(Plural("{n} still being played", "{n} still being played", "n"),
+                                    n=book.unfinished)),
              _grid(_record_rows(book.players), _record_headers(look, _("player")), width)]
     if book.partnerships:
         parts.append(_("Partnerships (their side's figures):") + "\n"
