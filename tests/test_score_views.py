@@ -124,7 +124,8 @@ def test_the_chart_has_every_deal_point_the_target_and_a_legend(seed):
         assert marker in near, (deal, total, marker)
 
     if match.rules.fixed_deals:
-        assert lines[-1].endswith(f"(a match of {match.rules.fixed_deals} deals)")
+        fixed = match.rules.fixed_deals
+        assert lines[-1].endswith(f"(a match of {fixed} deal{'s' if fixed != 1 else ''})")
     else:  # the target: a tick labelled with it, a line across its row
         target = match.rules.target
         row = inside[labels.index(str(target))]

@@ -53,7 +53,7 @@ def test_a_tie_over_the_target_says_why_play_goes_on(pasur, db, lang, why):
 def test_a_tie_after_the_fixed_deals_says_another_deal_decides(pasur):
     pasur("new", "Ali", "Reza", "--rule", "fixed_deals=1")
     tally_even(pasur)
-    assert "Level at 10; 1 of 1 deals played: another deal decides." in pasur("score").output
+    assert "Level at 10; 1 of 1 deal played: another deal decides." in pasur("score").output
     assert "won" not in pasur("score").output
 
 

@@ -7,7 +7,7 @@ play 1.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -81,10 +81,57 @@ def lang_param() -> click.Option:
                         help=N_("Language: en, fa, de or es (default: $PASUR_LANG, else the locale's)."))
 
 
+# The placeholders click shows for what a command takes (its metavars: in the usage line, beside
+# each option in help, in an error that names an argument), each written as the reader's language
+# has it ("pasur deal [OPTIONEN] KARTEN..."); what a person types (commands, options) stays English.
+PLACEHOLDERS = frozenset({
+    N_("CARD"), N_("CARDS"), N_("NAME"), N_("PLAYERS"), N_("VALUE"), N_("ID"), N_("PATH"), N_("FILE"),
+    N_("REVISION"), N_("PRESET"), N_("CODE"), N_("COUNT"), N_("SIDE"), N_("N"), N_("K"), N_("V"), N_("P"),
+    N_("OPTIONS"), N_("COMMAND"), N_("ARGS"),
+})
+
+
+def placeholders(text: str) -> str:
+    """``text`` (a usage line, a metavar, an error's hint) with each placeholder word in it in the
+    chosen language; the rest (``--take``, ``=``, ``...``) as it is."""
+    if i18n.language() == "en":
+        return text
+    import re  # loaded by click already
+    return re.sub(r"\b[A-Z]+\b", lambda word: _(word[0]) if word[0] in PLACEHOLDERS else word[0], text)
+
+
+class Formatter(click.HelpFormatter):
+    """click's help formatter, writing placeholders in the chosen language (``placeholders``) in the
+    usage line and in the first column of the options (option names and their metavars)."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, placeholders(args), prefix)
+
+    def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+        super().write_dl([(placeholders(term), text) for term, text in rows], col_max, col_spacing)
+
+
+class Context(click.Context):
+    formatter_class = Formatter
+
+
 class Translated(click.Command):
     """Help texts are English strings fixed at import time: they are translated here, when help is
     written or offered to shell completion, so the language chosen for this run (after import)
-    applies. In English nothing changes (the man pages are written through the same methods)."""
+    applies; so are the placeholders (``Formatter``, and an argument named in an error). In English
+    nothing changes (the man pages are written through the same methods)."""
+
+    context_class = Context
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """click's parsing; an error that names an argument names it by its placeholder in the
+        chosen language ("Missing argument 'KARTEN...'")."""
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadParameter as err:
+            if err.param_hint is None and err.param is not None:
+                err.param_hint = placeholders(err.param.get_error_hint(ctx))
+            raise
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with _translated([self, *self.get_params(ctx)]):

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pasur_cli.engine.cards import DECK, parse_card
-from pasur_cli.engine.errors import NotationError, shorten
+from pasur_cli.engine.errors import NotationError, Plural, shorten
 from pasur_cli.engine.names import NAME_MOST
 
 FIELDS: dict[str, tuple[str, ...]] = {"deal": ("type", "table"), "play": ("type", "card", "take", "by"),
@@ -186,8 +186,9 @@ def check_tally(action: dict[str, Any]) -> None:
         value = action.get(field, {})
         if not isinstance(value, dict) or len(value) > SIDES_MOST or not all(
                 isinstance(k, str) and len(k) <= SIDE_TEXT_MOST for k in value):
-            raise NotationError("a tally's {field!r} is an object of at most {most} sides.", field=field,
-                                most=SIDES_MOST)
+            raise NotationError(Plural("a tally's {field!r} is an object of at most {most} side.",
+                                       "a tally's {field!r} is an object of at most {most} sides.", "most"),
+                                field=field, most=SIDES_MOST)
     for side, cards in action.get("piles", {}).items():
         if not isinstance(cards, list) or len(cards) > PILE_MOST or not all(isinstance(c, str) for c in cards):
             raise NotationError("a tally's pile of {side} is a list of cards (strings).", side=side)

@@ -29,7 +29,7 @@ from pasur_cli.engine.arguments import check_type, check_whole, wrong_type
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card, parse_cards
 from pasur_cli.engine.deal import Deal
-from pasur_cli.engine.errors import IllegalPlayError, Words
+from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.values import Value
 from pasur_cli.engine.weighing import Weighing
@@ -134,8 +134,9 @@ def _hand(deal: Deal, hand: Iterable[Card | str] | str) -> list[Card]:
         deal.verify_card(card)
     held = deal.cards_left()[deal.turn]
     if len(cards) != held:
-        raise IllegalPlayError("{player} holds {count} cards at this point of hand {hand}, not {given}.",
-                               player=deal.turn, count=held, hand=deal.hand, given=len(cards))
+        raise IllegalPlayError(Plural("{player} holds {count} card at this point of hand {hand}, not {given}.",
+                                      "{player} holds {count} cards at this point of hand {hand}, not {given}.",
+                                      "count"), player=deal.turn, count=held, hand=deal.hand, given=len(cards))
     return sorted(cards, key=ORDER)
 
 
@@ -176,8 +177,9 @@ def _setting(deal: Deal, hand: list[Card]) -> tuple[sim.Game, sim.Position, int,
     sizes = [0 if p == deal.turn else held[p] for p in deal.players]
     unseen = [INDEX[c] for c in deal.unseen_cards if c not in hand]
     if sum(sizes) > len(unseen):
-        raise IllegalPlayError("the other players hold {count} cards but only {unseen} are unseen.",
-                               count=sum(sizes), unseen=len(unseen))
+        raise IllegalPlayError(Plural("the other players hold {count} card, more than the cards still unseen"
+                                      " ({unseen}).", "the other players hold {count} cards, more than the cards"
+                                      " still unseen ({unseen}).", "count"), count=sum(sizes), unseen=len(unseen))
     return game, base, deal.players.index(deal.turn or ""), unseen, sizes, choices
 
 

@@ -16,7 +16,7 @@ from math import comb, prod
 
 from pasur_cli.engine.arguments import check_items, check_type
 from pasur_cli.engine.cards import ORDER, Card, Rank
-from pasur_cli.engine.errors import IllegalPlayError, Sum
+from pasur_cli.engine.errors import IllegalPlayError, Plural, Sum
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.values import Value
 
@@ -309,8 +309,10 @@ def capture_problem(card: Card, table: Sequence[Card], take: Iterable[Card], rul
     if not rules.multi_capture:
         sets, left = divmod(total - (11 - t), t)
         if total != 11 and sets > 1 and not left and _splits(t, counts):  # two sets, where one is the limit
-            return IllegalPlayError("{card} takes one set only under these rules (multi_capture=false): {take} is"
-                                    " {sets} sets that each make 11 with it; take one of them.",
+            return IllegalPlayError(Plural("{card} takes one set only under these rules (multi_capture=false): {take}"
+                                           " is {sets} set that makes 11 with it; take one of them.",
+                                           "{card} takes one set only under these rules (multi_capture=false): {take}"
+                                           " is {sets} sets that each make 11 with it; take one of them.", "sets"),
                                     card=card, take=take, sets=sets)
         if total != 11:
             return IllegalPlayError("{cards} = {total}, not 11.", cards=Sum((card, *take)), total=total)

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from pasur_cli.engine.captures import Captures, card_no_sur, legal_captures, verify_capture
 from pasur_cli.engine.cards import DECK, ORDER, Card, Rank
-from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, PasurError
+from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, PasurError, Plural
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import PileCount, SideScore, score_deal
 from pasur_cli.engine.values import FrozenDict, Value
@@ -244,7 +244,9 @@ class Deal:
             deal.where.update(dict.fromkeys(cards, Seen(Where.CAPTURED)))
         deal.surs.update(surs or {})
         if not 0 <= played < deal.total_plays:
-            raise IllegalPlayError("a deal of {players} players has {most} plays; {played} cannot have been made.",
+            raise IllegalPlayError(Plural("a {players}-player deal has {most} play; {played} cannot have been"
+                                          " made.", "a {players}-player deal has {most} plays; {played} cannot"
+                                          " have been made.", "most"),
                                    players=len(players), most=deal.total_plays, played=played)
         deal.played, deal.last_capturer, deal._whole = played, last_capturer, False
         return deal
@@ -347,7 +349,8 @@ class Deal:
         if found.count is None:
             raise AmbiguousPlayError("{card} can capture in many ways; say which cards it takes.",
                                      list(found.options), None, card=card)
-        raise AmbiguousPlayError("{card} can capture in {ways} ways; say which cards it takes.",
+        raise AmbiguousPlayError(Plural("{card} can capture in {ways} way; say which cards it takes.",
+                                        "{card} can capture in {ways} ways; say which cards it takes.", "ways"),
                                  list(found.options), found.count, card=card, ways=found.count)
 
     def _verify_card(self, card: Card, by: str | None) -> None:

@@ -7,7 +7,11 @@ numbers), never a sentence with the cards already written out:
 
 so that the rendering layer can write each card as the terminal wants it (symbols, letters with
 --ascii, colour) and the sentence in the player's language: the template is the message id a
-translation catalog looks up, so it is always a literal string at the raise site. ``str(err)`` is
+translation catalog looks up, so it is always a literal string at the raise site. A sentence that
+counts something has both English forms, and names the fact whose number chooses between them:
+
+    raise IllegalPlayError(Plural("{player} holds {count} card.", "{player} holds {count} cards.", "count"),
+                           player="Mina", count=1) ``str(err)`` is
 the English sentence with cards as symbols. The click layer turns NotationError into exit 2 and
 the other two into exit 1.
 """
@@ -42,10 +46,43 @@ def fact_text(value: object, ascii: bool = False) -> str:
     return str(value) if isinstance(value, PasurError | Words) else shorten(str(value))
 
 
+class Plural(str):
+    """A template with a count in it: the English singular (the string itself), ``plural``, and
+    ``by``, the fact whose number chooses the form. Each language has its own forms and rule for
+    choosing them (its catalog's plural forms); English takes the singular for 1 only.
+
+    >>> cards = Plural("{n} card", "{n} cards", "n")
+    >>> str(PasurError(cards, n=1)), str(PasurError(cards, n=0))
+    ('1 card', '0 cards')
+    """
+
+    plural: str
+    by: str
+
+    def __new__(cls, singular: str, plural: str, by: str) -> Plural:
+        made = super().__new__(cls, singular)
+        made.plural, made.by = plural, by
+        return made
+
+    def __getnewargs__(self) -> tuple[str, str, str]:  # type: ignore[override]  # pickled with its forms
+        return str(self), self.plural, self.by
+
+    def number(self, facts: dict[str, object]) -> int:
+        """The number that chooses the form: the fact ``by``. Raises KeyError when it is missing."""
+        return int(str(facts[self.by]))
+
+    def english(self, facts: dict[str, object]) -> str:
+        """The English form for ``facts``."""
+        return str(self) if self.number(facts) == 1 else self.plural
+
+
 def fill(template: str, facts: dict[str, object], show: Callable[[object], str] = fact_text) -> str:
-    """``template`` with its ``{name}`` fields replaced by ``show(fact)``."""
+    """``template`` with its ``{name}`` fields replaced by ``show(fact)`` (a ``Plural`` in the English
+    form its number takes)."""
+    if isinstance(template, Plural):
+        template = template.english(facts)
     if not facts:
-        return template
+        return str(template)
     return template.format_map({name: show(value) for name, value in facts.items()})
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from pasur_cli.engine.errors import IllegalPlayError, Words
+from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.reading import PERSIAN_LETTERS
 
 __all__ = ["JOINERS", "NAME_MOST", "check_name", "check_players", "find_name", "name_key", "side_names", "sides_of"]
@@ -84,8 +84,9 @@ def check_name(name: object, seat: int) -> str:
     if "&" in name:
         raise IllegalPlayError("{name!r}: a player's name cannot contain '&' (it joins team names).", name=name)
     if len(name) > NAME_MOST:
-        raise IllegalPlayError("player {seat}'s name has {count} characters; at most {most} are allowed.",
-                               seat=seat, count=len(name), most=NAME_MOST)
+        raise IllegalPlayError(Plural("player {seat}'s name has {count} character; at most {most} are allowed.",
+                                      "player {seat}'s name has {count} characters; at most {most} are allowed.",
+                                      "count"), seat=seat, count=len(name), most=NAME_MOST)
     if all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS or ch in JOINERS
            for ch in name):
         raise IllegalPlayError("player {seat}'s name shows nothing: write a name that can be read.", seat=seat)

@@ -43,7 +43,7 @@ from pasur_cli.engine.action import (
 )
 from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.cards import parse_card
-from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Words, shorten
+from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Plural, Words, shorten
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import check_players, find_name
 from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules
@@ -169,8 +169,9 @@ def has_long_number(data: bytes) -> bool:
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise NotationError("the record holds a number of {digits} digits; no number in a match record is"
-                            " that large.", digits=len(text.lstrip("-")))
+        raise NotationError(Plural("the record holds a number of {digits} digit; no number in a match record is"
+                                   " that large.", "the record holds a number of {digits} digits; no number in a"
+                                   " match record is that large.", "digits"), digits=len(text.lstrip("-")))
     return int(text)
 
 
@@ -226,8 +227,9 @@ def nests_deeper(data: bytes, most: int) -> bool:
 
 
 def too_deep() -> NotationError:
-    return NotationError("the record nests deeper than a match record can ({most} levels); it is not a pasur"
-                         " match record.", most=MAX_DEPTH)
+    return NotationError(Plural("the record nests deeper than a match record can ({most} level); it is not a"
+                                " pasur match record.", "the record nests deeper than a match record can ({most}"
+                                " levels); it is not a pasur match record.", "most"), most=MAX_DEPTH)
 
 
 # -- checking each field ------------------------------------------------------------------
@@ -240,7 +242,8 @@ def _text(value: object, where: object, most: int) -> str:
     if not isinstance(value, str):
         raise _bad(where, Words("text"), value)
     if len(value) > most:
-        raise NotationError("{where} is longer than {most} characters.", where=where, most=most)
+        raise NotationError(Plural("{where} is longer than {most} character.", "{where} is longer than {most}"
+                                   " characters.", "most"), where=where, most=most)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -291,15 +294,18 @@ def _list(value: object, where: object, most: int) -> list[Any]:
     if not isinstance(value, list):
         raise _bad(where, Words("a list"), value)
     if len(value) > most:
-        raise NotationError("{where} holds more than {most} items.", where=where, most=most)
+        raise NotationError(Plural("{where} holds more than {most} item.", "{where} holds more than {most} items.",
+                                   "most"), where=where, most=most)
     return value
 
 
 def _entries(value: object) -> list[Any]:
     """The record's "actions": a list of at most MAX_ACTIONS, the most a match holds. Raises NotationError."""
     if isinstance(value, list) and len(value) > MAX_ACTIONS:
-        raise NotationError("the record holds {count} actions, and a match holds at most {most}; it was not"
-                            " imported.", count=len(value), most=MAX_ACTIONS)
+        raise NotationError(Plural("the record holds {count} action, and a match holds at most {most}; it was not"
+                                   " imported.",
+                                   "the record holds {count} actions, and a match holds at most {most}; it was not"
+                                   " imported.", "count"), count=len(value), most=MAX_ACTIONS)
     return _list(value, Words('the record\'s "actions"'), MAX_ACTIONS)
 
 

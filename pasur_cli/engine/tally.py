@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, check_action, tally_key
 from pasur_cli.engine.arguments import wrong_type
 from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
-from pasur_cli.engine.errors import IllegalPlayError, Words
+from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
 from pasur_cli.engine.values import FrozenDict
@@ -181,11 +181,15 @@ def _check_piles(piles: dict[str, list[Card]], partial: bool, with_counts: bool)
     if not partial and not with_counts and len(owner) != 52:
         missing = [c for c in DECK if c not in owner]
         if len(missing) > 12:
-            raise IllegalPlayError("the piles hold {count} cards, not 52: missing {cards} and {more} more"
-                                   " (use --partial to score piles that are not complete).",
+            raise IllegalPlayError(Plural("the piles hold {count} card, not 52: missing {cards} and {more} more"
+                                          " (use --partial to score piles that are not complete).",
+                                          "the piles hold {count} cards, not 52: missing {cards} and {more} more"
+                                          " (use --partial to score piles that are not complete).", "count"),
                                    count=len(owner), cards=missing[:12], more=len(missing) - 12)
-        raise IllegalPlayError("the piles hold {count} cards, not 52: missing {cards}"
-                               " (use --partial to score piles that are not complete).",
+        raise IllegalPlayError(Plural("the piles hold {count} card, not 52: missing {cards}"
+                                      " (use --partial to score piles that are not complete).",
+                                      "the piles hold {count} cards, not 52: missing {cards}"
+                                      " (use --partial to score piles that are not complete).", "count"),
                                count=len(owner), cards=missing)
 
 
@@ -238,9 +242,10 @@ def _check_surs(surs: dict[str, int], match: Standing) -> None:
     rules, totals = match.rules, match.totals
     for side, n in surs.items():
         if n < 0:
-            raise IllegalPlayError("{side} cannot hold {count} surs.", side=side, count=n)
+            raise IllegalPlayError(Plural("{side} cannot hold {count} sur.", "{side} cannot hold {count} surs.",
+                                          "count"), side=side, count=n)
         if n and rules.sur_limit is not None and totals[side] >= rules.sur_limit:
-            raise IllegalPlayError("{side} had {total} points at the start of the deal, at or above the"
+            raise IllegalPlayError("{side} began the deal with a total of {total}, at or above the"
                                    " sur limit {limit}: it cannot score surs.", side=side, total=totals[side],
                                    limit=rules.sur_limit)
     if rules.sur_cancel and sum(1 for n in surs.values() if n) > 1:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pasur_cli.engine.arguments import check_whole, wrong_type
 from pasur_cli.engine.cards import parse_cards
-from pasur_cli.engine.errors import IllegalPlayError, NotationError, Words
+from pasur_cli.engine.errors import IllegalPlayError, NotationError, Plural, Words
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -32,7 +32,8 @@ def enter_table(store: Store, match_id: int, cards: Iterable[Card | str] | str,
     NotationError for cards that are not four cards, what ``Match.start_deal`` raises."""
     cards = parse_cards(cards, Words("table"))
     if len(cards) != 4:
-        raise NotationError("the initial table is 4 cards; {count} were given.", count=len(cards))
+        raise NotationError(Plural("the initial table is 4 cards; {count} was given.",
+                                   "the initial table is 4 cards; {count} were given.", "count"), count=len(cards))
     with _changing(store, match_id, expect) as change:
         match: Match = change.match
         match.start_deal(cards)
@@ -67,10 +68,8 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | No
         winner = change.match.winner  # read before the take-back, in its transaction
         have = change.count
         if count > have:
-            if have == 1:  # the template stays English (str(err) goes into JSON); each is its own message
-                raise IllegalPlayError("match {match} has 1 recorded action; cannot undo {count}.",
-                                       match=match_id, count=count)
-            raise IllegalPlayError("match {match} has {have} recorded actions; cannot undo {count}.",
+            raise IllegalPlayError(Plural("match {match} has {have} recorded action; cannot undo {count}.",
+                                          "match {match} has {have} recorded actions; cannot undo {count}.", "have"),
                                    match=match_id, have=have, count=count)
         dropped: list[dict[str, object]] = change.drop(count)
         words = [describe(action) for action in reversed(dropped)] if describe else []

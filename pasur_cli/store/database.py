@@ -39,7 +39,7 @@ from typing import Any
 
 from pasur_cli.engine.action import ACTIONS_MOST, action_text, parse_action
 from pasur_cli.engine.arguments import check_type, shown, wrong_type
-from pasur_cli.engine.errors import NotationError, PasurError, Words, shorten
+from pasur_cli.engine.errors import NotationError, PasurError, Plural, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import check_players, side_names, sides_of
 from pasur_cli.engine.reading import N_
@@ -859,7 +859,10 @@ class Store:
         or IllegalPlayError naming what is wrong, FullError for more actions than a match holds
         (ACTIONS_MOST), storing nothing."""
         if isinstance(actions, Sequence) and len(actions) > ACTIONS_MOST:
-            raise FullError("a match holds at most {most} actions, and this one has {count}; nothing was stored.",
+            raise FullError(Plural("a match holds at most {most} action, and this one has {count}; nothing was"
+                                   " stored.",
+                                   "a match holds at most {most} actions, and this one has {count}; nothing was"
+                                   " stored.", "most"),
                             match=None, most=ACTIONS_MOST, count=len(actions))
         players, actions, match = _new_match(players, rules, dealer, actions, match)
         _check_times(times, len(actions))
@@ -1074,7 +1077,8 @@ def _check_times(times: object, count: int) -> None:
     if not isinstance(times, list | tuple):
         raise wrong_type("times", times, list, tuple)
     if len(times) != count or not all(isinstance(at, str) for at in times):
-        raise NotationError("times must be one text for each of the {count} actions.", count=count)
+        raise NotationError(Plural("times must be one text for each of the {count} action.",
+                                   "times must be one text for each of the {count} actions.", "count"), count=count)
 
 
 def checked_text(action: dict[str, Any]) -> str:
@@ -1108,9 +1112,11 @@ class Change:
         holds (ACTIONS_MOST), StoreError for an action that would not read back; the transaction
         then rolls back."""
         if self.count >= ACTIONS_MOST:
-            raise FullError("match {match} holds {most} actions, the most one match can hold; nothing was recorded"
-                            " (start a new match to play on).", match=self.record.id, most=ACTIONS_MOST,
-                            count=self.count + 1)
+            raise FullError(Plural("match {match} holds {most} action, the most one match can hold; nothing was"
+                                   " recorded (start a new match to play on).",
+                                   "match {match} holds {most} actions, the most one match can hold; nothing was"
+                                   " recorded (start a new match to play on).", "most"),
+                            match=self.record.id, most=ACTIONS_MOST, count=self.count + 1)
         text, at = checked_text(action), now()
         self.count += 1
         self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (self.record.id, self.count, at, text))

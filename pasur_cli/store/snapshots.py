@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Protocol
 
-from pasur_cli.engine.errors import Words
+from pasur_cli.engine.errors import Plural, Words
 from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
@@ -30,6 +30,8 @@ from pasur_cli.engine.scoring import SideScore
 from pasur_cli.engine.stats import SideFigures, figures_after_each
 from pasur_cli.engine.values import FrozenDict
 from pasur_cli.store.errors import BusyError, DamagedError, check_rows
+
+SNAPSHOTS = Plural("{found} deal snapshot, not {count}", "{found} deal snapshots, not {count}", "found")
 
 
 class Book(Protocol):
@@ -222,8 +224,7 @@ class Lazy(list):  # type: ignore[type-arg]
                 raise self._changed()  # the file changed since the load (an undo by another program)
             # the deals appended since may have their snapshots written already (in this transaction)
             if len(items) not in (self._count, self._count + len(self._after)):
-                raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
-                                                        found=len(items), count=self._count))
+                raise DamagedError(self.match_id, Words(SNAPSHOTS, found=len(items), count=self._count))
             list.extend(self, items[:self._count])
             list.extend(self, self._after)
             self._after = []
@@ -251,8 +252,7 @@ class Lazy(list):  # type: ignore[type-arg]
         assert self._fallback is not None, "a Lazy that checks its items needs a fallback"
         items = list(self._fallback())
         if len(items) < list.__len__(self):
-            raise DamagedError(self.match_id, Words("{found} deal snapshots, not {count}",
-                                                    found=list.__len__(self), count=len(items)))
+            raise DamagedError(self.match_id, Words(SNAPSHOTS, found=list.__len__(self), count=len(items)))
         list.__setitem__(self, slice(None), items[:list.__len__(self)])
         self._check, self.replayed = None, True
         return self

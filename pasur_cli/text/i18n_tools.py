@@ -6,13 +6,14 @@
 
 Needs Babel (the test extra). The messages are: the first argument of ``_``, ``N_``, ``ngettext``
 (and ``N_plural``), of ``Look.say`` and ``Look.say_count``, and of the error classes (their
-template); help texts (``help=`` and the docstrings of click commands, read by ``extract``
-below); and click's own strings a player can meet (``CLICK_MESSAGES``). The template is
-pasur_cli/text/locale/pasur.pot; each language's catalog pasur_cli/text/locale/CODE/LC_MESSAGES/pasur.po
-(edit these, or use missing/fill) compiles to pasur.mo beside it, which the wheel ships.
-tests/test_i18n.py fails when a compiled catalog is stale, when a message has no translation, or
-when a translation's fields differ from the English. ``update`` marks a changed message fuzzy
-with its old translation as a hint (compile leaves fuzzy ones out): review every hint.
+template; the two forms of a counted one, ``errors.Plural``); help texts (``help=`` and the
+docstrings of click commands, read by ``extract`` below); and click's own strings a player can meet
+(``CLICK_MESSAGES``). The template is pasur_cli/text/locale/pasur.pot; each language's catalog
+pasur_cli/text/locale/CODE/LC_MESSAGES/pasur.po (edit these, or use missing/fill) compiles to
+pasur.mo beside it, which the wheel ships. tests/test_i18n.py fails when a compiled catalog is
+stale, when a message has no translation, or when a translation's fields differ from the English.
+``update`` marks a changed message fuzzy with its old translation as a hint (compile leaves fuzzy
+ones out): review every hint.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ TEMPLATE = LOCALE / "pasur.pot"
 ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError", "PathError",
           "BusyError", "DamagedError", "StaleError", "GoneError", "NoMatchError", "AlreadyImported", "FullError")
 # say, say_count: render.Look's sentences with facts
-KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "say_side:1,2", "Words", *ERRORS)
+KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "say_side:1,2", "Words",
+            "Plural:1,2", *ERRORS)
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:

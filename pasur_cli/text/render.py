@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pasur_cli.engine.captures import Captures, is_sur
 from pasur_cli.engine.cards import Card, Suit, parse_card, parse_cards
-from pasur_cli.engine.errors import PasurError, Sum, Words, shorten
+from pasur_cli.engine.errors import PasurError, Plural, Sum, Words, shorten
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
 from pasur_cli.engine.values import Value
@@ -126,11 +126,18 @@ class Look(Value):
         return text if text.isprintable() else visible(text)
 
     def say(self, template: str, /, **facts: object) -> str:
-        """``template`` (an English message id) in the chosen language, its fields filled by
-        ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
+        """``template`` (an English message id, or a ``Plural``) in the chosen language, its fields
+        filled by ``fact``: ``look.say("{player} plays {card}.", player="Sara", card=card)``."""
         if not facts:  # as errors.fill: a sentence without facts is not formatted
             return Drawn(_(template))
-        text = _(template)
+        return self._filled(translated(template, facts), facts)
+
+    def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
+        """``say`` with the singular or plural template for ``n`` (the language's plural rule):
+        ``look.say_count("{n} sur", "{n} surs", n, n=n)``."""
+        return self._filled(i18n.ngettext(singular, plural, n), facts)
+
+    def _filled(self, text: str, facts: dict[str, object]) -> str:
         shown = {}
         for name, value in facts.items():
             quoted = "{" + name + "!r}"
@@ -140,11 +147,6 @@ class Look(Value):
             else:
                 shown[name] = self.fact(value)
         return Drawn(text.format_map(shown))
-
-    def say_count(self, singular: str, plural: str, n: int, /, **facts: object) -> str:
-        """``say`` with the singular or plural template for ``n`` (the language's plural rule):
-        ``look.say_count("{n} sur", "{n} surs", n, n=n)``."""
-        return i18n.ngettext(singular, plural, n).format_map({name: self.fact(v) for name, v in facts.items()})
 
     def loud(self, text: str) -> str:
         return f"\x1b[1;33m{text}\x1b[0m" if self.color else text
@@ -162,18 +164,30 @@ def message(err: PasurError, look: Look) -> str:
     return look.say(err.template, **err.facts)
 
 
+def translated(template: str, facts: dict[str, object]) -> str:
+    """``template`` in the chosen language; a ``Plural`` in the form its number takes there."""
+    if isinstance(template, Plural):
+        return i18n.ngettext(template, template.plural, template.number(facts))
+    return _(template)
+
+
 def say(template: str, /, **facts: object) -> str:
     """One of render's own sentences in the chosen language, its facts (names, numbers, cards
     already drawn) each a Unicode isolate in a right-to-left language, as ``Look.say`` does; a
     fact that is itself a sentence (``Words``, an error) is written in the language too."""
-    return _fill(_(template), facts)
+    return _fill(translated(template, facts), facts)
+
+
+def say_count(singular: str, plural: str, n: int, /, **facts: object) -> str:
+    """``say`` with the singular or plural template for ``n``, by the language's plural rule."""
+    return _fill(i18n.ngettext(singular, plural, n), facts)
 
 
 def say_side(singular: str, plural: str, subject: str, /, **facts: object) -> str:
     """``say`` for a sentence whose subject is the side ``subject`` (also one of the ``facts``):
     its verb in the plural for a team of two ("Ali & Reza lead"), as the language has it."""
     team = 2 if " & " in subject else 1  # '&' joins a team's names and is in no player's name
-    return _fill(i18n.ngettext(singular, plural, team), facts)
+    return say_count(singular, plural, team, **facts)
 
 
 def _fill(text: str, facts: dict[str, object]) -> str:
@@ -219,9 +233,9 @@ def no_sur_text(record: Play) -> str:
         return _("The table is cleared, but no sur: a J makes no sur under these rules.")
     if reason.rule == NoSurRule.LAST_HAND_SUR:
         return _("The table is cleared, but no sur: no sur can be made in the last hand.")
-    return say_side("The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+    return say_side("The table is cleared, but no sur: {side} began the deal with a total of {total}, at or"
                     " above the sur limit {limit}.",
-                    "The table is cleared, but no sur: {side} had {total} points at the start of the deal, at or"
+                    "The table is cleared, but no sur: {side} began the deal with a total of {total}, at or"
                     " above the sur limit {limit}.", record.side, side=record.side, total=reason.total,
                     limit=reason.limit)
 
@@ -255,8 +269,9 @@ def check_text(look: Look, card: Card, table_cards: list[Card], rules: Rules, fo
         lines.append("  " + look.say("{number}. takes {cards}", number=number, cards=sorted(option)) + sur)
     if found.truncated:
         if found.count is not None:
-            lines.append("  " + look.say("... {shown} of {total} captures shown.", shown=len(found.options),
-                                         total=found.count))
+            lines.append("  " + look.say_count("... {shown} of {total} capture shown.", "... {shown} of {total}"
+                                               " captures shown.", found.count, shown=len(found.options),
+                                               total=found.count))
         else:
             lines.append("  " + look.say("... {shown} of many captures shown.", shown=len(found.options)))
     elif len(found.options) > 1:
@@ -363,10 +378,13 @@ def hand_cue(record: Play) -> str | None:
     if not record.hand_over:
         return None
     if record.stock:
-        return say("Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left in the stock).",
-                   hand=record.hand, hands=record.hands, n=CARDS_PER_HAND, stock=record.stock)
-    return say("Hand {hand} of {hands} is played. Deal each player the last {n} cards.",
-        hand=record.hand, hands=record.hands, n=CARDS_PER_HAND)
+        return say_count("Hand {hand} of {hands} is played. Deal {n} card to each player ({stock} left in the"
+                         " stock).", "Hand {hand} of {hands} is played. Deal {n} cards to each player ({stock} left"
+                         " in the stock).", CARDS_PER_HAND,
+                         hand=record.hand, hands=record.hands, n=CARDS_PER_HAND, stock=record.stock)
+    return say_count("Hand {hand} of {hands} is played. Deal each player the last {n} card.",
+                     "Hand {hand} of {hands} is played. Deal each player the last {n} cards.", CARDS_PER_HAND,
+                     hand=record.hand, hands=record.hands, n=CARDS_PER_HAND)
 
 
 def awaiting_text(match: Match, session: bool = False) -> str | None:
@@ -415,7 +433,8 @@ def _standing(match: Match) -> str:
         return say_side("{winner} won the match, {points} to {others}.",
                         "{winner} won the match, {points} to {others}.",
                         match.winner, winner=match.winner, points=totals[match.winner], others=others)
-    goal = (say("{played} of {total} deals played", played=len(match.results), total=match.rules.fixed_deals)
+    goal = (say_count("{played} of {total} deal played", "{played} of {total} deals played", match.rules.fixed_deals,
+                      played=len(match.results), total=match.rules.fixed_deals)
             if match.rules.fixed_deals else say("target {target}", target=match.rules.target))
     top = max(totals.values())
     leaders = [s for s, t in totals.items() if t == top]
@@ -423,8 +442,9 @@ def _standing(match: Match) -> str:
             if len(leaders) == 1
             else say("Level at {points}", points=top))
     if len(leaders) > 1 and match.rules.fixed_deals and len(match.results) >= match.rules.fixed_deals:
-        goal = say("{played} of {total} deals played: another deal decides",
-                   played=len(match.results), total=match.rules.fixed_deals)
+        goal = say_count("{played} of {total} deal played: another deal decides",
+                         "{played} of {total} deals played: another deal decides", match.rules.fixed_deals,
+                         played=len(match.results), total=match.rules.fixed_deals)
     elif len(leaders) > 1 and not match.rules.fixed_deals and top >= match.rules.target:
         goal = say("at or above the target ({target}): another deal decides", target=match.rules.target)
     if match.deal is not None:
@@ -454,8 +474,9 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
             title = titles[result.dealer, result.tallied] = say_numbered(template, dealer=result.dealer)
         parts.append(wrap(title(result.number), width, 2) + "\n" + drawn[id(result.scores)])
     if not only_last and match.deal is not None:
-        played = say("Deal {number}: {played} of {total} cards played so far.",
-            number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
+        played = say_count("Deal {number}: {played} of {total} card played so far.",
+                           "Deal {number}: {played} of {total} cards played so far.", match.deal.total_plays,
+                           number=match.deal_number, played=match.deal.played, total=match.deal.total_plays)
         parts.append(wrap(played + "\n" + race_text(look, match.deal), width, 2))
     if match.results:
         parts.append(_("Match (running totals)") + "\n" + match_table(match, width))
@@ -578,8 +599,9 @@ def race_text(look: Look, deal: Deal) -> str:
     held: object = Names([(s, n) for s, n in deal.surs.items() if n]) if any(deal.surs.values()) else _("none")
     now = Names([(s, score.total) for s, score in deal.score_if_ended().items()], dot)
     return "\n".join([
-        say("Clubs so far: {clubs} ({min} needed for {points} points).",
-            clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
+        say_count("Clubs so far: {clubs} ({min} needed for {points} point).",
+                  "Clubs so far: {clubs} ({min} needed for {points} points).", rules.clubs_points,
+                  clubs=clubs, min=rules.clubs_min, points=rules.clubs_points),
         ". ".join(f"{look.card(c)}: {holder(c)}" for c in specials) + ". " + say("Surs: {held}.", held=held),
         say("If the deal ended now: {points}.", points=now),
     ])
@@ -641,8 +663,10 @@ def stale_text(look: Look, err: PasurError) -> str:
 
 
 def options_text(look: Look, card: Card, options: Sequence[Sequence[Card]], count: int | None) -> str:
-    lines = [say("{card} can capture in {n} ways; name one with --take:",
-                 card=look.card(card), n=count if count is not None else _("many"))]
+    lines = [say("{card} can capture in many ways; name one with --take:", card=look.card(card)) if count is None
+             else say_count("{card} can capture in {n} way; name one with --take:",
+                            "{card} can capture in {n} ways; name one with --take:", count,
+                            card=look.card(card), n=count)]
     for number, option in enumerate(options, 1):
         lines.append(f"  {number}. --take \"{' '.join(c.code for c in option)}\"  ({look.cards(option)})")
     return "\n".join(lines)

@@ -12,9 +12,10 @@ import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from pasur_cli.engine.errors import Plural, Words
 from pasur_cli.engine.history import Event, Leftover, Played, Scored, TableDealt
 from pasur_cli.engine.stats import PlayerRecord, RecordBook
-from pasur_cli.text.i18n import _
+from pasur_cli.text.i18n import _, ngettext
 from pasur_cli.text.layout import safe, wrap
 from pasur_cli.text.render import Look, comma
 
@@ -119,8 +120,11 @@ def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
                                     matches=", ".join(str(m) for m in book.damaged))
     if not book.players:
         return _("No matches yet: start one with pasur new NAME NAME.") + left_out
-    parts = [look.say("Matches: {finished} finished, {playing} still being played.",
-                      finished=book.matches, playing=book.unfinished),
+    # each number with its own form (German "1 läuft", "2 laufen"); English has one for both
+    parts = [look.say("Matches: {finished}, {playing}.",
+                      finished=Words(Plural("{n} finished", "{n} finished", "n"), n=book.matches),
+                      playing=Words(Plural("{n} still being played", "{n} still being played", "n"),
+                                    n=book.unfinished)),
              _grid(_record_rows(book.players), _record_headers(look, _("player")), width)]
     if book.partnerships:
         parts.append(_("Partnerships (their side's figures):") + "\n"
@@ -292,7 +296,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     if target is not None:
         legend.append(_("{line} target {target}").format(line=rule * 2, target=target))
     else:
-        legend.append(_("(a match of {deals} deals)").format(deals=fixed))
+        legend.append(ngettext("(a match of {deals} deal)", "(a match of {deals} deals)", fixed).format(deals=fixed))
     title = _("Match {match}: running totals after each deal").format(match=match_id)
     return "\n".join([title, drawn, wrap("   ".join(legend), width, 2)])  # long names: within the width
 

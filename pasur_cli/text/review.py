@@ -66,8 +66,7 @@ def review_text(look: Look, reviews: list[DealReview]) -> str:
                               " (own hand, the table, the cards seen):", deal=review.deal))
         lines.extend("  " + play_line(look, p) for p in review.plays)
         for summary in review.players:
-            line = look.say("{player}: {choices} choices, {lost} expected points lost", player=summary.player,
-                            choices=summary.choices, lost=format(summary.lost, ".1f"))
+            line = summary_line(look, summary.player, summary.choices, summary.lost)
             if summary.worst:
                 worst = [Words("hand {hand} {option} ({loss})", hand=review.plays[i].hand,
                                option=option_words(review.plays[i].card, review.plays[i].take),
@@ -79,14 +78,19 @@ def review_text(look: Look, reviews: list[DealReview]) -> str:
             lines.append(line)
     if len(reviews) > 1:
         lines.append("")
-        lines.append(look.say("All {count} deals:", count=len(reviews)))
+        lines.append(look.say_count("All {count} deal:", "All {count} deals:", len(reviews), count=len(reviews)))
         names = list(dict.fromkeys(p.player for r in reviews for p in r.players))
         for name in names:
             mine = [p for r in reviews for p in r.players if p.player == name]
-            lines.append("  " + look.say("{player}: {choices} choices, {lost} expected points lost", player=name,
-                                         choices=sum(p.choices for p in mine),
-                                         lost=format(sum(p.lost for p in mine), ".1f")))
+            lines.append("  " + summary_line(look, name, sum(p.choices for p in mine), sum(p.lost for p in mine)))
     return "\n".join(lines)
+
+
+def summary_line(look: Look, player: str, choices: int, lost: float) -> str:
+    """A player's choices in a review and the points they lost (a decimal, which takes the plural)."""
+    return look.say_count("{player}: {choices} choice, {lost} expected points lost",
+                          "{player}: {choices} choices, {lost} expected points lost", choices,
+                          player=player, choices=choices, lost=format(lost, ".1f"))
 
 
 def review_json(match_id: int, reviews: list[DealReview]) -> dict[str, Any]:
