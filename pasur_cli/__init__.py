@@ -52,7 +52,7 @@ serializes by field name (``as_dict()`` / ``from_dict()``). Names are loaded on 
 ``import pasur_cli`` costs nothing a command would not pay anyway.
 
 Inside, four layers in five folders; every import points down the picture (tests/test_layers.py
-holds it; the README's "Inside" names every module)::
+holds it; docs/architecture.md names every module)::
 
     cli/    the pasur command (click)        web/   pasur serve (the scoreboard)
       |                                        |

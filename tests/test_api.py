@@ -1,4 +1,5 @@
-"""The engine as a library: the public names, the README's Python example, undo, strict actions."""
+"""The engine as a library: the public names, the Python examples of the README and docs/library.md, undo,
+strict actions."""
 
 import doctest
 import json
@@ -25,10 +26,16 @@ from pasur_cli import (
 )
 
 README = Path(__file__).parent.parent / "README.md"
+LIBRARY = README.parent / "docs" / "library.md"
 
 
 def test_the_readme_python_example_runs():
     failed, tried = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried >= 5 and failed == 0
+
+
+def test_the_library_pages_whole_deal_runs():
+    failed, tried = doctest.testfile(str(LIBRARY), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried > 10 and failed == 0
 
 

@@ -1,7 +1,7 @@
 """A Persian name beside another name in an English, German or Spanish sentence is its own
 isolate (FSI ... PDI), so that a terminal applying the bidi algorithm keeps the names in their
 places: one isolate around "مهر‌انگیز against سارا" shows them swapped. Checked on the text's
-structure, and with GNU FriBidi's `fribidi` command (as the README's check) where it is installed."""
+structure, and with GNU FriBidi's `fribidi` command (as docs/languages.md's check) where it is installed."""
 
 from __future__ import annotations
 

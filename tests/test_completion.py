@@ -1,4 +1,4 @@
-"""Shell completion offers the players' names wherever a player or side is named, as the README
+"""Shell completion offers the players' names wherever a player or side is named, as docs/reference.md
 promises: --by, --dealer, --player (matches, stats), tally's --pile, --surs and --count."""
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def test_undo_then_another_play_is_refused_for_the_revision_shown_before(tmp_pat
 
 
 def test_the_readme_example_reading_length_works_until_the_first_undo(tmp_path):
-    """The README's script read "length" before there were revisions; it keeps working (the
+    """The --expect script (docs/storage.md) read "length" before there were revisions; it keeps working (the
     revision equals the length) until the match's first undo, and is refused, never fooled, after."""
     path = tmp_path / "p.db"
     run(path, "new", "Ali", "Sara", "--rules", "pagat")

@@ -1,4 +1,5 @@
-"""The README's console examples are run, in order, against a fresh database; their output must match.
+"""The console examples of the README and of docs/*.md are run, in order, against a fresh database
+(one for each file); their output must match.
 
 Each ```console block holds `$ pasur ...` lines, each followed by the output it prints. To refresh
 the outputs after a deliberate change: python tests/test_readme.py --update
@@ -14,10 +15,12 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 README = Path(__file__).parent.parent / "README.md"
 EXAMPLES = README.parent / "examples"
+DOCS = sorted((README.parent / "docs").glob("*.md"))
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 
 
@@ -70,35 +73,59 @@ def run(command: str, runner: CliRunner, expected: str = "") -> str:
     return result.output.rstrip("\n")
 
 
-def test_readme_examples(tmp_path, monkeypatch):
-    monkeypatch.setenv("PASUR_DB", str(tmp_path / "pasur.db"))
-    for name in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # English unless --lang says
+def english(monkeypatch) -> None:
+    """English unless a command's --lang says otherwise."""
+    for name in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    shutil.copytree(EXAMPLES, tmp_path / "examples")  # the README imports its example records
+
+
+def check_examples(path: Path, folder: Path, monkeypatch) -> int:
+    """Run the console examples of ``path`` in ``folder`` against a fresh database; each must
+    print what the file shows. Returns how many there were."""
+    monkeypatch.setenv("PASUR_DB", str(folder / "pasur.db"))
+    english(monkeypatch)
+    monkeypatch.chdir(folder)
+    shutil.copytree(EXAMPLES, folder / "examples")  # the README imports its example records
     runner = CliRunner()
-    pairs = list(examples(README.read_text()))
-    assert len(pairs) >= 15
+    pairs = list(examples(path.read_text()))
     for command, expected in pairs:
-        assert run(command, runner, expected) == expected.rstrip("\n"), f"README example drifted: $ {command}"
+        assert run(command, runner, expected) == expected.rstrip("\n"), f"{path.name} example drifted: $ {command}"
+    return len(pairs)
+
+
+def test_readme_examples(tmp_path, monkeypatch):
+    assert check_examples(README, tmp_path, monkeypatch) >= 15
+
+
+@pytest.mark.parametrize("path", [p for p in DOCS if BLOCK.search(p.read_text())], ids=lambda p: p.name)
+def test_docs_examples(path, tmp_path, monkeypatch):
+    assert check_examples(path, tmp_path, monkeypatch) >= 1
+
+
+def test_docs_hold_examples():
+    """The docs that show commands are checked: at least the languages page has console examples."""
+    assert any(p.name == "languages.md" and BLOCK.search(p.read_text()) for p in DOCS)
+
+
+def refreshed(text: str, runner: CliRunner) -> str:
+    """``text`` with every console block's outputs as the commands print them now."""
+    def fill(block: re.Match) -> str:
+        lines = []
+        for command, expected in examples(block.group(0)):
+            out = run(command, runner, expected)
+            lines += ["$ " + command, *([out] if out else [])]
+        return "```console\n" + "\n".join(lines) + "\n```"
+    return BLOCK.sub(fill, text)
 
 
 def update() -> None:
     import tempfile
-    text = README.read_text()
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["PASUR_DB"] = str(Path(tmp) / "pasur.db")
-        os.chdir(tmp)
-        shutil.copytree(EXAMPLES, Path(tmp) / "examples")
-        runner = CliRunner()
-
-        def fill(block: re.Match) -> str:
-            lines = []
-            for command, expected in examples(block.group(0)):
-                out = run(command, runner, expected)
-                lines += ["$ " + command, *([out] if out else [])]
-            return "```console\n" + "\n".join(lines) + "\n```"
-        README.write_text(BLOCK.sub(fill, text))
+    for path in (README, *DOCS):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ["PASUR_DB"] = str(Path(tmp) / "pasur.db")
+            os.chdir(tmp)
+            shutil.copytree(EXAMPLES, Path(tmp) / "examples")
+            path.write_text(refreshed(path.read_text(), CliRunner()))
 
 
 if __name__ == "__main__" and "--update" in sys.argv:

@@ -14,7 +14,7 @@ def terminal_width() -> int:
 
     As shutil.get_terminal_size, written out: importing shutil (it loads zlib, bz2 and lzma)
     measured more than the 2 ms of start-up a standard part may cost here, in every command that
-    prints (python -X importtime -c "import click, shutil"; README, Performance)."""
+    prints (python -X importtime -c "import click, shutil"; docs/architecture.md, Start-up)."""
     import os
     import sys
     try:

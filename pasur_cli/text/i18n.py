@@ -15,7 +15,7 @@ through the same catalog.
 
 Digits typed with a Persian keyboard are read as ASCII digits (``engine.reading``: reading input
 is the engine's), and in a right-to-left language each fact is a Unicode isolate (``isolate``);
-see the README.
+see docs/languages.md.
 
 >>> choose({"LANG": "de_DE.UTF-8"}), choose({"LANGUAGE": "fr:es", "LANG": "de_DE"}), choose({"LC_ALL": "C"})
 ('de', 'es', 'en')
