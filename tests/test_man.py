@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,6 @@ def test_read_at_80_columns_lines_break_between_words(page):
     assert len(lines) > 20
     assert all(wcswidth(line) <= 80 for line in lines), [line for line in lines if wcswidth(line) > 80]
     source = page.read_text(encoding="utf-8").replace("\\-", "-")
-    broken = [line for line, after in zip(lines, lines[1:], strict=False) if re.search(r"\w[\u2010-]$", line.rstrip())
+    broken = [line for line, after in pairwise(lines) if re.search(r"\w[\u2010-]$", line.rstrip())
               and line.split()[-1] + after.split()[0] not in source]
     assert not broken, broken  # no word broken by a hyphen troff put in (head-to-head may break at its own)
