@@ -114,6 +114,71 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
 
 
+def named_table(rows: Sequence[Sequence[object]], headers: list[str], width: int, align: list[str],
+                padding: int = 2, parts: int = 2, joint: str = " ") -> str:
+    """A table whose first column names its rows (a player, a partnership), fitted to ``width``
+    columns without ever breaking a name: its headers broken onto lines first; then, when it is
+    still wider, its other columns spread over at most ``parts`` tables, each begun by the names;
+    past that, each name on a line of its own above its row's other cells (in as many tables as
+    their columns need). A name wider than ``width`` alone breaks at ``joint`` first (the " & "
+    between partners), then between words."""
+    body, heads, padding = fit_table(rows, headers, width, padding, break_cells=False)
+    groups = _column_groups(body, heads, width, padding, first=0)
+    if groups is not None and len(groups) <= parts:
+        return "\n\n".join(table([[r[0], *(r[i] for i in group)] for r in body], [heads[0], *(heads[i] for i in group)],
+                                   None, [align[0], *(align[i] for i in group)], padding) for group in groups)
+    names = [_name_lines(str(r[0]), width, joint) for r in body]
+    shown = []
+    for group in _column_groups(body, heads, width - NAMED_INDENT, padding, first=None) or [[*range(1, len(heads))]]:
+        drawn = [_indented(line) for line in table([[r[i] for i in group] for r in body], [heads[i] for i in group],
+                                                    None, [align[i] for i in group], padding).split("\n")]
+        top = len(drawn) - len(body)  # the headers' lines and the rule: each row is one line under them
+        lines = [*_name_lines(heads[0], width, joint), *drawn[:top]]
+        for name, line in zip(names, drawn[top:], strict=True):
+            lines += [*name, line]
+        shown.append("\n".join(lines))
+    return "\n\n".join(shown)
+
+
+def _indented(line: str) -> str:
+    """A line of a named_table's cells, moved ``NAMED_INDENT`` columns from the names (after the
+    left-to-right mark that begins it in a right-to-left language)."""
+    mark = i18n.LRM if line.startswith(i18n.LRM) else ""
+    return mark + " " * NAMED_INDENT + line.removeprefix(mark)
+
+
+NAMED_INDENT = 2  # a named_table's cells under a name written on a line of its own
+
+
+def _name_lines(name: str, width: int, joint: str) -> list[str]:
+    """A row's name as the lines written above its cells: whole when it fits ``width``, else broken
+    at ``joint``, then between words; each line an isolate in a right-to-left language."""
+    lines = [name]
+    if text_width(name) > width and joint.strip() and joint in name:
+        pieces = name.split(joint)
+        lines = [piece + joint.rstrip() for piece in pieces[:-1]] + [pieces[-1]]
+    lines = [part for line in lines for part in wrap(safe(line), width).split("\n")]
+    return [i18n.LRM + i18n.isolate(line) for line in lines] if i18n.is_rtl() else lines
+
+
+def _column_groups(body: list[list[object]], headers: list[str], width: int, padding: int,
+                   first: int | None) -> list[list[int]] | None:
+    """The columns after the first, in order, as groups that each fit ``width`` as a table (begun
+    by column ``first`` when it is given); None when one column does not fit."""
+    lead = [] if first is None else [first]
+    groups: list[list[int]] = []
+    for i in range(1, len(headers)):
+        if groups and table_width([[r[c] for c in [*lead, *groups[-1], i]] for r in body],
+                                  [headers[c] for c in [*lead, *groups[-1], i]], padding) <= width:
+            groups[-1].append(i)
+        elif table_width([[r[c] for c in [*lead, i]] for r in body], [headers[c] for c in [*lead, i]],
+                         padding) <= width:
+            groups.append([i])
+        else:
+            return None
+    return groups
+
+
 def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: list[str], padding: int) -> str | None:
     """What tabulate's "simple" format draws (numbers not parsed, ``padding`` beside the headers)
     for a table of cells one column a character (text or whole numbers), written out here, or
