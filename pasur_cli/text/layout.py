@@ -5,7 +5,7 @@ between words (``wrap``, ``help_text``), and tables drawn by tabulate and made t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pasur_cli.text import i18n
 
@@ -368,6 +368,19 @@ def shrink_columns(body: list[list[object]], headers: list[str], width: int, col
     return body
 
 
+def share_columns(widths: Mapping[int, int], least: Mapping[int, int], excess: int) -> dict[int, int]:
+    """The columns (by index) a table's text columns are broken to so that together they give up
+    ``excess`` columns: the widest brought down first, to one level (never under ``least``); only
+    those made narrower are given. Breaking them to these widths may still need their words
+    broken (``wrap(..., break_words=True)``)."""
+    goal = sum(widths.values()) - excess
+    level = max(widths.values(), default=0)
+    while level > 0 and sum(max(least[i], min(w, level)) for i, w in widths.items()) > goal:
+        level -= 1
+    shared = {i: max(least[i], min(w, level)) for i, w in widths.items()}
+    return {i: room for i, room in shared.items() if room < widths[i]}
+
+
 def help_text(text: str, width: int) -> str:
     """A help text that fits ``width`` columns: an indented line with two columns (``  7c   play
     7♣ ...``) and the lines that continue its second column are one item, wrapped with the
@@ -434,16 +447,30 @@ def _alike_width(text: str) -> int:
     return -1 if width is None else width
 
 
-def wrap(text: str, width: int, hang: int = 0) -> str:
+def wrap(text: str, width: int, hang: int = 0, break_words: bool = False) -> str:
     """``text`` with each line wider than ``width`` columns broken between words, never inside a
     fact (a Unicode isolate), each line it continues on indented ``hang`` columns more than its
-    own indent; a word wider than the line stays whole. A prompt's trailing space is kept."""
+    own indent; a word wider than the line stays whole, or with ``break_words`` is broken where
+    the line ends. A prompt's trailing space is kept."""
     if 2 * len(text) <= width:  # every line fits, whatever its characters (`score`: a title for each deal)
         return str(text)
-    return "\n".join(_wrap_line(line, width, hang) for line in text.split("\n"))
+    return "\n".join(_wrap_line(line, width, hang, break_words) for line in text.split("\n"))
 
 
-def _wrap_line(line: str, width: int, hang: int) -> str:
+def _pieces(word: str, width: int) -> list[str]:
+    """``word`` cut into pieces of at most ``width`` columns (at least a character each); a fact
+    (an isolate) cut in two is closed at the end of a piece and opened again in the next."""
+    pieces, piece, depth = [], "", 0
+    for ch in word:
+        if piece.strip(i18n.FSI) and text_width(piece + ch) > width:
+            pieces.append(piece + i18n.PDI * depth)
+            piece = i18n.FSI * depth
+        depth += (ch == i18n.FSI) - (ch == i18n.PDI)
+        piece += ch
+    return [*pieces, piece]
+
+
+def _wrap_line(line: str, width: int, hang: int, break_words: bool = False) -> str:
     if 2 * len(line) <= width or text_width(line) <= width:
         return line
     body = line.lstrip(" ")
@@ -465,6 +492,10 @@ def _wrap_line(line: str, width: int, hang: int) -> str:
             word += ch
         previous = ch
     words.append((word, glued))
+    if break_words:  # a word wider than a continued line: in pieces that each fit one
+        room = width - len(indent) - hang
+        words = [(piece, glued if n == 0 else True) for w, glued in words
+                 for n, piece in enumerate(_pieces(w, room) if text_width(w) > room else [w])]
     lines, current, lead = [], indent, indent
     for w, glued in words:
         joint = "" if glued else " "
