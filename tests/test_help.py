@@ -97,3 +97,12 @@ def test_rules_json_does_not_depend_on_the_width(monkeypatch):
         monkeypatch.setenv("COLUMNS", columns)
         outputs.add(CliRunner().invoke(main, ["rules", "--json"]).output)
     assert len(outputs) == 1 and json.loads(outputs.pop())["meanings"]["target"].startswith("a match ends")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fa"])
+def test_the_session_help_fits_80_columns_in_every_language(lang):
+    from click.testing import CliRunner
+    from wcwidth import wcswidth
+    shown = CliRunner().invoke(main, ["--lang", lang, "session", "--help"], env={"COLUMNS": "80"}).output
+    assert "7c 4d" in shown and "review" in shown and "hint" in shown
+    assert max(map(wcswidth, shown.splitlines())) <= 80, shown  # the session's lines are written as they are
