@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from tier import sized
 
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import NAME_MOST, check_players, name_key
@@ -81,7 +82,7 @@ def line_of(lines: list[str], text: str) -> bool:
 
 WIDTHS = st.sampled_from([60, 80, 100, 120])
 LANGS = st.sampled_from(["en", "fa", "de"])
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = sized(100)  # 50 examples in the quick suite, 1,000 under soak
 
 
 @SETTINGS

@@ -130,12 +130,15 @@ def named_table(rows: Sequence[Sequence[object]], headers: list[str], width: int
     names = [_name_lines(str(r[0]), width, joint) for r in body]
     shown = []
     for group in _column_groups(body, heads, width - NAMED_INDENT, padding, first=None) or [[*range(1, len(heads))]]:
-        drawn = [_indented(line) for line in table([[r[i] for i in group] for r in body], [heads[i] for i in group],
-                                                    None, [align[i] for i in group], padding).split("\n")]
-        top = len(drawn) - len(body)  # the headers' lines and the rule: each row is one line under them
-        lines = [*_name_lines(heads[0], width, joint), *drawn[:top]]
-        for name, line in zip(names, drawn[top:], strict=True):
-            lines += [*name, line]
+        cells = [[r[i] for i in group] for r in body]
+        filled = [any(str(c).strip() for c in row) for row in cells]  # a row of empty cells draws no line
+        drawn = [_indented(line) for line in table([row for row, full in zip(cells, filled, strict=True) if full],
+                                                    [heads[i] for i in group], None, [align[i] for i in group],
+                                                    padding).split("\n")]
+        top = len(drawn) - sum(filled)  # the headers' lines and the rule: each row is one line under them
+        lines, row_lines = [*_name_lines(heads[0], width, joint), *drawn[:top]], iter(drawn[top:])
+        for name, full in zip(names, filled, strict=True):
+            lines += [*name, next(row_lines)] if full else name
         shown.append("\n".join(lines))
     return "\n\n".join(shown)
 
