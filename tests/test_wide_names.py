@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tier import sized
 
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.names import NAME_MOST, check_players, name_key
+from pasur_cli.engine.names import NAME_MOST, check_name, name_key
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.engine.stats import record_book, standing_of
 from pasur_cli.text import i18n
@@ -47,17 +47,17 @@ def name(draw: st.DrawFn) -> str:
 @st.composite
 def players(draw: st.DrawFn, count: int) -> list[str]:
     names = draw(st.lists(name(), min_size=count, max_size=count, unique_by=name_key))
-    return check_players(names)
+    return [check_name(text, seat) for seat, text in enumerate(names, 1)]
 
 
 @st.composite
 def books(draw: st.DrawFn) -> list[tuple[int, Match]]:
     """A finished two-player match, a four-player partnership match (finished or not) and a
     three-player one, of drawn names (the same players now and then in two matches)."""
-    two, four, three = draw(players(2)), draw(players(4)), draw(players(3))
+    names = draw(players(9))  # all different as pasur compares names (a player is one spelling)
+    two, four, three = names[:2], names[2:6], names[6:]
     if draw(st.booleans()):
-        four = [two[0], four[1], two[1], four[3]] if name_key(two[0]) not in map(name_key, four[1::2]) \
-            and name_key(two[1]) not in map(name_key, four[1::2]) else four
+        four = [two[0], four[1], two[1], four[3]]
     matches = []
     for mid, names, deals in ((1, two, 4), (2, four, draw(st.integers(1, 4))), (3, three, 1)):
         match = Match(names, parse_rules("standard", []))
