@@ -42,3 +42,20 @@ def test_without_a_database_nothing_is_offered(db):
     assert complete("pasur play 7c --by ", db) == []
     assert complete("pasur stats --player ", db) == []
     assert not db.exists()  # completion never creates the file
+
+
+def test_hint_completes_the_cards_that_can_still_be_in_a_hand(pasur, db):
+    from pasur_cli.engine.cards import DECK
+    pasur("new", "Ali", "Sara")
+    assert complete("pasur hint ", db) == []  # no deal yet: no hand to name
+    pasur("deal", "5C", "9D", "3H", "KS")
+    pasur("play", "2S")
+    pasur("play", "6H")
+    gone = {"5C", "9D", "3H", "KS", "2S", "6H"}  # on the table, played or captured
+    offered = complete("pasur hint ", db)
+    assert offered == [c.code for c in DECK if c.code not in gone]
+    assert offered == complete("pasur play ", db)  # as play offers them
+    assert complete("pasur hint 7", db) == ["7C", "7D", "7H", "7S"]
+    assert complete("pasur hint 7c 10♦ ", db) == [c for c in offered if c not in ("7C", "10D")]  # named already
+    assert complete("pasur hint 7c zz 7", db) == ["7D", "7H", "7S"]  # a word that is no card names none
+    assert complete("pasur hint 6", db) == ["6C", "6D", "6S"]  # 6H was played

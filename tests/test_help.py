@@ -43,10 +43,18 @@ def test_man_pages_name_lines_are_whole_sentences():
         assert not name.endswith("...") and name.endswith("."), f"{page.name}: {name}"
 
 
-def test_the_session_page_lists_the_session_commands():
-    text = (ROOT / "man" / "pasur-session.1").read_text()
-    for word in ("7c 4d", "show", "score", "undo [N]", "tally", "matches", "help, quit", "Ctrl-C"):
-        assert word in text, word
+def test_the_session_help_and_page_list_every_session_command():
+    from click.testing import CliRunner
+
+    from pasur_cli.cli.commands.session import COMMANDS
+    shown = CliRunner().invoke(main, ["session", "--help"], env={"PASUR_LANG": "en"}).output
+    page = (ROOT / "man" / "pasur-session.1").read_text()
+    listed = shown.split("In the session, type:\n", 1)[1].split("\n\n", 1)[0]
+    words = {word.rstrip(",") for line in listed.splitlines() for word in line.split()[:2]}
+    # every command but deal (its table is typed as four cards, the first line's example)
+    assert {c for c in COMMANDS if c != "deal"} <= words, listed
+    for word in ("7c 4d", "undo [N]", "hint CARDS", "review", "help, quit", "Ctrl-C"):
+        assert word in listed and word in page, word
 
 
 def test_man_pages_are_installed_with_the_package():
@@ -89,3 +97,12 @@ def test_rules_json_does_not_depend_on_the_width(monkeypatch):
         monkeypatch.setenv("COLUMNS", columns)
         outputs.add(CliRunner().invoke(main, ["rules", "--json"]).output)
     assert len(outputs) == 1 and json.loads(outputs.pop())["meanings"]["target"].startswith("a match ends")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fa"])
+def test_the_session_help_fits_80_columns_in_every_language(lang):
+    from click.testing import CliRunner
+    from wcwidth import wcswidth
+    shown = CliRunner().invoke(main, ["--lang", lang, "session", "--help"], env={"COLUMNS": "80"}).output
+    assert "7c 4d" in shown and "review" in shown and "hint" in shown
+    assert max(map(wcswidth, shown.splitlines())) <= 80, shown  # the session's lines are written as they are

@@ -42,7 +42,7 @@ def test_unfinished_and_player_keep_the_layout_of_the_whole_list(pasur, db):
     pasur("new", "Mehrangiz Khanum", "Bahram Beyzaie", "Sara")
     pasur("new", "Dara", "Shirin")
     whole = screen(db, "matches")
-    assert "won by Ali & Reza" in whole
+    assert "won by Ali &" in whole and "Reza" in whole  # broken in its column
     header = whole.splitlines()[0].split()
     for args in (["--unfinished"], ["--player", "dara"], ["--unfinished", "--player", "shirin"]):
         part = screen(db, "matches", *args)

@@ -7,8 +7,8 @@ play 1.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # annotations only: the store and render are imported when a 
     from pasur_cli.text.render import Look
 
 F = TypeVar("F", bound=Any)  # a command function, as the option decorators take and return it
+T = TypeVar("T")
 
 
 class Refused(click.ClickException):
@@ -335,22 +336,29 @@ def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str
     return [p for p in PRESETS if p.startswith(incomplete.lower())]
 
 
-def _players(ctx: click.Context, every: bool) -> list[str]:
-    """The players of the match --match names, else of the current one, or (``every``) of every
-    match in the database, most recently played first; none when there is nothing to read."""
+def _read(ctx: click.Context, read: Callable[[Store], T], nothing: T) -> T:
+    """``read(store)`` on the database this command line names, or ``nothing`` when there is none
+    or it cannot be read (damaged, busy): completion never fails loudly."""
     from pasur_cli.store.database import Store
     try:
         store = Store(ctx.find_root().meta.get("pasur.db", ctx.meta.get("pasur.db")))
-    except Exception:  # completion must never fail loudly: no database means nothing to offer
-        return []
+    except Exception:  # no database means nothing to offer
+        return nothing
     try:
-        if every:
-            return list(dict.fromkeys(p for mid in store.match_ids() for p in store.summary(mid)[0]))
-        return list(current(ctx, store)[1].players)
+        return read(store)
     except Exception:  # as above: a damaged or busy database offers nothing
-        return []
+        return nothing
     finally:
         store.close()
+
+
+def _players(ctx: click.Context, every: bool) -> list[str]:
+    """The players of the match --match names, else of the current one, or (``every``) of every
+    match in the database, most recently played first; none when there is nothing to read."""
+    if every:
+        return _read(ctx, lambda store: list(dict.fromkeys(p for mid in store.match_ids()
+                                                             for p in store.summary(mid)[0])), [])
+    return _read(ctx, lambda store: list(current(ctx, store)[1].players), [])
 
 
 def _starting(names: list[str], incomplete: str, suffix: str = "") -> list[str]:
@@ -378,6 +386,25 @@ def complete_side(ctx: click.Context, param: click.Parameter, incomplete: str) -
     if suffix in incomplete:
         return []
     return _starting(_players(ctx, every=False), incomplete, suffix)
+
+
+def complete_cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """For a card played or held (play's CARD, hint's CARD...): the cards that can still be in a
+    hand of the deal being played (not on the table, played or captured), but those already named
+    on this line; for --take: the table's cards."""
+    from pasur_cli.engine.cards import parse_card
+    deal = _read(ctx, lambda store: current(ctx, store)[1].deal, None)
+    if deal is None:
+        return []
+    if param.name == "take_text":
+        cards = list(deal.table)
+    else:
+        named = set()
+        for word in ctx.params.get(param.name or "") or ():
+            with suppress(PasurError):  # a word that is no card names none
+                named.add(parse_card(word))
+        cards = [c for c in deal.unseen_cards if c not in named]
+    return [c.code for c in cards if c.code.startswith(incomplete.upper())]
 
 
 def complete_rule(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

@@ -5,7 +5,7 @@ between words (``wrap``, ``help_text``), and tables drawn by tabulate and made t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pasur_cli.text import i18n
 
@@ -112,6 +112,74 @@ def table(rows: Sequence[Sequence[object]], headers: list[str], width: int | Non
     finally:
         tabulate.MIN_PADDING = saved
     return "\n".join(i18n.LRM + line for line in text.split("\n")) if rtl else text
+
+
+def named_table(rows: Sequence[Sequence[object]], headers: list[str], width: int, align: list[str],
+                padding: int = 2, parts: int = 2, joint: str = " ") -> str:
+    """A table whose first column names its rows (a player, a partnership), fitted to ``width``
+    columns without ever breaking a name: its headers broken onto lines first; then, when it is
+    still wider, its other columns spread over at most ``parts`` tables, each begun by the names;
+    past that, each name on a line of its own above its row's other cells (in as many tables as
+    their columns need). A name wider than ``width`` alone breaks at ``joint`` first (the " & "
+    between partners), then between words."""
+    body, heads, padding = fit_table(rows, headers, width, padding, break_cells=False)
+    groups = _column_groups(body, heads, width, padding, first=0)
+    if groups is not None and len(groups) <= parts:
+        return "\n\n".join(table([[r[0], *(r[i] for i in group)] for r in body], [heads[0], *(heads[i] for i in group)],
+                                   None, [align[0], *(align[i] for i in group)], padding) for group in groups)
+    names = [_name_lines(str(r[0]), width, joint) for r in body]
+    shown = []
+    for group in _column_groups(body, heads, width - NAMED_INDENT, padding, first=None) or [[*range(1, len(heads))]]:
+        cells = [[r[i] for i in group] for r in body]
+        filled = [any(str(c).strip() for c in row) for row in cells]  # a row of empty cells draws no line
+        drawn = [_indented(line) for line in table([row for row, full in zip(cells, filled, strict=True) if full],
+                                                    [heads[i] for i in group], None, [align[i] for i in group],
+                                                    padding).split("\n")]
+        top = len(drawn) - sum(filled)  # the headers' lines and the rule: each row is one line under them
+        lines, row_lines = [*_name_lines(heads[0], width, joint), *drawn[:top]], iter(drawn[top:])
+        for name, full in zip(names, filled, strict=True):
+            lines += [*name, next(row_lines)] if full else name
+        shown.append("\n".join(lines))
+    return "\n\n".join(shown)
+
+
+def _indented(line: str) -> str:
+    """A line of a named_table's cells, moved ``NAMED_INDENT`` columns from the names (after the
+    left-to-right mark that begins it in a right-to-left language)."""
+    mark = i18n.LRM if line.startswith(i18n.LRM) else ""
+    return mark + " " * NAMED_INDENT + line.removeprefix(mark)
+
+
+NAMED_INDENT = 2  # a named_table's cells under a name written on a line of its own
+
+
+def _name_lines(name: str, width: int, joint: str) -> list[str]:
+    """A row's name as the lines written above its cells: whole when it fits ``width``, else broken
+    at ``joint``, then between words; each line an isolate in a right-to-left language."""
+    lines = [name]
+    if text_width(name) > width and joint.strip() and joint in name:
+        pieces = name.split(joint)
+        lines = [piece + joint.rstrip() for piece in pieces[:-1]] + [pieces[-1]]
+    lines = [part for line in lines for part in wrap(safe(line), width).split("\n")]
+    return [i18n.LRM + i18n.isolate(line) for line in lines] if i18n.is_rtl() else lines
+
+
+def _column_groups(body: list[list[object]], headers: list[str], width: int, padding: int,
+                   first: int | None) -> list[list[int]] | None:
+    """The columns after the first, in order, as groups that each fit ``width`` as a table (begun
+    by column ``first`` when it is given); None when one column does not fit."""
+    lead = [] if first is None else [first]
+    groups: list[list[int]] = []
+    for i in range(1, len(headers)):
+        if groups and table_width([[r[c] for c in [*lead, *groups[-1], i]] for r in body],
+                                  [headers[c] for c in [*lead, *groups[-1], i]], padding) <= width:
+            groups[-1].append(i)
+        elif table_width([[r[c] for c in [*lead, i]] for r in body], [headers[c] for c in [*lead, i]],
+                         padding) <= width:
+            groups.append([i])
+        else:
+            return None
+    return groups
 
 
 def _plain_table(rows: Sequence[Sequence[object]], headers: list[str], align: list[str], padding: int) -> str | None:
@@ -303,6 +371,19 @@ def shrink_columns(body: list[list[object]], headers: list[str], width: int, col
     return body
 
 
+def share_columns(widths: Mapping[int, int], least: Mapping[int, int], excess: int) -> dict[int, int]:
+    """The columns (by index) a table's text columns are broken to so that together they give up
+    ``excess`` columns: the widest brought down first, to one level (never under ``least``); only
+    those made narrower are given. Breaking them to these widths may still need their words
+    broken (``wrap(..., break_words=True)``)."""
+    goal = sum(widths.values()) - excess
+    level = max(widths.values(), default=0)
+    while level > 0 and sum(max(least[i], min(w, level)) for i, w in widths.items()) > goal:
+        level -= 1
+    shared = {i: max(least[i], min(w, level)) for i, w in widths.items()}
+    return {i: room for i, room in shared.items() if room < widths[i]}
+
+
 def help_text(text: str, width: int) -> str:
     """A help text that fits ``width`` columns: an indented line with two columns (``  7c   play
     7♣ ...``) and the lines that continue its second column are one item, wrapped with the
@@ -369,16 +450,30 @@ def _alike_width(text: str) -> int:
     return -1 if width is None else width
 
 
-def wrap(text: str, width: int, hang: int = 0) -> str:
+def wrap(text: str, width: int, hang: int = 0, break_words: bool = False) -> str:
     """``text`` with each line wider than ``width`` columns broken between words, never inside a
     fact (a Unicode isolate), each line it continues on indented ``hang`` columns more than its
-    own indent; a word wider than the line stays whole. A prompt's trailing space is kept."""
+    own indent; a word wider than the line stays whole, or with ``break_words`` is broken where
+    the line ends. A prompt's trailing space is kept."""
     if 2 * len(text) <= width:  # every line fits, whatever its characters (`score`: a title for each deal)
         return str(text)
-    return "\n".join(_wrap_line(line, width, hang) for line in text.split("\n"))
+    return "\n".join(_wrap_line(line, width, hang, break_words) for line in text.split("\n"))
 
 
-def _wrap_line(line: str, width: int, hang: int) -> str:
+def _pieces(word: str, width: int) -> list[str]:
+    """``word`` cut into pieces of at most ``width`` columns (at least a character each); a fact
+    (an isolate) cut in two is closed at the end of a piece and opened again in the next."""
+    pieces, piece, depth = [], "", 0
+    for ch in word:
+        if piece.strip(i18n.FSI) and text_width(piece + ch) > width:
+            pieces.append(piece + i18n.PDI * depth)
+            piece = i18n.FSI * depth
+        depth += (ch == i18n.FSI) - (ch == i18n.PDI)
+        piece += ch
+    return [*pieces, piece]
+
+
+def _wrap_line(line: str, width: int, hang: int, break_words: bool = False) -> str:
     if 2 * len(line) <= width or text_width(line) <= width:
         return line
     body = line.lstrip(" ")
@@ -400,6 +495,10 @@ def _wrap_line(line: str, width: int, hang: int) -> str:
             word += ch
         previous = ch
     words.append((word, glued))
+    if break_words:  # a word wider than a continued line: in pieces that each fit one
+        room = width - len(indent) - hang
+        words = [(piece, glued if n == 0 else True) for w, glued in words
+                 for n, piece in enumerate(_pieces(w, room) if text_width(w) > room else [w])]
     lines, current, lead = [], indent, indent
     for w, glued in words:
         joint = "" if glued else " "

@@ -26,6 +26,7 @@ from pasur_cli.text.layout import (
     Figure,
     column_width,
     safe,
+    share_columns,
     table,
     table_width,
     tables,
@@ -696,21 +697,29 @@ def describe_action(look: Look, action: dict[str, Any]) -> str:
 
 def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80,
                  every: list[dict[str, Any]] | None = None) -> str:
-    """The matches as a table that fits ``width`` columns. When its one-line rows are wider: each
-    side's total on a line of its own; then, narrower still, the totals (the sides name every
-    player, in seat order) stand in the players column; then the players and the status break
-    between words. The layout is the one ``every`` match gets when given (``rows`` is a filtered
-    part of it: `matches --unfinished` keeps the columns of `matches`)."""
+    """The matches as one table that fits ``width`` columns, with the same columns whatever the
+    names: when its one-line rows are wider, each side's total on a line of its own; then, narrower
+    still, the players, the totals and the status broken onto more lines (the widest first, between
+    words, a name wider than its column where the column ends). The layout is the one ``every``
+    match gets when given (``rows`` is a filtered part of it: `matches --unfinished` keeps the
+    columns of `matches`). A terminal too narrow for the columns' headers gets them anyway."""
     if not rows:
         if filtered:
             return _("No match fits.")
         return _("No matches yet: start one with pasur new NAME NAME.")
     cells = _matches_cells(rows)
-    stage, wraps = _matches_layout(every or rows, width, cells if every is None or every is rows else None)
+    stage, rooms, padding = _matches_layout(every or rows, width, cells if every is None or every is rows else None)
     body, headers = _matches_body(rows, stage, cells)
-    for col, room in wraps:
-        body = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
-    return table(body, headers, width)
+    for col, room in rooms.items():
+        body = [[*row[:col], _broken(row[col], room), *row[col + 1:]] for row in body]
+    return table(body, headers, width if stage == 2 else None, padding=padding)  # stage 2: split if it must
+
+
+def _broken(cell: object, room: int) -> str:
+    """A cell of `matches` broken onto lines of ``room`` columns; a sentence pasur drew (a status
+    with its facts isolated) stays drawn text, which a table writes as it is."""
+    text = wrap(str(cell), room, 2, break_words=True)
+    return Drawn(text) if isinstance(cell, Drawn) else text
 
 
 def _matches_cells(rows: list[dict[str, Any]]) -> tuple[list[list[object]], list[list[str]]]:
@@ -737,12 +746,14 @@ def _matches_cells(rows: list[dict[str, Any]]) -> tuple[list[list[object]], list
 
 
 Cells = tuple[list[list[object]], list[list[str]]]  # see _matches_cells
+MATCHES_TEXT = (2, 5, 6)  # the columns of `matches` that are broken to fit: players, totals, status
 
 
 def _matches_body(rows: list[dict[str, Any]], stage: int,
                   cells: Cells | None = None) -> tuple[list[list[object]], list[str]]:
     """The cells of `matches` at a layout ``stage``: 0 one line a match, 1 each side's total on a
-    line of its own, 2 the totals in the players column (``cells``: ``_matches_cells(rows)``)."""
+    line of its own, 2 (a terminal too narrow for every column) the totals in the players column
+    (the sides name every player, in seat order) (``cells``: ``_matches_cells(rows)``)."""
     headers = [_("match"), _("date"), _("players"), _("rules"), _("deals"), _("totals"), _("status")]
     body, totals = cells or _matches_cells(rows)
     if stage >= 1:
@@ -755,26 +766,31 @@ def _matches_body(rows: list[dict[str, Any]], stage: int,
 
 
 def _matches_layout(rows: list[dict[str, Any]], width: int,
-                    cells: Cells | None = None) -> tuple[int, list[tuple[int, int]]]:
-    """The layout stage the ``rows`` need to fit ``width`` (see _matches_body), and the columns
-    then broken between words, each with the width it is broken to, in order."""
-    stage = 0
+                    cells: Cells | None = None) -> tuple[int, dict[int, int], int]:
+    """The layout stage the ``rows`` need to fit ``width`` (see _matches_body), the columns then
+    broken to fit (each with the width it is broken to), and the padding beside the headers (none
+    when columns are broken). Stage 2 only when the terminal is too narrow for every column's
+    header, whatever the names."""
     cells = cells or _matches_cells(rows)
-    body, headers = _matches_body(rows, stage, cells)
-    while stage < 2 and table_width(body, headers) > width:
-        stage += 1
+    for stage in (0, 1):
         body, headers = _matches_body(rows, stage, cells)
-    wraps: list[tuple[int, int]] = []
-    wrapped = [2, len(headers) - 1]  # the players (or totals) and the status
-    while wrapped and (excess := table_width(body, headers) - width) > 0:
-        col = max(wrapped, key=lambda i: column_width(body, headers, i))
-        room = max(1, column_width(body, headers, col) - excess)
-        narrower = [[*row[:col], wrap(str(row[col]), room, 2), *row[col + 1:]] for row in body]
-        if table_width(narrower, headers) >= table_width(body, headers):
-            wrapped.remove(col)  # its words are as narrow as it gets
-        else:
-            body = narrower
-            wraps.append((col, room))
-    return stage, wraps
+        if table_width(body, headers) <= width:
+            return stage, {}, 2
+    text, least = list(MATCHES_TEXT), 12  # every column: each of players, totals and status in 12 or more
+    fixed = sum(column_width(body, headers, i, 0) for i in range(len(headers)) if i not in text)
+    if fixed + sum(_least(headers, i, least) for i in text) + 2 * (len(headers) - 1) > width:
+        stage, text, least = 2, [2, 5], 6  # the totals in the players column
+        body, headers = _matches_body(rows, stage, cells)
+    widths = {i: column_width(body, headers, i, 0) for i in text}
+    excess = table_width(body, headers, 0) - width
+    return stage, share_columns(widths, {i: _least(headers, i, least) for i in text}, max(excess, 0)), 0
+
+
+def _least(headers: list[str], column: int, least: int) -> int:
+    """The columns `matches` keeps at the least for its players, totals or status (the last
+    column): ``least``, its header, and in the status the words of "playing" and "won by", never
+    broken."""
+    words = [*_("playing").split(), *_("won by {side}").replace("{side}", "").split()]
+    return max(least, text_width(headers[column]), *(map(text_width, words) if column == len(headers) - 1 else ()))
 
 

@@ -87,12 +87,14 @@ def _ratio(value: float | None, places: int) -> str:
     return "-" if value is None else f"{value:.{places}f}"
 
 
-def _grid(rows: list[list[object]], headers: list[str], width: int) -> str:
-    """A table whose first column is text and every other column figures (aligned right), fitted
-    to ``width`` columns, with no padding beside its headers (two-line headers make columns
-    narrow enough); drawn by render.table (isolates in a right-to-left language)."""
-    from pasur_cli.text.layout import table
-    return table(rows, headers, width, align=["left", *["right"] * (len(headers) - 1)], padding=0)
+def _grid(rows: list[list[object]], headers: list[str], width: int, parts: int = 2) -> str:
+    """A table whose first column names a player or a partnership, whole on one line, and every
+    other column figures (aligned right), fitted to ``width`` columns, with no padding beside its
+    headers (two-line headers make columns narrow enough): split into at most ``parts`` tables,
+    else each name on a line of its own above its figures (layout.named_table)."""
+    from pasur_cli.text.layout import named_table
+    return named_table(rows, headers, width, ["left", *["right"] * (len(headers) - 1)], padding=0, parts=parts,
+                       joint=" & ")
 
 
 def _record_rows(records: Iterable[PlayerRecord]) -> list[list[object]]:
@@ -133,8 +135,8 @@ def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
     if names:
         rows: list[list[object]] = [
             [a, *("-" if a == b else book.head_to_head.get(a, {}).get(b, "") for b in names)] for a in names]
-        parts.append(_("Head to head (finished matches the row's player won against the column's):") + "\n"
-                     + _grid(rows, [_("won by"), *names], width))
+        parts.append(wrap(_("Head to head (finished matches the row's player won against the column's):"), width) + "\n"
+                     + _grid(rows, [_("won by"), *names], width, parts=len(names)))  # a table an opponent
     two, ten = ("2C", "10D") if look.ascii else ("2♣", "10♦")
     import textwrap  # the footnote is prose: kept within the terminal
     parts.append(textwrap.fill(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}:"

@@ -6,6 +6,7 @@ import click
 
 from pasur_cli.cli.app import (
     PasurCommand,
+    complete_cards,
     current,
     json_option,
     look,
@@ -18,7 +19,7 @@ from pasur_cli.engine.errors import Words
 
 
 @click.command(cls=PasurCommand)
-@click.argument("cards", nargs=-1, required=True, metavar="CARD...")
+@click.argument("cards", nargs=-1, required=True, metavar="CARD...", shell_complete=complete_cards)
 @json_option
 @store_options
 @look_options

@@ -9,6 +9,8 @@ import click
 from pasur_cli.cli.app import (
     PasurCommand,
     Refused,
+    complete_cards,
+    complete_player,
     current,
     expect_option,
     look,
@@ -17,7 +19,7 @@ from pasur_cli.cli.app import (
     store_options,
 )
 from pasur_cli.cli.screen import fit, terminal_width
-from pasur_cli.engine.cards import DECK, parse_card, parse_cards, split_tokens
+from pasur_cli.engine.cards import parse_card, parse_cards, split_tokens
 from pasur_cli.engine.errors import AmbiguousPlayError, NotationError, PasurError, Words
 from pasur_cli.store import actions
 from pasur_cli.store.database import Store
@@ -50,33 +52,11 @@ def _deal_now(ctx: click.Context) -> Deal | None:
         return None
 
 
-def complete_cards(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """For a played card: the cards still unseen in the current deal; for --take: the table's cards."""
-    try:
-        match = _current_match(ctx)
-    except Exception:  # completion must never fail loudly; no match means nothing to offer
-        return []
-    deal = match.deal
-    if deal is None:
-        return []
-    cards = deal.table if param.name == "take_text" else [c for c in DECK if c not in deal.where]
-    return [c.code for c in cards if c.code.startswith(incomplete.upper())]
-
-
-def complete_players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    try:
-        players = _current_match(ctx).players
-    except Exception:  # as above
-        return []
-    from pasur_cli.engine.names import name_key
-    return [p for p in players if name_key(p).startswith(name_key(incomplete))]
-
-
 @click.command(cls=PasurCommand)
 @click.argument("card", nargs=-1, required=True, metavar="CARD", shell_complete=complete_cards)
 @click.option("--take", "take_text", default=None, metavar="CARDS", shell_complete=complete_cards,
               help='The table cards the play captures, e.g. "4D 3H" (not the played card); "" to trail.')
-@click.option("--by", metavar="NAME", shell_complete=complete_players, help="Refuse unless it is NAME's turn.")
+@click.option("--by", metavar="NAME", shell_complete=complete_player, help="Refuse unless it is NAME's turn.")
 @click.option("--no-input", is_flag=True, help="Never ask which capture: refuse, listing the --take options"
               " (as when not at a terminal).")
 @expect_option

@@ -462,18 +462,20 @@ def session(ctx: click.Context) -> None:
 
     \b
     In the session, type:
-      7c             play 7♣ (you are asked which capture when there is a choice)
-      7c 4d          play 7♣ taking 4♦
-      5c 9d 3h ks    the four table cards of a deal
-      show           the deal: table, piles, the race, whose turn
-      sara 7c        Sara plays 7♣ (refused when it is not her turn); also 7c sara
-      score          the score tables (the last deal's when all do not fit), the race
-      score --all    every deal's table (through the pager at a terminal)
-      undo [N]       take back the last action (or N), then show the position
-      tally          score the next deal from its piles, asked side by side
-      matches        every match
-      new [NAMES]    another match: of the same players, or of NAMES
-      help, quit     (Ctrl-D and Ctrl-C also leave; everything is saved)
+      7c            play 7♣ (asked which capture when there is a choice)
+      7c 4d         play 7♣ taking 4♦
+      5c 9d 3h ks   the four table cards of a deal
+      sara 7c       Sara plays 7♣ (refused when it is not her turn)
+      show          the deal: table, piles, the race, whose turn
+      score         the score tables (the last deal's when all do not fit)
+      score --all   every deal's table (through the pager at a terminal)
+      undo [N]      take back the last action (or N), show the position
+      tally         score the next deal from its piles, side by side
+      review        the deal just finished: what each play cost
+      hint CARDS    the options of the hand to play (CARDS), best first
+      matches       every match
+      new [NAMES]   another match: of the same players, or of NAMES
+      help, quit    (Ctrl-D and Ctrl-C also leave; everything is saved)
     """
     store = open_store(ctx, write=True)
     store.hold_little()  # a session lives for hours: its memory does not grow with the match
