@@ -22,11 +22,21 @@ each on a connection of its own), then `pasur play` records a play and the viewe
 timed until it has it. `pasur deal`/`play` are timed with and without the flood. Prints the connections held,
 the server's open files (most), the viewer's times (median, worst), the server's stderr lines
 (and tracebacks) and the play time with and without the flood. --quick: 2 rounds, 4 plays each.
+
+    nice -n 10 python bench/serve_load.py --per-change [--quick]
+
+The scoreboard's work per change, in-process and through the public API: a match stored with 0
+and with 39 finished deals (a match in its 1st deal and one in its 40th), then the next actions
+recorded one by one through another connection (the rest of a deal, the next table and its plays),
+and after each the server's watcher's work timed: ``page_state`` on its own connection and the
+state's JSON. Prints the median, mean and worst of each and the ratio of the means (the goal: at
+most 2). --quick: 12 actions around a deal's end instead of two whole deals.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import random
@@ -38,13 +48,19 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serving import Flood, Server, enough_files, served  # the tests' server in a process of its own
 from simulate import random_match
 
+from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
+from pasur_cli.store.actions import enter_play, enter_table
+from pasur_cli.store.database import Store
+from pasur_cli.web.app import dumps
+from pasur_cli.web.state import page_state
 
 PACE = 0.3  # seconds between two actions
 
@@ -67,8 +83,12 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=0, help="the flood mode: this many idle connections")
     parser.add_argument("--files", type=int, default=1024, help="the server's open-file limit (flood mode)")
     parser.add_argument("--rounds", type=int, default=5, help="viewer visits under the flood (flood mode)")
-    parser.add_argument("--quick", action="store_true", help="flood mode, 2 rounds and 4 plays each way")
+    parser.add_argument("--quick", action="store_true", help="a short run (flood and per-change modes)")
+    parser.add_argument("--per-change", action="store_true", help="the scoreboard's work per change, 1 vs 40 deals")
     args = parser.parse_args()
+    if args.per_change:
+        per_change(args.quick)
+        return
     if args.flood:
         flood(args.flood, args.files, 2 if args.quick else args.rounds, 4 if args.quick else 12)
         return
@@ -219,6 +239,53 @@ def flood(count: int, files: int, rounds: int, plays: int) -> None:
         print(f"  | {line}")
     print(f"`pasur deal`/`play`: median {median(calm):.3f} s without the flood, {median(busy):.3f} s with it"
           f" (ratio {median(busy) / median(calm):.2f}; {len(calm)} and {len(busy)} commands)")
+
+
+def changes(deals: int, plays: int, count: int) -> list[float]:
+    """Seconds of the watcher's work after each of ``count`` actions recorded in a match stored
+    with ``deals`` finished deals and ``plays`` plays of the next one (a random legal match)."""
+    rules = parse_rules("standard", ["fixed_deals=100"])
+    match = Match(["Ali", "Sara"], rules)
+    actions = random_match(random.Random(deals), match)  # each applied to ``match`` before the next is asked for
+    history: list[dict[str, Any]] = []
+    while len(match.results) < deals or (match.deal.played if match.deal else -1) < plays:
+        history.append(next(actions))
+        match.apply(history[-1])
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "per-change.db")
+        writer = Store(path, create=True)
+        mid = writer.create(["Ali", "Sara"], rules, 0, history)
+        reader = Store(path)  # the watcher's own connection
+
+        def choose(store: Store) -> tuple[int, Match]:
+            return mid, store.match(mid)[1]
+        dumps(page_state(reader, choose))  # the server's first state
+        took = []
+        for action in itertools.islice(actions, count):
+            match.apply(action)
+            if action["type"] == "deal":
+                enter_table(writer, mid, action["table"])
+            else:
+                enter_play(writer, mid, parse_card(action["card"]), [parse_card(c) for c in action["take"]])
+            start = time.perf_counter()
+            dumps(page_state(reader, choose))
+            took.append(time.perf_counter() - start)
+        reader.close()
+        writer.close()
+    return took
+
+
+def per_change(quick: bool) -> None:
+    plays, count = (40, 12) if quick else (0, 98)
+    print(f"the scoreboard's work per change (page_state and its JSON), {count} actions recorded from play {plays}")
+    print(f"{'match':<14}{'median':>10}{'mean':>10}{'worst':>10}")
+    means = []
+    for deals in (0, 39):
+        took = changes(deals, plays, count)
+        means.append(statistics.mean(took))
+        print(f"{f'in deal {deals + 1}':<14}{statistics.median(took) * 1000:>8.2f} ms{means[-1] * 1000:>7.2f} ms"
+              f"{max(took) * 1000:>7.2f} ms")
+    print(f"ratio of the means, deal 40 to deal 1: {means[1] / means[0]:.2f} (goal: at most 2)")
 
 
 def report(seen, recorded, rss, errors, viewers, elapsed) -> None:  # type: ignore[no-untyped-def]

@@ -179,6 +179,14 @@ class Match:
         """Who leads the deal in progress (or the next one): the player after the dealer."""
         return self.players[(self.players.index(self.dealer) + 1) % len(self.players)]
 
+    @property
+    def last_play(self) -> Play | None:
+        """The last play of the deal in progress (of deal ``deal_number``), as the deal recorded
+        it, read from the deal without a replay; None when no deal is in progress or none of its
+        cards is played yet (a finished deal's plays are its log's: ``history.match_events``)."""
+        deal = self.deal
+        return deal.plays[-1] if deal is not None and deal.plays else None
+
     def player_named(self, name: str) -> str:
         """The player called ``name`` (compared as ``name_key`` compares: any case, any Unicode
         normalization, Arabic or Persian yeh and kaf), or the one player whose name it begins (two

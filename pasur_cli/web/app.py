@@ -5,10 +5,11 @@ One watcher thread holds its own read connection to the database and asks SQLite
 change it reads the page's state once (``state.page_state``) and the ``Hub`` hands it to every
 viewer's server-sent event stream. A request never reads the database itself.
 
-Every route is GET (or HEAD): any other method is refused with 405. With a ``token`` (``--lan``)
-every address begins with it (``/TOKEN/``, so the page's relative addresses carry it), else 403;
-without one the server answers only requests addressed to this computer (127.0.0.1 or localhost),
-so a web page elsewhere cannot reach it through a name of its own (DNS rebinding).
+Every route is GET (or HEAD): any other method is refused with 405 (``ReadOnly``, which also gives
+every answer its security headers). With a ``token`` (``--lan``) every address begins with it
+(``/TOKEN/``, so the page's relative addresses carry it), else 403; without one Starlette's
+``TrustedHostMiddleware`` answers only requests addressed to this computer (127.0.0.1 or
+localhost), so a web page elsewhere cannot reach it through a name of its own (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -35,20 +39,24 @@ from starlette.responses import (
     Response,
     StreamingResponse,
 )
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.reading import N_
 from pasur_cli.text import i18n
 from pasur_cli.web.state import Chooser, page_state, unreadable
 
+if TYPE_CHECKING:
+    from pasur_cli.store.database import Store
+
 log = logging.getLogger("pasur.serve")
 STATIC = Path(__file__).resolve().parent / "static"
 POLL = 0.1  # seconds between two looks at PRAGMA data_version (a read of one page of the file header)
 KEEP_ALIVE = 15.0  # seconds of quiet after which a stream sends a comment (a dead viewer is noticed)
-READ = frozenset({"GET", "HEAD"})
-LOCAL = frozenset({"127.0.0.1", "localhost", "[::1]"})
+READ = ["GET", "HEAD"]
+LOCAL = ["127.0.0.1", "localhost", "[::1]"]
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
                                " frame-ancestors 'none'; form-action 'none'",
@@ -155,44 +163,59 @@ class Watcher(threading.Thread):
         self.stop = threading.Event()
         self.ready = threading.Event()  # set once the first state is sent
         self.changes = 0  # how many states it has sent
+        self.seen: tuple[object, ...] | None = None  # the file's identity and data_version last read
+        self.sent = ""  # the last state sent
 
     def run(self) -> None:
-        from pasur_cli.store.database import Store
+        """Look at the file every ``POLL`` seconds until ``stop`` is set."""
         store: Store | None = None
-        seen: tuple[object, ...] | None = None
-        sent = ""  # the last state sent
-        while True:
-            try:
-                stat = os.stat(self.path)
-                identity = (stat.st_dev, stat.st_ino)
-                if store is None or seen is None or seen[0] != identity:
-                    if store is not None:
-                        store.close()
-                    store = Store(self.path)
-                version = (identity, store.db.execute("PRAGMA data_version").fetchone()[0])
-                if version != seen:
-                    seen = version
-                    payload = dumps(page_state(store, self.choose))
-                    if payload != sent:  # another match changed: nothing new for this page
-                        sent = payload
-                        self.send(payload)
-                        self.changes += 1
-            except Exception as err:  # the file gone or unreadable (or worse): say so on the page, keep watching
-                if not isinstance(err, PasurError | OSError | sqlite3.Error):  # not the file's doing:
-                    log.error("reading the database failed", exc_info=err)  # one line on the server's terminal
-                said = unreadable(err, self.path)
-                if seen != ("gone", said):
-                    seen = ("gone", said)
-                    sent = dumps({"error": said})
-                    self.send(sent)
-                if store is not None:
-                    store.close()
-                    store = None
-            self.ready.set()
-            if self.stop.wait(POLL):
-                break
-        if store is not None:
-            store.close()
+        try:
+            while True:
+                store = self.look(store)
+                self.ready.set()
+                if self.stop.wait(POLL):
+                    break
+        finally:
+            if store is not None:
+                store.close()
+
+    def look(self, store: Store | None) -> Store | None:
+        """One look: on a change of the file (or of the file at the path) its page's state is read
+        and sent when it differs from the last one sent; a file that cannot be read is said on the
+        page instead (once), and ``store`` closed. The store to look through next time."""
+        try:
+            return self.follow(store)
+        except Exception as err:  # the file gone or unreadable (or worse): say so on the page, keep watching
+            if not isinstance(err, PasurError | OSError | sqlite3.Error):  # not the file's doing:
+                log.error("reading the database failed", exc_info=err)  # one line on the server's terminal
+            said = unreadable(err, self.path)
+            if self.seen != ("gone", said):
+                self.seen = ("gone", said)
+                self.sent = dumps({"error": said})
+                self.send(self.sent)
+            if store is not None:
+                store.close()
+            return None
+
+    def follow(self, store: Store | None) -> Store:
+        """``look`` at a readable file: the store it is read through (opened again when the path
+        names another file now). Raises what opening or reading it raises."""
+        from pasur_cli.store.database import Store
+        stat = os.stat(self.path)
+        identity = (stat.st_dev, stat.st_ino)
+        if store is None or self.seen is None or self.seen[0] != identity:
+            if store is not None:
+                store.close()
+            store = Store(self.path)
+        version = (identity, store.db.execute("PRAGMA data_version").fetchone()[0])
+        if version != self.seen:
+            self.seen = version
+            payload = dumps(page_state(store, self.choose))
+            if payload != self.sent:  # another match changed: nothing new for this page
+                self.sent = payload
+                self.send(payload)
+                self.changes += 1
+        return store
 
 
 def dumps(data: object) -> str:
@@ -200,55 +223,56 @@ def dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-ASGI = Callable[[Scope, Receive, Send], Awaitable[None]]
+class ReadOnly(BaseHTTPMiddleware):
+    """Refuses what the scoreboard never does: a method other than GET or HEAD (405), and with a
+    ``token`` a request whose path does not begin with it (403; compared in constant time). Every
+    answer, a refusal too, gets the ``HEADERS`` it does not set itself."""
+
+    def __init__(self, app: ASGIApp, token: str | None = None) -> None:
+        super().__init__(app)
+        self.token = token
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        """The refusal of ``request``, or the app's answer; with the headers."""
+        response = self.refusal(request) or await call_next(request)
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    def refusal(self, request: Request) -> Response | None:
+        """The answer to a request the scoreboard refuses; None for any other."""
+        if request.method not in READ:
+            return PlainTextResponse("read-only: only GET and HEAD\n", 405, headers={"Allow": ", ".join(READ)})
+        if self.token is None:
+            return None
+        given = request.scope["path"].removeprefix("/").partition("/")[0]
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            return PlainTextResponse("forbidden: this address needs its token\n", 403)
+        return None
 
 
-def guard(app: ASGI, token: str | None) -> ASGI:
-    """Refuse what the scoreboard never does: a method other than GET or HEAD (405), a request
-    whose path does not begin with the token (403; the app sees the path after it), or without a
-    token a request addressed to another host name (403)."""
+def guards(token: str | None) -> list[Middleware]:
+    """The scoreboard's checks, outermost first: ``ReadOnly``, and without a token Starlette's
+    ``TrustedHostMiddleware`` for this computer's names (its refusal: 400, "Invalid host header")."""
+    kept = [Middleware(ReadOnly, token=token)]
+    if token is None:
+        kept.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOCAL, www_redirect=False))
+    return kept
 
-    async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await app(scope, receive, send)
-            return
-        refusal: Response | None = None
-        if scope["method"] not in READ:
-            refusal = PlainTextResponse("read-only: only GET and HEAD\n", 405, headers={"Allow": "GET, HEAD"})
-        elif token is not None:
-            given, _, rest = scope["path"].removeprefix("/").partition("/")
-            if not hmac.compare_digest(given.encode(), token.encode()):
-                refusal = PlainTextResponse("forbidden: this address needs its token\n", 403)
-            elif not _:  # /TOKEN: the page is /TOKEN/, so that its relative addresses carry the token
-                refusal = RedirectResponse(f"/{token}/", 308)
-            else:
-                scope = {**scope, "path": "/" + rest, "raw_path": ("/" + rest).encode()}
-        else:
-            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-            if name.lower() not in LOCAL:
-                refusal = PlainTextResponse("forbidden: this server answers 127.0.0.1 only\n", 403)
-        if refusal is not None:
-            refusal.headers.update(HEADERS)
-            await refusal(scope, receive, send)
-            return
 
-        async def with_headers(message: MutableMapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                have = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []),
-                                      *((k.lower().encode(), v.encode()) for k, v in HEADERS.items()
-                                        if k.lower().encode() not in have)]
-            await send(message)
-        await app(scope, receive, with_headers)
-    return guarded
+def under(token: str | None, routes: list[BaseRoute]) -> list[BaseRoute]:
+    """``routes`` at the root, or with a token under ``/TOKEN/`` (``/TOKEN`` itself is sent there,
+    so that the page's relative addresses carry the token)."""
+    if token is None:
+        return routes
+
+    async def to_page(request: Request) -> Response:
+        return RedirectResponse(f"/{token}/", 308)
+    return [Route(f"/{token}", to_page, methods=READ), Mount(f"/{token}", routes=routes)]
 
 
 def create_app(path: str, choose: Chooser, language: str, token: str | None = None,
-               ready: Callable[[], object] = lambda: None) -> tuple[ASGI, Hub]:
+               ready: Callable[[], object] = lambda: None) -> tuple[Starlette, Hub]:
     """The scoreboard for the database at ``path``, following the match ``choose`` picks, its
     page in ``language`` unless a viewer asks for another (``?lang=``); and its hub (closed to end
     every stream when the server stops). ``ready`` is called once the first state is read."""
@@ -300,11 +324,11 @@ def create_app(path: str, choose: Chooser, language: str, token: str | None = No
             watcher.stop.set()
             await asyncio.to_thread(watcher.join)
 
-    app = Starlette(routes=[
-        Route("/", index, methods=["GET", "HEAD"]),
-        Route("/words", words_route, methods=["GET", "HEAD"]),
-        Route("/state", state_route, methods=["GET", "HEAD"]),
+    routes: list[BaseRoute] = [
+        Route("/", index, methods=READ),
+        Route("/words", words_route, methods=READ),
+        Route("/state", state_route, methods=READ),
         Route("/events", events, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], lifespan=lifespan)
-    return guard(app, token), hub
+    ]
+    return Starlette(routes=under(token, routes), middleware=guards(token), lifespan=lifespan), hub

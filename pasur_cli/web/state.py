@@ -46,18 +46,34 @@ def unreadable(err: BaseException, path: str) -> str:
 
 def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
     """``{"show": ..., "score": ..., "last": ...}`` of the match ``choose`` picks (as the commands
-    pick it: --match, else the match being played); ``last`` is the log's last play (or null).
-    A store or match that cannot be read is ``{"error": sentence}`` in the chosen language
+    pick it: --match, else the match being played); ``last`` is the log's last play (``last_play``,
+    or null). A store or match that cannot be read is ``{"error": sentence}`` in the chosen language
     (``unreadable``): the page says it and goes on following the file."""
-    from pasur_cli.engine.history import Played, event_dict, match_events
     try:
         mid, match = choose(store)
-        record = store.load(mid, full=True)
-        events = match_events(record.players, record.rules, record.dealer, record.actions)
+        last = last_play(store, mid, match)
     except PasurError as err:
         return {"error": unreadable(err, store.path)}
     show = shapes.show_json(mid, match)
     show["length"] = store.length(mid)  # as `show --json` adds them
     show["revision"] = store.expected(mid).token
-    last = next((event_dict(e) for e in reversed(events) if isinstance(e, Played)), None)
     return {"show": show, "score": shapes.score_json(mid, match), "last": last}
+
+
+def last_play(store: Store, mid: int, match: Match) -> dict[str, object] | None:
+    """The last play of stored match ``mid`` (``match``, as the store resumed it) as ``log --json``
+    prints it, or None before the first play (or with tallied deals only). The deal in progress
+    says it (``Match.last_play``); else the last deal played card by card is replayed alone, from
+    its snapshot (as ``log --deal N`` replays it), so the work does not grow with the match. Raises
+    PasurError (the store's DamagedError) when that deal cannot be read or replayed."""
+    from pasur_cli.engine.history import Played, event_dict, match_events
+    play = match.last_play
+    if play is not None:
+        return event_dict(Played(match.deal_number, play))
+    number = next((result.number for result in reversed(match.results) if not result.tallied), None)
+    if number is None:
+        return None
+    record = store.match(mid)[0]
+    results, start, actions = store.deal_actions(record, number)
+    events = match_events(record.players, record.rules, record.dealer, actions, results, start)
+    return next((event_dict(e) for e in reversed(events) if isinstance(e, Played)), None)
