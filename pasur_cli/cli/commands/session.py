@@ -318,7 +318,7 @@ class Session:
             from pasur_cli.cli.advice import session_advice
             said = session_advice(self.look, self.store, self.mid, command, line.words)
             if command == "review" and self.at_terminal:  # some fifty lines: paged as score --all is
-                from pasur_cli.cli.terminal import page
+                from pasur_cli.cli.screen import page
                 page(fit(said, width))
             else:
                 self.echo(said)
@@ -338,7 +338,7 @@ class Session:
     def score(self, match: Match, whole: bool) -> None:
         """The score tables: every deal's when asked (``score --all``, through the pager at a
         terminal) or when they fit the terminal's rows, else the last deal's and the match's."""
-        from pasur_cli.cli.terminal import page, rows
+        from pasur_cli.cli.screen import page, rows
         width = self.width() or 80
         text = render.score_text(self.look, match, width=width)
         if whole and self.at_terminal:
