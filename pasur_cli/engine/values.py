@@ -13,11 +13,9 @@ construction (``__post_init__`` raises ValueError, usually NotationError, for a 
 hold), and serializes by field name
 (``as_dict()`` / ``from_dict()``, so reordering fields never changes what was stored).
 
-Why not ``@dataclasses.dataclass(frozen=True, slots=True)``: every command builds these classes
-at start-up, and a frozen slotted dataclass compiles its methods with ``exec`` when it is made,
-which for all the value types is a noticeable share of a command's run (bench/cli.py). This
-metaclass makes the same guarantees with methods written once. Type checkers see the classes as
-frozen dataclasses (``dataclass_transform``).
+A metaclass, not ``dataclasses.dataclass(frozen=True, slots=True)``: it makes the same guarantees with methods
+written once, where a dataclass compiles each class's methods with ``exec`` at every start-up (bench/README.md).
+Type checkers see the classes as frozen dataclasses (``dataclass_transform``).
 """
 
 from __future__ import annotations
@@ -120,8 +118,8 @@ class Value(metaclass=ValueMeta):
     @classmethod
     def _made(cls, values: tuple[Any, ...]) -> Self:
         """The value of these fields (in order; none a dict or a list) that the caller knows its
-        check passes, made without the generic constructor (~4 us less): what ``cls(*values)`` makes
-        then. Private to the engine, for values made in bulk (an import scores thousands of deals).
+        check passes, made without the generic constructor: what ``cls(*values)`` makes then.
+        Private to the engine, for values made in bulk (an import scores thousands of deals).
         Raises ValueError when there are not as many values as fields."""
         made = object.__new__(cls)
         setter = object.__setattr__
