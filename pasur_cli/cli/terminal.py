@@ -22,6 +22,8 @@ handling is off (``rl_catch_signals = 0``), so Python's handler alone sees SIGIN
 interrupts (the select, a byte handed to readline, the prompt being drawn), the line is abandoned
 and the terminal restored as Python's readline module does it, and KeyboardInterrupt goes on.
 Where readline cannot be had (not built, libedit), the terminal's own line mode edits the line.
+Not prompt_toolkit: it edits, recalls and stops at Ctrl-C as well, but importing it costs more than
+the rest of the session's start-up (bench/README.md has the figures).
 """
 
 from __future__ import annotations
