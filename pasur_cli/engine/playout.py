@@ -21,8 +21,8 @@ from itertools import combinations, product
 from math import comb
 
 from pasur_cli.engine.captures import Counts, _maximal_shapes, _sets, _splits  # the referee's search
-from pasur_cli.engine.memo import Memo
 from pasur_cli.engine.rules import Rules
+from pasur_cli.engine.values import Memo
 
 RANK = tuple(i // 4 + 1 for i in range(52))  # 1 (A) .. 13 (K)
 VALUE = tuple(r if r <= 10 else 0 for r in RANK)

@@ -1,4 +1,5 @@
-"""``Value``: the base of the engine's value types (Card, Rules, Play, SideScore, ...).
+"""``Value``: the base of the engine's value types (Card, Rules, Play, SideScore, ...), with the
+containers they use (``FrozenDict``) and the engine's bounded memo (``Memo``).
 
 A value type is declared as a dataclass is, by annotated fields with optional defaults::
 
@@ -57,6 +58,33 @@ class FrozenDict(dict[K, V]):
 
     def __repr__(self) -> str:
         return f"FrozenDict({dict.__repr__(self)})"
+
+
+class Memo(dict[K, V]):
+    """The one bounded memo for a hot loop that reads what it remembered as a dict (a function
+    remembered by its arguments uses ``functools.lru_cache``): a dict that forgets everything
+    before it would hold more than ``most`` entries, so memory stays bounded while a read stays a
+    dict's ``get``.
+
+    >>> memo: Memo[str, int] = Memo(2)
+    >>> memo.keep("a", 1), memo.keep("b", 2), memo.get("a")
+    (1, 2, 1)
+    >>> memo.keep("c", 3), sorted(memo)
+    (3, ['c'])
+    """
+
+    __slots__ = ("most",)
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def keep(self, key: K, value: V) -> V:
+        """Remember ``value`` for ``key`` (forgetting everything first when full); return it."""
+        if len(self) >= self.most:
+            self.clear()
+        self[key] = value
+        return value
 
 
 def frozen(value: Any) -> Any:
