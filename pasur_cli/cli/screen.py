@@ -1,32 +1,33 @@
 """What goes to the screen around a command's text: the width it is fitted to, lines broken to
-fit it, and CSV written as UTF-8 bytes."""
+fit it, the pager for text longer than the screen, and CSV written as UTF-8 bytes."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
 
 
-def terminal_width() -> int:
-    """The width text is fitted to: the terminal's columns (COLUMNS when set), 80 when output
-    is not a terminal (piped into a file or a pager), never under 40.
-
-    As shutil.get_terminal_size, written out: importing shutil (it loads zlib, bz2 and lzma)
-    measured more than the 2 ms of start-up a standard part may cost here, in every command that
-    prints (python -X importtime -c "import click, shutil"; docs/architecture.md, Start-up)."""
-    import os
+def terminal_size() -> os.terminal_size:
+    """The terminal's columns and rows (COLUMNS and LINES when set), 80 by 24 when output is not
+    a terminal (piped into a file or a pager): shutil's answer, which is asked (and shutil
+    imported, with zlib, bz2 and lzma) only where it can differ from 80 by 24."""
     import sys
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return max(columns or 80, 40)
+    if not is_terminal(sys.__stdout__) and "COLUMNS" not in os.environ and "LINES" not in os.environ:
+        return os.terminal_size((80, 24))
+    import shutil
+    return shutil.get_terminal_size((80, 24))
+
+
+def terminal_width() -> int:
+    """The width text is fitted to: the terminal's columns (``terminal_size``), never under 40."""
+    return max(terminal_size().columns, 40)
+
+
+def rows() -> int:
+    """The terminal's rows (``terminal_size``)."""
+    return terminal_size().lines
 
 
 class OutputFailed(Exception):
@@ -58,7 +59,6 @@ def echo_long(text: str) -> None:
     if not is_terminal(sys.stdout):
         click.echo(text)
         return
-    from pasur_cli.cli.terminal import page
     page(fit(text, terminal_width()))
 
 
@@ -80,8 +80,47 @@ def echo_csv(headers: list[str], rows: list[list[object]]) -> None:
     out = sys.stdout
     if out is None:  # started with standard output closed: said as any failed write is (cli.run)
         import errno
-        import os
         raise OutputFailed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
     out.flush()
     out.buffer.write(text)
     out.buffer.flush()
+
+
+def page(text: str) -> None:
+    """Write ``text``; at a terminal, when it is longer than the screen, through the pager as git
+    does: ``$PAGER``, else ``less``, with ``LESS=FRX`` unless LESS is set (-F: leave at once when it
+    fits, -R: keep the colours, -X: leave the text on the screen). Ctrl-C is the pager's while it
+    runs (Python ignores it then, as git does). Without a pager the text is written as it is."""
+    import signal
+    import sys
+    from contextlib import suppress
+    out = sys.stdout
+    if not is_terminal(out) or text.count("\n") + 2 <= rows():
+        click.echo(text)
+        return
+    import shlex
+    import subprocess
+    try:
+        command = shlex.split(os.environ.get("PAGER") or "less")
+    except ValueError:
+        command = []
+    if not command or command == ["cat"]:
+        click.echo(text)
+        return
+    env = dict(os.environ)
+    env.setdefault("LESS", "FRX")
+    out.flush()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        try:
+            pager = subprocess.Popen(command, stdin=subprocess.PIPE, env=env)
+        except OSError:  # no such pager: the text as it is
+            click.echo(text)
+            return
+        assert pager.stdin is not None
+        with suppress(OSError):  # the reader left the pager before the end (a closed pipe)
+            pager.stdin.write((text + "\n").encode(out.encoding or "utf-8", "replace"))
+            pager.stdin.close()
+        pager.wait()
+    finally:
+        signal.signal(signal.SIGINT, old)

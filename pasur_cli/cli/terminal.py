@@ -22,6 +22,8 @@ handling is off (``rl_catch_signals = 0``), so Python's handler alone sees SIGIN
 interrupts (the select, a byte handed to readline, the prompt being drawn), the line is abandoned
 and the terminal restored as Python's readline module does it, and KeyboardInterrupt goes on.
 Where readline cannot be had (not built, libedit), the terminal's own line mode edits the line.
+Not prompt_toolkit: it edits, recalls and stops at Ctrl-C as well, but importing it costs more than
+the rest of the session's start-up (bench/README.md has the figures).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
+
+from pasur_cli.cli.screen import is_terminal
 
 Reader = Callable[[str], str]  # prompt -> the line typed, without its newline; EOFError at the end
 
@@ -308,7 +312,6 @@ def read_pipe(prompt: str) -> str:
 def at_terminal() -> bool:
     """Whether a person can be asked (standard input is a terminal; None when it was closed): the
     one place the command line tells a person from a pipe."""
-    from pasur_cli.cli.screen import is_terminal
     return is_terminal(sys.stdin)
 
 
@@ -322,48 +325,3 @@ def lines() -> Iterator[tuple[Reader, bool]]:
         with suppress(AttributeError, ValueError, OSError):  # bytes the encoding cannot decode (a
             sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]  # strict codec) are replaced
         yield read_pipe, False
-
-
-def rows() -> int:
-    """The terminal's rows (LINES when set; 24 when output is not a terminal)."""
-    import shutil
-    return shutil.get_terminal_size((80, 24)).lines
-
-
-def page(text: str) -> None:
-    """Write ``text``; at a terminal, when it is longer than the screen, through the pager as git
-    does: ``$PAGER``, else ``less``, with ``LESS=FRX`` unless LESS is set (-F: leave at once when it
-    fits, -R: keep the colours, -X: leave the text on the screen). Ctrl-C is the pager's while it
-    runs (Python ignores it then, as git does). Without a pager the text is written as it is."""
-    import click
-    out = sys.stdout
-    from pasur_cli.cli.screen import is_terminal
-    if not is_terminal(out) or text.count("\n") + 2 <= rows():
-        click.echo(text)
-        return
-    import shlex
-    import subprocess
-    try:
-        command = shlex.split(os.environ.get("PAGER") or "less")
-    except ValueError:
-        command = []
-    if not command or command == ["cat"]:
-        click.echo(text)
-        return
-    env = dict(os.environ)
-    env.setdefault("LESS", "FRX")
-    out.flush()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        try:
-            pager = subprocess.Popen(command, stdin=subprocess.PIPE, env=env)
-        except OSError:  # no such pager: the text as it is
-            click.echo(text)
-            return
-        assert pager.stdin is not None
-        with suppress(OSError):  # the reader left the pager before the end (a closed pipe)
-            pager.stdin.write((text + "\n").encode(out.encoding or "utf-8", "replace"))
-            pager.stdin.close()
-        pager.wait()
-    finally:
-        signal.signal(signal.SIGINT, old)

@@ -121,16 +121,25 @@ def read_line(text: str, commands: dict[str, str], players: list[str]) -> Line |
     plain, options = _options(words)
     by = None
     if command in ("play", "deal"):
-        named = options.pop("by", None)
-        if named is not None:
-            if len(named) != 1:
-                raise NotationError("--by takes one name, e.g. --by {name}.", name=players[0] if players else "Ali")
-            by = named[0]
-        for at in (0, -1):
-            if by is None and plain:
-                by = _names(plain[at], players)
-                if by is not None:
-                    del plain[at]
+        by = _played_by(plain, options, players)
         plain += options.pop("take", [])
     plain = [w for word in plain for w in word.split()]  # a quoted list is its cards
     return Line(command, plain, by, options, shell)
+
+
+def _played_by(plain: list[str], options: dict[str, list[str]], players: list[str]) -> str | None:
+    """The player a play or a table names: ``--by NAME`` (taken out of ``options``), else a name
+    first or last among the ``plain`` words (taken out of them), else None. Raises NotationError
+    for ``--by`` without one name, IllegalPlayError for a beginning of two names."""
+    named = options.pop("by", None)
+    if named is not None:
+        if len(named) != 1:
+            raise NotationError("--by takes one name, e.g. --by {name}.", name=players[0] if players else "Ali")
+        return named[0]
+    for at in (0, -1):
+        if plain:
+            by = _names(plain[at], players)
+            if by is not None:
+                del plain[at]
+                return by
+    return None

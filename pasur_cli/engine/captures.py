@@ -286,24 +286,36 @@ def capture_problem(card: Card, table: Sequence[Card], take: Iterable[Card], rul
     if rules.capture_mode == "rank" or card.rank in (Rank.QUEEN, Rank.KING) or (
         card.rank == Rank.JACK and rules.jack_capture == "wild"
     ):
-        options = legal_captures(card, table, rules).options
-        if tuple(take) in options:
-            return None
-        if not options:
-            return IllegalPlayError("{card} captures nothing on this table: it is trailed.", card=card)
-        if card.rank == Rank.JACK and rules.capture_mode != "rank":
-            return IllegalPlayError("a J takes every numeral and J on the table and nothing else: {take}.",
-                                    take=list(options[0]))
-        if len(options) == 1:
-            return IllegalPlayError("{card} takes every {rank} on the table: {take}, no more, no less.",
-                                    card=card, rank=card.rank_code, take=list(options[0]))
-        return IllegalPlayError("{card} takes exactly one {rank}, not {take}.", card=card, rank=card.rank_code,
-                                take=take)
+        return _kind_problem(card, table, take, rules)
     courts = [c for c in take if not c.is_numeral]
     if courts:
         return IllegalPlayError("{cards} cannot be taken by a sum: only numerals (A-10) count.", cards=courts)
+    return _sum_problem(card, table, take, rules)
+
+
+def _kind_problem(card: Card, table: Sequence[Card], take: list[Card], rules: Rules) -> IllegalPlayError | None:
+    """``capture_problem`` of a card that takes by kind (under ``capture_mode=rank``, a Q or K, a
+    wild J), ``take`` being sorted cards of the table, at least one."""
+    options = legal_captures(card, table, rules).options
+    if tuple(take) in options:
+        return None
+    if not options:
+        return IllegalPlayError("{card} captures nothing on this table: it is trailed.", card=card)
+    if card.rank == Rank.JACK and rules.capture_mode != "rank":
+        return IllegalPlayError("a J takes every numeral and J on the table and nothing else: {take}.",
+                                take=list(options[0]))
+    if len(options) == 1:
+        return IllegalPlayError("{card} takes every {rank} on the table: {take}, no more, no less.",
+                                card=card, rank=card.rank_code, take=list(options[0]))
+    return IllegalPlayError("{card} takes exactly one {rank}, not {take}.", card=card, rank=card.rank_code,
+                            take=take)
+
+
+def _sum_problem(card: Card, table: Sequence[Card], take: list[Card], rules: Rules) -> IllegalPlayError | None:
+    """``capture_problem`` of a capture by sum, ``take`` being sorted numerals of the table, at
+    least one."""
     t = capture_sum(card, rules)
-    assert t is not None  # every other card was answered above
+    assert t is not None  # every other card takes by kind
     total = sum(c.value for c in take) + (11 - t)
     counts = _counts(take)
     if not rules.multi_capture:

@@ -22,6 +22,7 @@ from math import comb
 
 from pasur_cli.engine.captures import Counts, _maximal_shapes, _sets, _splits  # the referee's search
 from pasur_cli.engine.rules import Rules
+from pasur_cli.engine.values import Memo
 
 RANK = tuple(i // 4 + 1 for i in range(52))  # 1 (A) .. 13 (K)
 VALUE = tuple(r if r <= 10 else 0 for r in RANK)
@@ -29,9 +30,7 @@ CLUB = tuple(i % 4 == 0 for i in range(52))
 JACK, QUEEN, KING = 11, 12, 13
 TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
 HANDS = {2: 6, 3: 4, 4: 3}
-_CACHES: dict[object, dict[tuple[int, tuple[int, ...]], list[Move]]] = {}
-_TAKES: dict[Rules, dict[tuple[int, tuple[int, ...]], list[Take]]] = {}
-_SWEEPS: dict[Rules, dict[tuple[int, ...], tuple[int, int]]] = {}
+MEMO = 100_000  # entries each of a rule set's memos keeps (``Memos``)
 # the playout policy's weights (bench/strength.py; 0.15-0.5 and 0.2-0.9 measured alike): the share of
 # the worth left on the table counted against a play, the share of it the next player takes when
 # it holds a card that clears the table, and what keeping a wild J for later is worth
@@ -50,7 +49,6 @@ class Game:
     can score a sur at all (``sur_limit`` against the match totals at the start of the deal)."""
 
     __slots__ = (
-        "cache",
         "clubs_min",
         "clubs_points",
         "clubs_value",
@@ -62,6 +60,7 @@ class Game:
         "keep_jack",
         "last_hand_sur",
         "left_share",
+        "memo",
         "mode",
         "multi",
         "players",
@@ -73,9 +72,7 @@ class Game:
         "sur_cancel",
         "sur_open",
         "sur_points",
-        "sweeps",
         "take_share",
-        "takes",
         "third",
         "total_plays",
     )
@@ -111,10 +108,26 @@ class Game:
         self.shaped: tuple[object, Counts, list[list[int]]] = ((), (0,) * 11, [[] for _ in range(11)])
         self.left_share, self.take_share = LEFT_SHARE, TAKE_SHARE
         self.keep_jack = KEEP_JACK if self.jack_wild and self.mode == "sum11" else 0.0
-        key = (rules, self.sur_open, self.players)
-        self.cache = _CACHES.setdefault(key, {})  # (card, table): the policy's view of each play
-        self.takes = _TAKES.setdefault(rules, {})  # (rank, table): the legal captures
-        self.sweeps = _SWEEPS.setdefault(rules, {})  # table: whether one card could sweep it
+        self.memo = memos_of(rules)
+
+
+class Memos:
+    """What the simulator remembers for one rule set, shared by every ``Game`` of those rules: the
+    policy's view of each play (``moves``, by card and table), the legal captures (``takes``, by
+    rank and table) and which ranks clear a table (``sweeps``, by its ranks)."""
+
+    __slots__ = ("moves", "sweeps", "takes")
+
+    def __init__(self) -> None:
+        self.moves: Memo[tuple[int, tuple[int, ...]], list[Move]] = Memo(MEMO)
+        self.takes: Memo[tuple[int, tuple[int, ...]], list[Take]] = Memo(MEMO)
+        self.sweeps: Memo[tuple[int, ...], tuple[int, int]] = Memo(MEMO)
+
+
+@lru_cache(maxsize=16)
+def memos_of(rules: Rules) -> Memos:
+    """The memos of ``rules``, made when a game of them is first played."""
+    return Memos()
 
 
 class Position:
@@ -149,39 +162,17 @@ def sum_shapes(t: int, counts: Counts, multi: bool) -> tuple[Counts, ...]:
 
 def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[Take]:
     """Every legal capture of ``card`` on ``table`` (each a sorted tuple of cards); empty: a trail."""
-    rank = RANK[card]
-    if game.mode == "rank":
-        same = tuple(sorted(c for c in table if RANK[c] == rank))
-        return [same] if same else []
-    if rank >= QUEEN:
-        courts = sorted(c for c in table if RANK[c] == rank)
-        if not courts:
-            return []
-        return [tuple(courts)] if game.court_all else [(c,) for c in courts]
-    if rank == JACK:
-        if game.jack_wild:
-            taken = tuple(sorted(c for c in table if RANK[c] <= JACK))
-            return [taken] if taken else []
-        t = 11
-    else:
-        t = 11 - rank
-    if table is game.shaped[0]:  # the policy asks for every card of a hand on one table
-        shape, groups = game.shaped[1], game.shaped[2]
-    else:
-        counts = [0] * 11
-        groups = [[] for _ in range(11)]
-        for c in sorted(table):
-            counts[VALUE[c]] += 1
-            if RANK[c] <= 10:
-                groups[VALUE[c]].append(c)
-        counts[0] = 0
-        shape = tuple(counts)
-        if isinstance(table, tuple):  # a list could change under the same identity
-            game.shaped = (table, shape, groups)
-    shapes = sum_shapes(t, shape, game.multi)
-    if not shapes:
-        return []
-    found: list[Take] = []
+    return _captures(RANK[card], table, game)
+
+
+def _captures(rank: int, table: tuple[int, ...] | list[int], game: Game) -> list[Take]:
+    """``captures`` of a card of ``rank``."""
+    found = _whole_captures(rank, table, game)
+    if found is not None:
+        return found
+    shape, groups = _shaped(table, game)
+    shapes = sum_shapes(11 if rank == JACK else 11 - rank, shape, game.multi)
+    found = []
     for shape in shapes:
         parts = [combinations(groups[v], k) for v, k in enumerate(shape) if k]
         if len(parts) == 1:
@@ -190,6 +181,41 @@ def captures(card: int, table: tuple[int, ...] | list[int], game: Game) -> list[
         for pick in product(*parts):  # the parts by value, each sorted: sorted as they come
             found.append(tuple(c for part in pick for c in part))
     return found
+
+
+def _whole_captures(rank: int, table: tuple[int, ...] | list[int], game: Game) -> list[Take] | None:
+    """The captures of a card of ``rank`` that takes cards by kind (by rank, a Q or K, a wild J);
+    None for a capture by sum."""
+    if game.mode == "rank":
+        same = tuple(sorted(c for c in table if RANK[c] == rank))
+        return [same] if same else []
+    if rank >= QUEEN:
+        courts = sorted(c for c in table if RANK[c] == rank)
+        if not courts:
+            return []
+        return [tuple(courts)] if game.court_all else [(c,) for c in courts]
+    if rank == JACK and game.jack_wild:
+        taken = tuple(sorted(c for c in table if RANK[c] <= JACK))
+        return [taken] if taken else []
+    return None
+
+
+def _shaped(table: tuple[int, ...] | list[int], game: Game) -> tuple[Counts, list[list[int]]]:
+    """The value counts of ``table``'s numerals and its numerals by value, kept for the last
+    table asked (the policy asks for every card of a hand on one table)."""
+    if table is game.shaped[0]:
+        return game.shaped[1], game.shaped[2]
+    counts = [0] * 11
+    groups: list[list[int]] = [[] for _ in range(11)]
+    for c in sorted(table):
+        counts[VALUE[c]] += 1
+        if RANK[c] <= 10:
+            groups[VALUE[c]].append(c)
+    counts[0] = 0
+    shape = tuple(counts)
+    if isinstance(table, tuple):  # a list could change under the same identity
+        game.shaped = (table, shape, groups)
+    return shape, groups
 
 
 # -- playing ---------------------------------------------------------------------------------------
@@ -343,44 +369,42 @@ def _clearers(ranks: tuple[int, ...], game: Game) -> tuple[int, int]:
 
 
 def clearers(table: tuple[int, ...], game: Game) -> tuple[int, int]:
-    """``_clearers`` of ``table``, cached per rules by its ranks."""
+    """``_clearers`` of ``table``, remembered per rules by its ranks."""
     ranks = tuple([RANK[c] for c in table])  # the table is sorted, so are its ranks
-    found = game.sweeps.get(ranks)
-    if found is None:
-        found = game.sweeps[ranks] = _clearers(ranks, game) if ranks else (0, 0)
-    return found
+    if not ranks:
+        return 0, 0
+    sweeps = game.memo.sweeps
+    return sweeps.get(ranks) or sweeps.keep(ranks, _clearers(ranks, game))
 
 
 def moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
-    """What the policy needs of each legal play of ``card`` on ``table`` (cached per rules): the
-    take, the points and clubs the play brings in (the card and the take), whether it clears the
-    table, the table left, its points and clubs, and the ranks that could clear it (bits)."""
-    key = (card, table)
-    cached = game.cache.get(key)
-    if cached is None:
-        points = game.points.__getitem__
-        club = CLUB.__getitem__
-        takes = game.takes.get((RANK[card], table))
-        if takes is None:
-            takes = game.takes[RANK[card], table] = captures(card, table, game)
-        found: list[Move] = []
-        for take in takes or [()]:
-            if take:
-                left = tuple([c for c in table if c not in take])
-                gain = points(card) + sum(map(points, take))
-                clubs = club(card) + sum(map(club, take))
-            else:
-                left = tuple(sorted((*table, card)))
-                gain = clubs = 0
-            clear, surs = clearers(left, game)
-            found.append((take, gain, clubs, bool(take) and not left, left, sum(map(points, left)),
-                          sum(map(club, left)), clear, surs))
-        if len(game.cache) > 100_000:  # memory stays flat: about 30 MB at most
-            game.cache.clear()
-            game.takes.clear()
-            game.sweeps.clear()
-        game.cache[key] = cached = found
-    return cached
+    """What the policy needs of each legal play of ``card`` on ``table`` (remembered per rules):
+    the take, the points and clubs the play brings in (the card and the take), whether it clears
+    the table, the table left, its points and clubs, and the ranks that could clear it (bits)."""
+    memo = game.memo.moves
+    return memo.get((card, table)) or memo.keep((card, table), _moves(card, table, game))
+
+
+def _moves(card: int, table: tuple[int, ...], game: Game) -> list[Move]:
+    """``moves``, worked out."""
+    points = game.points.__getitem__
+    club = CLUB.__getitem__
+    found: list[Move] = []
+    takes = game.memo.takes.get((RANK[card], table))
+    if takes is None:  # (an empty list is remembered too: a trail)
+        takes = game.memo.takes.keep((RANK[card], table), captures(card, table, game))
+    for take in takes or [()]:
+        if take:
+            left = tuple([c for c in table if c not in take])
+            gain = points(card) + sum(map(points, take))
+            clubs = club(card) + sum(map(club, take))
+        else:
+            left = tuple(sorted((*table, card)))
+            gain = clubs = 0
+        clear, surs = clearers(left, game)
+        found.append((take, gain, clubs, bool(take) and not left, left, sum(map(points, left)),
+                      sum(map(club, left)), clear, surs))
+    return found
 
 
 def _miss(unseen: int, sweepers: int, held: int) -> float:
@@ -427,48 +451,21 @@ def policy(pos: Position, game: Game) -> tuple[int, Move]:
     seat = (game.dealer + 1 + pos.played) % game.players
     hand = pos.hands[seat]
     table = pos.table
-    cache = game.cache
+    known = game.memo.moves.get
     if len(hand) == 1:
-        card = hand[0]
-        found = cache.get((card, table)) or moves(card, table, game)
+        found = known((hand[0], table)) or moves(hand[0], table, game)
         if len(found) == 1:
-            return card, found[0]  # nothing to decide
+            return hand[0], found[0]  # nothing to decide
     side = game.seat_side[seat]
-    clubs = pos.clubs
-    mine = clubs[side]
-    theirs = clubs[1 - side] if game.sides == 2 else max(clubs[s] for s in range(game.sides) if s != side)
-    row = game.clubs_value[mine][theirs]
-    base = row[0]
-    club = row[1] - base
-    lost = base - game.clubs_value[mine][min(13, theirs + 1)][0]
-    counts: list[int] = []
-    mine_ranks: list[int] = []
-    unseen = 0
-    plays = game.total_plays
-    after = pos.played + 1
-    if after >= plays:
-        nxt_held = 0
-    else:
-        nxt = (seat + 1) % game.players
-        nxt_held = len(pos.hands[nxt]) or 4
-        if after % (4 * game.players) == 0 and not pos.stock:
-            nxt_held = 0
-    sur_next = 0.0
-    if nxt_held:
-        nxt_seat = (seat + 1) % game.players
-        last_hand = after // (4 * game.players) + 1 >= game.hands
-        if (game.last_hand_sur or not last_hand) and game.sur_open[game.seat_side[nxt_seat]]:
-            sur_next = game.sur_points
-        if game.seat_side[nxt_seat] == side:
-            nxt_held = 0
+    row, base, club, lost = _clubs_terms(pos.clubs, side, game)
+    held, sur_next = _next_holds(pos, game, seat, side)
+    threat: Threat | None = None  # made when a play leaves a table that the next player's card may clear
     my_sur = -1.0
     keep_jack = game.keep_jack
-    share, take_share = game.left_share, game.take_share
+    share = game.left_share
     best_card, best, best_score = -1, None, -1e9
-    misses: dict[int, float] = {}
     for card in hand:
-        found = cache.get((card, table)) or moves(card, table, game)
-        for move in found:
+        for move in known((card, table)) or moves(card, table, game):
             _, gain, cl, clears, left, lpts, lcl, clear, surs = move
             score = gain + (row[cl] - base if cl > 1 else club * cl)
             if clears:
@@ -478,26 +475,79 @@ def policy(pos: Position, game: Game) -> tuple[int, Move]:
             elif left:
                 worth = lpts + lost * lcl
                 score -= share * worth
-                if clear and nxt_held:
-                    p = misses.get(clear)
-                    if p is None:
-                        if not counts:  # what the seat has not seen, counted once it matters
-                            counts = live(pos)
-                            mine_ranks = [0] * 14
-                            for c in hand:
-                                mine_ranks[RANK[c]] += 1
-                            unseen = sum(counts) - len(hand)
-                        p = misses[clear] = _hit(clear, counts, mine_ranks, unseen, nxt_held)
-                    score -= p * take_share * worth
-                    if surs and sur_next:
-                        q = p if surs == clear else _hit(surs, counts, mine_ranks, unseen, nxt_held)
-                        score -= q * sur_next
+                if clear and held:
+                    threat = threat or Threat(pos, game, seat, held, sur_next)
+                    score = threat.after(score, worth, clear, surs)
             if keep_jack and RANK[card] == JACK and not clears:
                 score -= keep_jack
             if score > best_score:
                 best_card, best, best_score = card, move, score
     assert best is not None
     return best_card, best
+
+
+def _clubs_terms(clubs: list[int], side: int, game: Game) -> tuple[list[float], float, float, float]:
+    """How the clubs stand for ``side``: the row of ``game.clubs_value`` for its clubs and the
+    most any other side holds, its first entry, what one more club is worth, and what one more
+    club of the other side's costs."""
+    mine = clubs[side]
+    theirs = clubs[1 - side] if game.sides == 2 else max(clubs[s] for s in range(game.sides) if s != side)
+    row = game.clubs_value[mine][theirs]
+    base = row[0]
+    return row, base, row[1] - base, base - game.clubs_value[mine][min(13, theirs + 1)][0]
+
+
+class Threat:
+    """What the player after a play, holding ``held`` cards, may take from the table the play
+    leaves: the chance that it holds a card that clears that table (from the cards the seat to
+    move has not seen, counted once they matter), the table's worth and the sur it would make."""
+
+    __slots__ = ("counts", "hand", "held", "mine", "misses", "pos", "sur_next", "take_share", "unseen")
+
+    def __init__(self, pos: Position, game: Game, seat: int, held: int, sur_next: float) -> None:
+        self.pos, self.hand, self.take_share = pos, pos.hands[seat], game.take_share
+        self.held, self.sur_next = held, sur_next
+        self.counts: list[int] = []
+        self.mine: list[int] = []
+        self.unseen = 0
+        self.misses: dict[int, float] = {}
+
+    def after(self, score: float, worth: float, clear: int, surs: int) -> float:
+        """``score`` less what the next player takes, by its chance, from a table worth ``worth``
+        that the ranks ``clear`` (not none) clear (``surs``: those making a sur of it)."""
+        p = self.misses.get(clear)
+        if p is None:
+            p = self.misses[clear] = self.hit(clear)
+        score -= p * self.take_share * worth
+        if surs and self.sur_next:
+            q = p if surs == clear else self.hit(surs)
+            score -= q * self.sur_next
+        return score
+
+    def hit(self, ranks: int) -> float:
+        """The chance that the next player holds a card of ``ranks`` (bits)."""
+        if not self.counts:  # what the seat has not seen, counted once it matters
+            self.counts = live(self.pos)
+            self.mine = [0] * 14
+            for c in self.hand:
+                self.mine[RANK[c]] += 1
+            self.unseen = sum(self.counts) - len(self.hand)
+        return _hit(ranks, self.counts, self.mine, self.unseen, self.held)
+
+
+def _next_holds(pos: Position, game: Game, seat: int, side: int) -> tuple[int, float]:
+    """How many cards the next player holds for its play after this one (0: there is none this
+    deal, it holds none, or it is a partner), and the sur points a clearing capture brings it."""
+    after = pos.played + 1
+    if after >= game.total_plays:
+        return 0, 0.0
+    nxt = (seat + 1) % game.players
+    if (after % (4 * game.players) == 0 and not pos.stock) or game.seat_side[nxt] == side:
+        return 0, 0.0
+    last_hand = after // (4 * game.players) + 1 >= game.hands
+    if (game.last_hand_sur or not last_hand) and game.sur_open[game.seat_side[nxt]]:
+        return len(pos.hands[nxt]) or 4, game.sur_points
+    return len(pos.hands[nxt]) or 4, 0.0
 
 
 def play_move(pos: Position, game: Game, card: int, move: Move) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from pasur_cli.engine.action import COUNT_MOST
 from pasur_cli.engine.arguments import check_items, check_type, check_whole
@@ -126,23 +127,19 @@ def score_deal(piles: dict[str, PileCount], surs: dict[str, int], rules: Rules) 
         values = (p.clubs, clubs_points, two_clubs, ten_diamonds, aces, jacks, held, sur_points, seven_diamonds,
                   sum(items))  # SideScore's fields in order
         exact = tuple(map(type, values)) == _ALL_INTS  # else a bool held is kept as given, never as the 1 kept
-        score = _SCORES.get(values) if exact else None
-        if score is None:
-            if exact and min(values) >= 0 and values[0] <= _CLUBS:
-                score = SideScore._made(values)  # what SideScore's check passes: made without asking it again
-            else:
-                score = SideScore(*values)
-            if exact and len(_SCORES) < _SCORES_MOST:
-                _SCORES[values] = score
-        scores[side] = score
+        scores[side] = _side_score(values) if exact else SideScore(*values)
     return scores
 
 
-# each side's score as ``score_deal`` made it, by its fields when every one is exactly an int (a value, never
-# changed, so one object serves every deal scored the same): a long record of tallies scores few different
-# sides; bounded
-_SCORES: dict[tuple[int, ...], SideScore] = {}
-_SCORES_MOST = 8192
+@lru_cache(maxsize=8192)  # a long record of tallies scores few different sides
+def _side_score(values: tuple[int, ...]) -> SideScore:
+    """The SideScore of these fields, every one exactly an int: a value, never changed, so one
+    object serves every deal scored the same. Raises ValueError for fields it cannot hold."""
+    if min(values) >= 0 and values[0] <= _CLUBS:
+        return SideScore._made(values)  # what SideScore's check passes: made without asking it again
+    return SideScore(*values)
+
+
 _ALL_INTS = (int,) * len(SideScore._fields)
 _CLUBS = COUNT_MOST["clubs"]
 

@@ -213,8 +213,8 @@ def side_figures(match: Match) -> dict[str, SideFigures]:
 def figures_after_each(results: Sequence[DealResult], side: str) -> list[list[int]]:
     """One side's ``SideFigures`` after each of ``results`` (a match's deals from its first), as
     columns: one list a field, in field order, row ``i`` of each being the figures after deal
-    ``i + 1`` (what ``after`` adds up deal by deal, added up here by ``accumulate``, in C: an import
-    writes them for each of 13,351 tallied deals)."""
+    ``i + 1`` (what ``after`` adds up deal by deal, added up here by ``accumulate``: an import
+    writes them for every tallied deal)."""
     scores = [result.scores[side] for result in results]
     totals = [score.total for score in scores]
     best = list(accumulate(zip(totals, [-result.number for result in results], strict=True), max))  # the first best
@@ -278,19 +278,25 @@ def book_of(standings: Iterable[Standing], damaged: Iterable[int] = ()) -> Recor
                     tally = teams[pair] = _Tally(pairs[pair][1])
                 tally.add_match(figures, match_id, side, winner)
         if winner is not None:
-            for side, players in members.items():
-                won = side == winner
-                for key, _ in players:
-                    row = wins.setdefault(key, {})
-                    for other, opponents in members.items():
-                        if other != side:
-                            for opponent, _ in opponents:
-                                row[opponent] = row.get(opponent, 0) + won
+            _count_wins(wins, members, winner)
     player_rows = _ranked([t.record(names[k], (names[k],)) for k, t in people.items()])
     team_rows = _ranked([t.record(pairs[k][0], pairs[k][1]) for k, t in teams.items()])
     order = [name_key(r.name) for r in player_rows]
     h2h = {names[a]: {names[b]: wins[a][b] for b in order if b in wins[a]} for a in order if a in wins}
     return RecordBook(finished, unfinished, tuple(player_rows), tuple(team_rows), h2h, tuple(sorted(damaged)))
+
+
+def _count_wins(wins: dict[str, dict[str, int]], members: dict[str, list[tuple[str, str]]], winner: str) -> None:
+    """Add a finished match to ``wins`` (player key -> opponent key -> matches won against them):
+    ``members``, each side's (key, spelling) of its players; ``winner``, the side that won."""
+    for side, players in members.items():
+        won = side == winner
+        for key, _ in players:
+            row = wins.setdefault(key, {})
+            for other, opponents in members.items():
+                if other != side:
+                    for opponent, _ in opponents:
+                        row[opponent] = row.get(opponent, 0) + won
 
 
 def _ranked(rows: list[PlayerRecord]) -> list[PlayerRecord]:

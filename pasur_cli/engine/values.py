@@ -1,4 +1,5 @@
-"""``Value``: the base of the engine's value types (Card, Rules, Play, SideScore, ...).
+"""``Value``: the base of the engine's value types (Card, Rules, Play, SideScore, ...), with the
+containers they use (``FrozenDict``) and the engine's bounded memo (``Memo``).
 
 A value type is declared as a dataclass is, by annotated fields with optional defaults::
 
@@ -13,11 +14,9 @@ construction (``__post_init__`` raises ValueError, usually NotationError, for a 
 hold), and serializes by field name
 (``as_dict()`` / ``from_dict()``, so reordering fields never changes what was stored).
 
-Why not ``@dataclasses.dataclass(frozen=True, slots=True)``: every command builds these classes
-at start-up, and a frozen slotted dataclass compiles its methods with ``exec`` when it is made,
-which for all the value types is a noticeable share of a command's run (bench/cli.py). This
-metaclass makes the same guarantees with methods written once. Type checkers see the classes as
-frozen dataclasses (``dataclass_transform``).
+A metaclass, not ``dataclasses.dataclass(frozen=True, slots=True)``: it makes the same guarantees with methods
+written once, where a dataclass compiles each class's methods with ``exec`` at every start-up (bench/README.md).
+Type checkers see the classes as frozen dataclasses (``dataclass_transform``).
 """
 
 from __future__ import annotations
@@ -59,6 +58,33 @@ class FrozenDict(dict[K, V]):
 
     def __repr__(self) -> str:
         return f"FrozenDict({dict.__repr__(self)})"
+
+
+class Memo(dict[K, V]):
+    """The one bounded memo for a hot loop that reads what it remembered as a dict (a function
+    remembered by its arguments uses ``functools.lru_cache``): a dict that forgets everything
+    before it would hold more than ``most`` entries, so memory stays bounded while a read stays a
+    dict's ``get``.
+
+    >>> memo: Memo[str, int] = Memo(2)
+    >>> memo.keep("a", 1), memo.keep("b", 2), memo.get("a")
+    (1, 2, 1)
+    >>> memo.keep("c", 3), sorted(memo)
+    (3, ['c'])
+    """
+
+    __slots__ = ("most",)
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def keep(self, key: K, value: V) -> V:
+        """Remember ``value`` for ``key`` (forgetting everything first when full); return it."""
+        if len(self) >= self.most:
+            self.clear()
+        self[key] = value
+        return value
 
 
 def frozen(value: Any) -> Any:
@@ -120,8 +146,8 @@ class Value(metaclass=ValueMeta):
     @classmethod
     def _made(cls, values: tuple[Any, ...]) -> Self:
         """The value of these fields (in order; none a dict or a list) that the caller knows its
-        check passes, made without the generic constructor (~4 us less): what ``cls(*values)`` makes
-        then. Private to the engine, for values made in bulk (an import scores thousands of deals).
+        check passes, made without the generic constructor: what ``cls(*values)`` makes then.
+        Private to the engine, for values made in bulk (an import scores thousands of deals).
         Raises ValueError when there are not as many values as fields."""
         made = object.__new__(cls)
         setter = object.__setattr__

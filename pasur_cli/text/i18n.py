@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from pasur_cli.engine.reading import PERSIAN_LETTERS
@@ -182,18 +183,15 @@ def english() -> Any:
     return scope()
 
 
-_loaded: dict[str, Any] = {}  # each language's catalog, read once a process
-
-
+@cache  # each language's catalog, read once a process
 def _load(code: str) -> Any:
-    if code not in _loaded:
-        import gettext  # already imported by click; no file is searched, the one path is known
-        try:
-            with open(os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.mo"), "rb") as fp:
-                _loaded[code] = gettext.GNUTranslations(fp)
-        except OSError:
-            return None
-    return _loaded[code]
+    """The compiled catalog of language ``code``, or None when it has none."""
+    import gettext  # already imported by click; no file is searched, the one path is known
+    try:
+        with open(os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.mo"), "rb") as fp:
+            return gettext.GNUTranslations(fp)
+    except OSError:
+        return None
 
 
 # click marks its own strings with gettext.gettext, bound as ``_`` (and ngettext) in each of its

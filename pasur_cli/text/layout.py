@@ -222,8 +222,8 @@ def _plain_rtl(rows: Sequence[Sequence[object]], headers: list[str], align: list
     """What ``table`` draws through tabulate in a right-to-left language (every cell an isolate,
     every line begun with a left-to-right mark), and its width, for a table of one-line cells (text
     or whole numbers) that text_width and wcwidth measure alike, written out here; None for any
-    other table. In Persian, `score`'s running totals of 13,351 deals took 1.3 s through tabulate.
-    A test holds the two equal."""
+    other table (a long record's running totals are slow through tabulate). A test holds the two
+    equal."""
     if (not rows or not headers or any(len(row) != len(headers) for row in rows)
             or any(a not in ("left", "right") for a in align)):
         return None
@@ -281,10 +281,9 @@ def _line_form(widths: list[int], align: list[str]) -> str:
 
 def tables(bodies: Sequence[Sequence[Sequence[object]]], headers: list[str], width: int | None = None) -> list[str]:
     """``[table(rows, headers, width) for rows in bodies]``: many tables under the same headers, drawn
-    together where they can be. `score` draws a table for each of 1,200 different deals, at 40 µs
-    each alone (`python bench/growth.py --bounds`): stacked into one plain table, each table whose
-    columns come out as wide, and aligned, as the stack's takes its lines from it; any other is
-    drawn alone. A test holds the two equal."""
+    together where they can be (`score` draws a table for every deal): stacked into one plain
+    table, each table whose columns come out as wide, and aligned, as the stack's takes its lines
+    from it; any other is drawn alone. A test holds the two equal."""
     stack = [row for rows in bodies for row in rows]
     n, padding = len(headers), 2
     found = None

@@ -41,5 +41,5 @@ def log(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     if as_json:
         click.echo(shapes.dumps([event_dict(e) for e in events]))
     else:
-        from pasur_cli.cli.terminal import page
+        from pasur_cli.cli.screen import page
         page(render_stats.log_text(look(ctx), mid, events, terminal_width()))

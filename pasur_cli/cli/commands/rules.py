@@ -22,7 +22,5 @@ def rules(preset: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(shapes.dumps(shapes.rules_json(names)))
     else:
-        import shutil  # the terminal's width (COLUMNS when set; 80 when not a terminal)
-
-        from pasur_cli.cli.terminal import page
-        page(render.rules_text(names, shutil.get_terminal_size().columns))
+        from pasur_cli.cli.screen import page, terminal_size
+        page(render.rules_text(names, terminal_size().columns))

@@ -35,17 +35,15 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: b
         from pasur_cli.text.render_stats import score_csv_rows
         echo_csv(*score_csv_rows(shapes.score_json(mid, match), match.running_totals()))
     elif chart:
-        import shutil
-
+        from pasur_cli.cli.screen import terminal_size
         from pasur_cli.text.render_stats import chart_text
-        size = shutil.get_terminal_size()
+        size = terminal_size()
         height = max(12, min(size.lines - 2, 30))
         click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # COLUMNS=100000: 3 MB
     else:
         import sys
 
-        from pasur_cli.cli.screen import is_terminal
-        from pasur_cli.cli.terminal import page, rows
+        from pasur_cli.cli.screen import is_terminal, page, rows
         text = render.score_text(look(ctx), match, width=terminal_width())
         if not is_terminal(sys.stdout) or text.count("\n") + 2 <= rows():
             echo(text)

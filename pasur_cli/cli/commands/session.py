@@ -208,109 +208,137 @@ class Session:
             self.echo(self.look.say('Type "{help}" for how to enter plays; Ctrl-C or Ctrl-D leaves.',
                                     help=shown_word("help")))
         while True:
-            latest, self.pending = True, None  # a Ctrl-C from here on interrupts no recording
-            try:
-                if self.busy:  # just said, after waiting: the prompt comes at once, showing no position
-                    self.busy, latest = False, False
-                else:
-                    match, seen = self.state()
-            except BusyError:  # another program holds the database for now: what was read last stands
-                latest = False
-                self.echo(_("Error: {message}").format(message=self.look.say(
-                    "could not read the latest state of match {match}: {path} is busy (another program is using"
-                    " it). What you type is checked against it before it is recorded.",
-                    match=self.mid, path=self.store.path)))
-            except PasurError as err:  # the match was deleted or damaged meanwhile: nothing more to enter
-                self.refuse(err)
+            self.pending = None  # a Ctrl-C from here on interrupts no recording
+            latest, read = self.latest()
+            if read is None:
                 return
+            if read:
+                match, seen = read
             try:
                 line = self.read(self.prompt(match if latest else None))
             except EOFError:  # Ctrl-D: the terminal left the cursor after the prompt; end that line first
                 if self.at_terminal:
                     self.echo("")
                 return
-            if "\x0c" in line:  # Ctrl-L, as in a shell: a clear screen, then the line as typed
-                if self.at_terminal:
-                    click.echo("\x1b[H\x1b[2J", nl=False)
-                line = line.replace("\x0c", "")
-            try:
-                typed = read_line(line, self.commands, match.players)
-                if typed is not None and not self.do(typed, match, seen):
-                    return
-            except GoneError as err:  # the file was replaced or deleted: nothing more to enter
-                self.refuse(err)
+            if not self.carry_out(line, match, seen):
                 return
-            except NoMatchError:
-                self.refuse(self.gone())
-                return
-            except PasurError as err:
-                self.refuse(err)
-            except Cancelled:
-                self.echo(_("Cancelled: nothing was recorded."))
+
+    def latest(self) -> tuple[bool, tuple[Match, Expected] | tuple[()] | None]:
+        """Read the match again before a prompt: whether the latest state is known, and the match
+        and what a change expects (empty: what was read last stands; None: the match was deleted
+        or damaged meanwhile, said here, and the session ends)."""
+        if self.busy:  # just said, after waiting: the prompt comes at once, showing no position
+            self.busy = False
+            return False, ()
+        try:
+            return True, self.state()
+        except BusyError:  # another program holds the database for now: what was read last stands
+            self.echo(_("Error: {message}").format(message=self.look.say(
+                "could not read the latest state of match {match}: {path} is busy (another program is using"
+                " it). What you type is checked against it before it is recorded.",
+                match=self.mid, path=self.store.path)))
+            return False, ()
+        except PasurError as err:  # the match was deleted or damaged meanwhile: nothing more to enter
+            self.refuse(err)
+            return False, None
+
+    def carry_out(self, line: str, match: Match, seen: Expected) -> bool:
+        """Read and carry out one typed line, saying what went wrong; False to leave."""
+        if "\x0c" in line:  # Ctrl-L, as in a shell: a clear screen, then the line as typed
+            if self.at_terminal:
+                click.echo("\x1b[H\x1b[2J", nl=False)
+            line = line.replace("\x0c", "")
+        try:
+            typed = read_line(line, self.commands, match.players)
+            return typed is None or self.do(typed, match, seen)
+        except GoneError as err:  # the file was replaced or deleted: nothing more to enter
+            self.refuse(err)
+            return False
+        except NoMatchError:
+            self.refuse(self.gone())
+            return False
+        except PasurError as err:
+            self.refuse(err)
+        except Cancelled:
+            self.echo(_("Cancelled: nothing was recorded."))
+        return True
 
     def do(self, line: Line, match: Match, seen: Expected) -> bool:
         """Carry out one typed line; False to leave."""
         command, words = line.command, line.words
-        allowed = {"play": ("by",), "deal": ("by",), "new": ("rules", "rule", "dealer", "solo"), "score": ("all",)}
-        for option in line.options:
-            if option not in allowed.get(command, ()):
-                if command == "play" and words:  # a line that is no play at all ("clear; ls --color"):
-                    read_cards(words)  # its words are refused first, as not cards
-                raise NotationError("the session's {command} takes no --{option}; type {help} for what it takes.",
-                                    command=command, option=option, help=shown_word("help"))
+        self.check_options(line)
         if command == "elsewhere":
             raise NotationError("`pasur {command}` is not run in the session: leave with {quit}, or type it in"
                                 " another terminal. Here: {commands}.", command=words[0], quit=shown_word("quit"),
                                 commands=", ".join(shown_word(c) for c in COMMANDS if c != "deal"))
         if command == "session":
             self.echo(_("This is the session already: type a card, or a command without \"pasur\"."))
-            return True
-        if command == "new":
+        elif command == "new":
             self.new(words, line.options, match)
-            return True
-        if command == "quit":
+        elif command == "quit":
             return False
-        if command == "help":
-            shown = {c: shown_word(c) for c in COMMANDS}
-            self.echo(layout.help_text(self.look.say(HELP, **shown) + "\n" + self.look.say(HELP_MORE, **shown),
-                                       self.width() or 80))
-        elif command == "show":
-            self.echo(render.show_text(self.look, self.mid, self.current(), session=True,
-                                       width=self.width() or 80))
-        elif command == "score":
-            self.score(self.current(), "all" in line.options)
-        elif command == "matches":
-            from pasur_cli.cli.listing import listing
-            self.echo(render.matches_text(listing(self.store), width=self.width() or 80))
+        elif command in ("help", "show", "score", "matches", "review", "hint"):
+            self.look_at(command, line)
         elif command == "undo":
             self.undo(words, seen)
         elif command == "deal":
             self.table(words, seen, match, line.by)
         elif command == "tally":
             self.tally(match, seen)
-        elif command in ("review", "hint"):  # the analysis engine, loaded only when asked
+        else:
+            self.cards(words, match, seen, line.by)
+        return True
+
+    def check_options(self, line: Line) -> None:
+        """Raise NotationError for an option ``line``'s command does not take (a line that is no
+        play at all, "clear; ls --color", is refused first for its words, as not cards)."""
+        allowed = {"play": ("by",), "deal": ("by",), "new": ("rules", "rule", "dealer", "solo"), "score": ("all",)}
+        for option in line.options:
+            if option not in allowed.get(line.command, ()):
+                if line.command == "play" and line.words:
+                    read_cards(line.words)
+                raise NotationError("the session's {command} takes no --{option}; type {help} for what it takes.",
+                                    command=line.command, option=option, help=shown_word("help"))
+
+    def look_at(self, command: str, line: Line) -> None:
+        """Carry out a command that only shows: help, show, score, matches, review, hint."""
+        width = self.width() or 80
+        if command == "help":
+            shown = {c: shown_word(c) for c in COMMANDS}
+            self.echo(layout.help_text(self.look.say(HELP, **shown) + "\n" + self.look.say(HELP_MORE, **shown),
+                                       width))
+        elif command == "show":
+            self.echo(render.show_text(self.look, self.mid, self.current(), session=True, width=width))
+        elif command == "score":
+            self.score(self.current(), "all" in line.options)
+        elif command == "matches":
+            from pasur_cli.cli.listing import listing
+            self.echo(render.matches_text(listing(self.store), width=width))
+        else:  # review, hint: the analysis engine, loaded only when asked
             from pasur_cli.cli.advice import session_advice
-            said = session_advice(self.look, self.store, self.mid, command, words)
+            said = session_advice(self.look, self.store, self.mid, command, line.words)
             if command == "review" and self.at_terminal:  # some fifty lines: paged as score --all is
-                from pasur_cli.cli.terminal import page
-                page(fit(said, self.width() or 80))
+                from pasur_cli.cli.screen import page
+                page(fit(said, width))
             else:
                 self.echo(said)
-        elif match.finished:
+
+    def cards(self, words: list[str], match: Match, seen: Expected, by: str | None) -> None:
+        """A line of cards: the next deal's table, or a play (nothing to enter once the match is over)."""
+        if match.finished:
             team = 2 if " & " in str(match.winner) else 1  # a side of two takes the plural verb
             over = self.look.say_count("The match is over: {winner} won.", "The match is over: {winner} won.", team,
                                        winner=match.winner)
             self.echo(over + " " + self.next_match(match))
         elif match.deal is None:
-            self.table(words, seen, match, line.by)
+            self.table(words, seen, match, by)
         else:
-            self.play(words, match, seen, line.by)
-        return True
+            self.play(words, match, seen, by)
 
     def score(self, match: Match, whole: bool) -> None:
         """The score tables: every deal's when asked (``score --all``, through the pager at a
         terminal) or when they fit the terminal's rows, else the last deal's and the match's."""
-        from pasur_cli.cli.terminal import page, rows
+        from pasur_cli.cli.screen import page, rows
         width = self.width() or 80
         text = render.score_text(self.look, match, width=width)
         if whole and self.at_terminal:

@@ -56,6 +56,6 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
     elif as_csv:
         echo_csv(*render_stats.stats_csv_rows(book))
     else:
-        from pasur_cli.cli.terminal import page
+        from pasur_cli.cli.screen import page
         page(render_stats.stats_text(look(ctx), book, terminal_width()))
 
