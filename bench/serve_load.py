@@ -22,6 +22,7 @@ each on a connection of its own), then `pasur play` records a play and the viewe
 timed until it has it. `pasur deal`/`play` are timed with and without the flood. Prints the connections held,
 the server's open files (most), the viewer's times (median, worst), the server's stderr lines
 (and tracebacks) and the play time with and without the flood. --quick: 2 rounds, 4 plays each.
+Without --flood, --quick: 5 viewers, 3 s of plays, 2 s quiet.
 """
 
 from __future__ import annotations
@@ -43,8 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serving import Flood, Server, enough_files, served  # the tests' server in a process of its own
 from simulate import random_match
 
-from pasur_cli.engine.match import Match
-from pasur_cli.engine.rules import parse_rules
+from pasur_cli import Match, parse_rules
 
 PACE = 0.3  # seconds between two actions
 
@@ -67,7 +67,8 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=0, help="the flood mode: this many idle connections")
     parser.add_argument("--files", type=int, default=1024, help="the server's open-file limit (flood mode)")
     parser.add_argument("--rounds", type=int, default=5, help="viewer visits under the flood (flood mode)")
-    parser.add_argument("--quick", action="store_true", help="flood mode, 2 rounds and 4 plays each way")
+    parser.add_argument("--quick", action="store_true",
+                        help="5 viewers for 3 s and 2 s quiet; in flood mode 2 rounds and 4 plays each way")
     args = parser.parse_args()
     if args.flood:
         flood(args.flood, args.files, 2 if args.quick else args.rounds, 4 if args.quick else 12)
@@ -76,7 +77,10 @@ def main() -> None:
         db = str(Path(folder) / "load.db")
         pasur(db, "new", "Ali", "Sara")
         with served(db) as server:
-            run(server, db, args.viewers, args.seconds, args.quiet)
+            if args.quick:
+                run(server, db, 5, 3.0, 2.0)
+            else:
+                run(server, db, args.viewers, args.seconds, args.quiet)
 
 
 def run(server, db: str, viewers: int, seconds: float, quiet: float) -> None:  # type: ignore[no-untyped-def]
