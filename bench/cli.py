@@ -1,6 +1,6 @@
 """Whole-process timing of pasur commands against `python -c "import click"`, in one run.
 
-    python bench/cli.py [--rounds 21]
+    python bench/cli.py [--rounds 21] [--quick]
 
 Runs a warm-up, then rounds that alternate the commands: `pasur play` (with an undo between,
 not timed), `pasur show`, `pasur check`, the same `play` and `show` in Persian (PASUR_LANG=fa:
@@ -55,7 +55,9 @@ def setup(env: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=21)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--quick", action="store_true", help="2 rounds: the table, not a measurement")
+    options = parser.parse_args()
+    rounds = 2 if options.quick else options.rounds
     with tempfile.TemporaryDirectory() as tmp:
         # the default database place, as a user has it (no PASUR_DB), inside the temporary folder
         env = dict(os.environ, XDG_DATA_HOME=tmp, HOME=tmp, NO_COLOR="1")
@@ -76,12 +78,13 @@ def main() -> None:
         times: dict[str, list[float]] = {k: [] for k in commands}
         cpus: dict[str, list[float]] = {k: [] for k in commands}
         peaks: dict[str, list[int]] = {k: [] for k in commands}
-        for number in range(rounds + 3):
+        warm = 1 if options.quick else 3
+        for number in range(rounds + warm):
             for name, (argv, command_env) in commands.items():
                 elapsed, cpu, peak = run(argv, command_env)
                 if name.endswith("play"):
                     run(undo, env)
-                if number >= 3:  # the first rounds warm the caches
+                if number >= warm:  # the first rounds warm the caches
                     times[name].append(elapsed)
                     cpus[name].append(cpu)
                     peaks[name].append(peak)

@@ -1,6 +1,6 @@
 """Plays per second through the engine against a naive engine that tries every subset, same deals.
 
-    python bench/engine.py [--deals 200]
+    python bench/engine.py [--deals 200] [--quick]
 
 Random legal deals (2, 3 and 4 players, both presets) are generated first. Then each is replayed
 twice: by the engine (legal_captures for every play, as the referee does, and Deal.play), and by a
@@ -20,10 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from naive import naive_captures  # the tests' brute force: RULES.md tried on every subset
 from simulate import random_plays, random_table  # the tests' random legal deals
 
-from pasur_cli.engine.captures import legal_captures
-from pasur_cli.engine.deal import Deal
-from pasur_cli.engine.names import side_names
-from pasur_cli.engine.rules import PRESETS
+from pasur_cli import PRESETS, Match, legal_captures
 
 
 def make_deals(count: int):
@@ -33,7 +30,7 @@ def make_deals(count: int):
         players = ["Ali", "Sara", "Reza", "Mina"][:2 + number % 3]
         rules = PRESETS[("standard", "pagat")[number % 2]]
         table, stock = random_table(rng, rules)
-        deal = Deal(players, side_names(players, rules.teams), 0, rules, table)
+        deal = Match(players, rules).start_deal(table)
         plays = []
         for player, card, take in random_plays(rng, deal, stock):
             deal.play(card, take, by=player)
@@ -45,7 +42,7 @@ def make_deals(count: int):
 def replay(deals, lister) -> tuple[float, int, list]:
     start, count, seen = time.perf_counter(), 0, []
     for players, rules, table, plays in deals:
-        deal = Deal(players, side_names(players, rules.teams), 0, rules, table)
+        deal = Match(players, rules).start_deal(table)
         for card, take in plays:
             seen.append(frozenset(lister(card, deal.table, rules)))
             deal.play(card, take)
@@ -56,7 +53,9 @@ def replay(deals, lister) -> tuple[float, int, list]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=200)
-    deals = make_deals(parser.parse_args().deals)
+    parser.add_argument("--quick", action="store_true", help="20 deals")
+    options = parser.parse_args()
+    deals = make_deals(20 if options.quick else options.deals)
     fast, plays, a = replay(deals, lambda c, t, r: legal_captures(c, t, r).options)  # tables stay below the cap
     slow, _, b = replay(deals, naive_captures)
     assert a == b, "the engine and the naive engine disagree"

@@ -1,9 +1,9 @@
 """Does a long match slow pasur down? `pasur score` and `pasur play` on a match with 1 finished deal
 and on one with 20, in a database that also holds 1,000 other matches.
 
-    python bench/growth.py [--rounds 15]
-    python bench/growth.py --load     # in-process load of a match with 1, 20 and 500 deals
-    python bench/growth.py --bounds   # the bounded costs: each command on the largest inputs
+    python bench/growth.py [--rounds 15] [--quick]
+    python bench/growth.py --load [--quick]       # in-process load of a match with 1, 20 and 500 deals
+    python bench/growth.py --bounds [--quick]     # the bounded costs: each command on the largest inputs
     python bench/growth.py --roundtrip [--quick]  # the largest matches pasur holds, exported and imported back
 
 Prints the median wall time of each (whole processes, alternating) and the ratio 20 deals / 1 deal;
@@ -26,6 +26,11 @@ tests/matchbook.py makes them), then exports each and imports it into a new file
 processes (CPU, wall, peak memory; the best of 3), and checks that `score --json`, `log --json`
 and `show --json` of the copy are the original's byte for byte (but the match's key). ``--quick``:
 matches of 2,000 actions, once each.
+
+``--quick`` with the others: the same table from small inputs, each timing taken once or twice (it
+shows the script still runs; its figures are not the measurement): 20 other matches and 2 rounds;
+loads of 1 and 20 deals, 5 times each; a record of 500 deals, 200 matches and charts of 20 and 100
+deals. Everything is made through pasur's public names (``Match``, ``Store``) or the command.
 """
 
 from __future__ import annotations
@@ -43,9 +48,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from simulate import random_match
 
-from pasur_cli.engine.match import Match
-from pasur_cli.engine.rules import parse_rules
-from pasur_cli.store.database import Store
+from pasur_cli import Match, Rules, Store, parse_rules
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 PASUR = os.environ.get("PASUR_BIN") or str(Path(sys.executable).with_name("pasur"))  # PASUR_BIN: another pasur
@@ -66,8 +69,7 @@ def actions_for(deals: int, seed: int) -> list[dict]:
 
 def store_match(store: Store, actions: list[dict], deals: int) -> int:
     rules = parse_rules("pagat", [f"fixed_deals={deals + 1}"])
-    match = Match.replay(PLAYERS, rules, 0, actions)
-    return store.create(PLAYERS, rules, 0, actions, match=match)
+    return store.create(PLAYERS, rules, 0, actions)
 
 
 def run(argv: list[str], env: dict) -> float:
@@ -76,21 +78,24 @@ def run(argv: list[str], env: dict) -> float:
     return time.perf_counter() - start
 
 
-def load_times(repeats: int = 200) -> None:
-    """In-process: the median time to load and replay the deal in progress of a match with 1, 20
-    and 500 finished deals (what show and play pay; score also parses every deal's result)."""
+def load_times(repeats: int = 200, sizes: tuple[int, ...] = (1, 20, 500)) -> None:
+    """In-process: the median time of ``Store.match`` (load the match and replay the deal in
+    progress) of a match with 1, 20 and 500 finished deals (what show and play pay; score also
+    parses every deal's result). The matches are asked for in turn, so none is the one the store
+    kept from the call before."""
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(str(Path(tmp) / "pasur.db"), create=True)
-        ids = {deals: store_match(store, actions_for(deals, deals), deals) for deals in (1, 20, 500)}
+        store = Store(str(Path(tmp) / "pasur.db"), write=True, create=True)
+        ids = {deals: store_match(store, actions_for(deals, deals), deals) for deals in sizes}
         print(f"load + replay of the deal in progress, median of {repeats}")
         base = None
-        for deals, mid in ids.items():
-            samples = []
-            for _ in range(repeats):
+        samples: dict[int, list[float]] = {deals: [] for deals in ids}
+        for _ in range(repeats):
+            for deals, mid in ids.items():
                 start = time.perf_counter()
-                store.load(mid).replay()
-                samples.append(time.perf_counter() - start)
-            median = statistics.median(samples)
+                store.match(mid)
+                samples[deals].append(time.perf_counter() - start)
+        for deals in ids:
+            median = statistics.median(samples[deals])
             base = base or median
             print(f"  {deals:3} deals {median * 1000:6.2f} ms   ratio {median / base:.2f}")
         store.close()
@@ -123,11 +128,10 @@ def record_text(deals: int) -> str:
 
 def many_matches(path: str, count: int) -> None:
     """``count`` matches: 40 made by the engine (2, 3 and 4 players from a pool of eight names,
-    a few tallied deals, one deal played card by card, some finished and some not), each
-    copied as a whole (its log and snapshots) until there are ``count``."""
-    import sqlite3
+    a few tallied deals, one deal played card by card, some finished and some not), each stored
+    again in turn until there are ``count``."""
     pool = ["Ali", "Sara", "Reza", "Mina", "Omid", "Nika", "Babak", "Leila"]
-    store = Store(path, create=True)
+    made: list[tuple[list[str], Rules, list[dict]]] = []
     for number in range(40):
         rng = random.Random(number)
         players = rng.sample(pool, rng.choice([2, 3, 4]))
@@ -147,19 +151,11 @@ def many_matches(path: str, count: int) -> None:
             rng.shuffle(sides)
             match.tally(counts=counts, surs={} if rules.sur_limit is not None else {sides[0]: rng.randint(0, 3)})
             actions.append(match.log[-1])
-        store.create(players, rules, 0, actions, match=Match.replay(players, rules, 0, actions))
+        made.append((players, rules, actions))
+    store = Store(path, write=True, create=True)
+    for number in range(count):
+        store.create(*made[number % len(made)][:2], 0, made[number % len(made)][2])
     store.close()
-    db = sqlite3.connect(path)
-    with db:
-        for _ in range(count // 40 - 1):
-            for source in range(1, 41):
-                mid = db.execute("INSERT INTO matches (created, players, rules, dealer, touched) SELECT created,"
-                                 " players, rules, dealer, touched FROM matches WHERE id = ?", (source,)).lastrowid
-                db.execute("INSERT INTO actions SELECT ?, seq, at, action FROM actions WHERE match_id = ?",
-                           (mid, source))
-                db.execute("INSERT INTO snapshots SELECT ?, seq, engine, crc, result, totals, figures, log_crc,"
-                           " book_crc FROM snapshots WHERE match_id = ?", (mid, source))
-    db.close()
 
 
 def measured(argv: list[str], env: dict) -> tuple[float, float, float]:
@@ -209,13 +205,11 @@ LARGEST = {"wide": "widest tally (4 names, 160 bytes)", "tallies": "random talli
 
 def roundtrip(quick: bool) -> None:
     """The largest matches pasur holds exported and imported back (see the module's docstring)."""
-    from pasur_cli.engine.action import ACTIONS_MOST
-    from pasur_cli.engine.record import MAX_BYTES
-    most, times = (2000, 1) if quick else (ACTIONS_MOST, 3)
+    most, times = (2000, 1) if quick else (None, 3)  # None: the most a match holds (tests/matchbook.py)
     with tempfile.TemporaryDirectory() as tmp:
         env = compiled_env()
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores;"
-              f" {most:,} actions a match, import bound {MAX_BYTES / 2**20:.0f} MiB")
+              f" {f'{most:,}' if most else 'the most'} actions a match")
         print(f"{'match':34} {'MB':>6} {'export CPU s':>12} {'wall s':>7} {'MiB':>5} {'import CPU s':>12} {'wall s':>7}"
               f" {'MiB':>5}  views")
         for kind in ("wide", "tallies", "played"):
@@ -235,20 +229,21 @@ def roundtrip(quick: bool) -> None:
                   f" {imported[2]:5.0f}  {same}", flush=True)
 
 
-def bounds() -> None:
+def bounds(quick: bool = False) -> None:
     """Each command of the issue's bounded costs on its largest input, the best of 5 (each import
-    into a new file)."""
+    into a new file); ``quick``: small inputs, each command once."""
+    deals, matches, charts, repeat = (500, 200, (20, 100), 1) if quick else (13_351, 5000, (20, 1000), 5)
     with tempfile.TemporaryDirectory() as tmp:
         env = compiled_env()
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
         # this machine's speed now (it moves by 20% from minute to minute): a fixed loop of pure Python, best of 5
         loop = "x = sum(i * i % 7 for i in range(3_000_000))"
-        reference = min(measured([sys.executable, "-c", loop], env)[0] for _ in range(5))
+        reference = min(measured([sys.executable, "-c", loop], env)[0] for _ in range(repeat))
         print(f"reference: a fixed Python loop takes {reference:.2f} s of CPU now (0.33 at this machine's fastest;"
               " work that reads much memory, as these commands do, moves more than the loop)")
         print(f"{'command':55} {'CPU s':>6} {'wall s':>7} {'peak MiB':>9}")
 
-        def run_on(db: str, label: str, *args: str, times: int = 5, fresh: bool = False) -> None:
+        def run_on(db: str, label: str, *args: str, times: int = repeat, fresh: bool = False) -> None:
             """``fresh``: each run on a file of its own (an import stores a new match each time)."""
             runs = []
             for number in range(times):
@@ -261,24 +256,23 @@ def bounds() -> None:
                   f"   (load {os.getloadavg()[0]:.1f})", flush=True)
 
         record = Path(tmp) / "record.json"
-        record.write_text(record_text(13_351))
+        record.write_text(record_text(deals))
         big = str(Path(tmp) / "big.db")
-        run_on(big, f"import ({record.stat().st_size / 2**20:.1f} MB, 13,351 tallied deals)", "import",
+        run_on(big, f"import ({record.stat().st_size / 2**20:.1f} MB, {deals:,} tallied deals)", "import",
                str(record), fresh=True)
-        run_on(big, "score (13,351 deals)", "score")
-        run_on(big, "log --deal 5 (13,351 deals)", "log", "--deal", "5")
+        run_on(big, f"score ({deals:,} deals)", "score")
+        run_on(big, f"log --deal 5 ({deals:,} deals)", "log", "--deal", "5")
         many = str(Path(tmp) / "many.db")
-        many_matches(many, 5000)
-        run_on(many, "stats (5,000 matches)", "stats")
-        run_on(many, "matches (5,000 matches)", "matches")
-        for deals in (20, 1000):
-            charts = str(Path(tmp) / f"chart{deals}.db")
-            rules = parse_rules("standard", ["sur_points=1000000", f"fixed_deals={deals + 1}"])
-            actions = tallied_actions(deals, deals)
-            store = Store(charts, create=True)
-            store.create(PLAYERS, rules, 0, actions, match=Match.replay(PLAYERS, rules, 0, actions))
+        many_matches(many, matches)
+        run_on(many, f"stats ({matches:,} matches)", "stats")
+        run_on(many, f"matches ({matches:,} matches)", "matches")
+        for size in charts:
+            chart = str(Path(tmp) / f"chart{size}.db")
+            rules = parse_rules("standard", ["sur_points=1000000", f"fixed_deals={size + 1}"])
+            store = Store(chart, write=True, create=True)
+            store.create(PLAYERS, rules, 0, tallied_actions(size, size))
             store.close()
-            run_on(charts, f"score --chart (sur_points=1000000, {deals:,} deals)", "score", "--chart")
+            run_on(chart, f"score --chart (sur_points=1000000, {size:,} deals)", "score", "--chart")
 
 
 def main() -> None:
@@ -287,27 +281,27 @@ def main() -> None:
     parser.add_argument("--load", action="store_true", help="Only the in-process load of 1, 20 and 500 deals.")
     parser.add_argument("--bounds", action="store_true", help="Only the bounded costs on the largest inputs.")
     parser.add_argument("--roundtrip", action="store_true", help="Only the largest matches exported and imported.")
-    parser.add_argument("--quick", action="store_true", help="With --roundtrip: matches of 2,000 actions, once.")
+    parser.add_argument("--quick", action="store_true", help="Small inputs, each timing once or twice.")
     options = parser.parse_args()
     if options.roundtrip:
         roundtrip(options.quick)
         return
     if options.load:
-        load_times()
+        load_times(5, (1, 20)) if options.quick else load_times()
         return
     if options.bounds:
-        bounds()
+        bounds(options.quick)
         return
-    rounds = options.rounds
+    rounds, others = (2, 20) if options.quick else (options.rounds, 1000)
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "pasur.db")
-        store = Store(db, create=True)
+        store = Store(db, write=True, create=True)
         filler = actions_for(1, 0)
-        for _ in range(1000):
+        for _ in range(others):
             store_match(store, filler, 1)
         short, long = actions_for(1, 1), actions_for(20, 2)
         ids = {"1 deal": store_match(store, short, 1), "20 deals": store_match(store, long, 20)}
-        next_card = {name: store.load(mid).replay() for name, mid in ids.items()}
+        next_card = {name: store.match(mid)[1] for name, mid in ids.items()}
         store.close()
         env = dict(os.environ, PASUR_DB=db, NO_COLOR="1")
         times: dict[tuple[str, str], list[float]] = {}
@@ -322,7 +316,7 @@ def main() -> None:
                 if number >= 2:
                     times.setdefault(("score", name), []).append(score)
                     times.setdefault(("play", name), []).append(play)
-    print(f"{rounds} rounds, medians, 1,000 other matches in the database")
+    print(f"{rounds} rounds, medians, {others:,} other matches in the database")
     for command in ("score", "play"):
         one, twenty = (statistics.median(times[(command, n)]) for n in ids)
         print(f"{command:6} 1 deal {one * 1000:6.1f} ms   20 deals {twenty * 1000:6.1f} ms   ratio {twenty / one:.2f}"

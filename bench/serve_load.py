@@ -22,10 +22,11 @@ each on a connection of its own), then `pasur play` records a play and the viewe
 timed until it has it. `pasur deal`/`play` are timed with and without the flood. Prints the connections held,
 the server's open files (most), the viewer's times (median, worst), the server's stderr lines
 (and tracebacks) and the play time with and without the flood. --quick: 2 rounds, 4 plays each.
+Without --flood, --quick: 5 viewers, 3 s of plays, 2 s quiet.
 
     nice -n 10 python bench/serve_load.py --per-change [--quick]
 
-The scoreboard's work per change, in-process and through the public API: a match stored with 0
+The scoreboard's work per change, in-process: a match stored with 0
 and with 39 finished deals (a match in its 1st deal and one in its 40th), then the next actions
 recorded one by one through another connection (the rest of a deal, the next table and its plays),
 and after each the server's watcher's work timed: ``page_state`` on its own connection and the
@@ -54,11 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serving import Flood, Server, enough_files, served  # the tests' server in a process of its own
 from simulate import random_match
 
-from pasur_cli.engine.cards import parse_card
-from pasur_cli.engine.match import Match
-from pasur_cli.engine.rules import parse_rules
-from pasur_cli.store.actions import enter_play, enter_table
-from pasur_cli.store.database import Store
+from pasur_cli import Match, Store, enter_play, enter_table, parse_card, parse_rules
 from pasur_cli.web.app import dumps
 from pasur_cli.web.state import page_state
 
@@ -83,7 +80,8 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=0, help="the flood mode: this many idle connections")
     parser.add_argument("--files", type=int, default=1024, help="the server's open-file limit (flood mode)")
     parser.add_argument("--rounds", type=int, default=5, help="viewer visits under the flood (flood mode)")
-    parser.add_argument("--quick", action="store_true", help="a short run (flood and per-change modes)")
+    parser.add_argument("--quick", action="store_true",
+                        help="5 viewers for 3 s and 2 s quiet; in flood and per-change modes a short run")
     parser.add_argument("--per-change", action="store_true", help="the scoreboard's work per change, 1 vs 40 deals")
     args = parser.parse_args()
     if args.per_change:
@@ -96,7 +94,10 @@ def main() -> None:
         db = str(Path(folder) / "load.db")
         pasur(db, "new", "Ali", "Sara")
         with served(db) as server:
-            run(server, db, args.viewers, args.seconds, args.quiet)
+            if args.quick:
+                run(server, db, 5, 3.0, 2.0)
+            else:
+                run(server, db, args.viewers, args.seconds, args.quiet)
 
 
 def run(server, db: str, viewers: int, seconds: float, quiet: float) -> None:  # type: ignore[no-untyped-def]

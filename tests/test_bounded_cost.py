@@ -5,6 +5,7 @@ totals and many deals) and that they stay small."""
 
 import json
 import random
+import unicodedata
 
 import pytest
 import tabulate
@@ -16,7 +17,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.engine.stats import standing_of
 from pasur_cli.store.database import Store
-from pasur_cli.text import layout
+from pasur_cli.text import i18n, layout
 
 WORDS = st.text(alphabet=st.sampled_from("abcXYZ &-.()/%0123456789éßÖ♣♦♥♠李\u0301\n"), max_size=12)
 CELLS = st.one_of(WORDS, st.integers(-10**6, 10**9), WORDS.map(layout.Figure))
@@ -56,7 +57,6 @@ PERSIAN_CELLS = st.one_of(PERSIAN_WORDS, st.integers(-10**6, 10**9), PERSIAN_WOR
 def test_right_to_left_tables_are_drawn_as_tabulate_draws_them(table):
     """In Persian every cell is an isolate, measured as wcwidth measures it, and every line begins
     with a left-to-right mark; tables of the scripts pasur measures itself are drawn without tabulate."""
-    from pasur_cli.text import i18n
     rows, headers, align, padding = table
     isolated = [["\n".join(f"\u2068{line}\u2069" for line in str(c).split("\n")) for c in row] for row in rows]
     saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
@@ -74,14 +74,41 @@ def test_right_to_left_tables_are_drawn_as_tabulate_draws_them(table):
         i18n.set_language("en")
 
 
-def test_the_characters_measured_alike_are_measured_alike():
-    """Drawn without tabulate in Persian: a table whose every character text_width and wcwidth
-    (tabulate's measure) count alike; every character of the Basic Multilingual Plane that pasur
-    takes as such is checked."""
-    import wcwidth
-    alike = [chr(o) for o in range(0x10000) if layout._alike_width(chr(o)) >= 0]
-    assert {"A", "é", "♣", "\u0645", "\u200c", "\u2068"} <= set(alike) and "\u0610" not in alike
-    assert all(wcwidth.wcwidth(ch) == layout.text_width(ch) == layout._alike_width(ch) for ch in alike)
+def persian_table_as_tabulate_draws_it(rows, headers, align, padding) -> str:
+    """The table as tabulate draws it with every cell (as ``layout.visible`` writes it) an isolate
+    and every line after a left-to-right mark: what ``layout.table`` must draw in Persian,
+    whichever way it takes."""
+    isolated = [["\n".join(f"\u2068{layout.visible(line)}\u2069" for line in str(c).split("\n")) for c in row]
+                for row in rows]
+    saved, tabulate.MIN_PADDING = tabulate.MIN_PADDING, padding
+    try:
+        expected = tabulate.tabulate(isolated, headers=["\n".join(f"\u2068{layout.visible(line)}\u2069"
+                                                                  for line in h.split("\n")) for h in headers],
+                                     tablefmt="simple", disable_numparse=True, colalign=align)
+    finally:
+        tabulate.MIN_PADDING = saved
+    return "\n".join("\u200e" + line for line in expected.split("\n"))
+
+
+BMP = [chr(o) for o in range(0x10000) if unicodedata.category(chr(o)) not in ("Cc", "Cs")]  # no control, no surrogate
+
+
+@pytest.mark.parametrize("step", [61, pytest.param(1, marks=pytest.mark.soak)])
+def test_every_character_is_measured_in_a_persian_table_as_tabulate_measures_it(step):
+    """A Persian table of one character (in a cell, and in a header beside a number) is drawn as
+    tabulate draws it (the character as pasur shows it: a mark a terminal would act on written as
+    its escape), however pasur draws it (it measures some scripts itself): every 61st
+    character of the Basic Multilingual Plane and the ones it meets most, every one in the soak tier."""
+    chars = {*BMP[::step], "A", "é", "♣", "\u0645", "\u200c", "\u2068", "\u0610", "李", "\u0301"}
+    i18n.set_language("fa")
+    try:
+        wrong = [ch for ch in sorted(chars)
+                 for rows, headers in (([[ch, 12]], ["side", "total"]), ([["Ali", 3]], [ch, "total"]))
+                 if layout.table(rows, headers, align=["left", "right"], padding=2)
+                 != persian_table_as_tabulate_draws_it(rows, headers, ["left", "right"], 2)]
+    finally:
+        i18n.set_language("en")
+    assert not wrong, [f"U+{ord(ch):04X}" for ch in wrong[:20]]
 
 
 NAMES = st.sampled_from(["Ali", "Sara", "A", "Aurélie-Françoise de la Montagne", " x ", "12", "李", "{0}"])
@@ -99,7 +126,7 @@ SCORE_CELLS = st.one_of(NAMES, st.integers(0, 20), st.integers(-10**6, 10**7), W
 def test_tables_drawn_together_are_drawn_as_each_alone(tables):
     """`score` draws its deals' tables stacked into one where their columns come out as wide: each
     is the table drawn alone, whatever the widths, alignments, line breaks and languages."""
-    from pasur_cli.text import i18n
+
     bodies, headers, width, language = tables
     i18n.set_language(language)
     try:

@@ -359,16 +359,19 @@ def test_importing_the_same_record_twice_asks_or_needs_again(pasur, db, tmp_path
 
 # -- 6. hostile files and databases -----------------------------------------------------------
 def test_a_database_nobody_may_read(pasur, db, monkeypatch):
-    """As root, file modes do not stop a read: the refusal is simulated where the file is opened;
-    as anyone else, the file's mode does it too."""
-    from pasur_cli.store import database as store
+    """As root, file modes do not stop a read: the refusal is simulated where Python opens the file
+    (``open`` refuses that one path); as anyone else, the file's mode does it too."""
+    import builtins
     played(pasur, 3)
     before = db.read_bytes()
+    opened = builtins.open
 
-    def denied(path):
-        raise PermissionError(13, "Permission denied")
+    def denied(file, *args, **kwargs):
+        if isinstance(file, str | os.PathLike) and os.path.realpath(file) == os.path.realpath(db):
+            raise PermissionError(13, "Permission denied")
+        return opened(file, *args, **kwargs)
     with monkeypatch.context() as m:
-        m.setattr(store, "_read_header", denied)
+        m.setattr(builtins, "open", denied)
         for args in (["show"], ["matches"], ["play", "7C"], ["export"], ["new", "A", "B"]):
             refused(pasur(*args), 1, "cannot be read (Permission denied)")
     if os.geteuid() != 0:

@@ -146,7 +146,14 @@ def test_compiled_catalogs_match_their_sources(code):
     fresh.seek(0)
     with open(i18n_tools.LOCALE / code / "LC_MESSAGES" / "pasur.mo", "rb") as fp:
         committed = gettext.GNUTranslations(fp)
-    assert gettext.GNUTranslations(fresh)._catalog == committed._catalog  # type: ignore[attr-defined]
+    compiled = gettext.GNUTranslations(fresh)
+    assert compiled.info() == committed.info()
+    for message in catalog(code):
+        if isinstance(message.id, tuple):
+            for n in range(12):
+                assert compiled.ngettext(*message.id[:2], n) == committed.ngettext(*message.id[:2], n), message.id
+        elif message.id:
+            assert compiled.gettext(message.id) == committed.gettext(message.id), message.id
 
 
 @functools.cache
@@ -395,9 +402,13 @@ def test_a_match_and_a_tally_speak_each_language(pasur, code):
 
 @pytest.mark.parametrize("bad", ["²", "①", "3²"])
 def test_digits_int_cannot_read_are_refused_not_a_traceback(pasur, bad):
+    """A superscript or circled digit is no number: the refusal names what was typed, and nothing is scored."""
     pasur("new", "Ali", "Sara")
-    assert pasur("tally", "--count", f"Ali: clubs={bad}", "--count", "Sara: clubs=5").exit_code == 2
-    assert pasur("tally", "--count", "Ali: clubs=8", "--count", "Sara: clubs=5", "--surs", f"Ali={bad}").exit_code == 2
+    count = pasur("tally", "--count", f"Ali: clubs={bad}", "--count", "Sara: clubs=5")
+    assert (count.exit_code, count.output) == (2, f"Error: 'clubs={bad}': clubs is a whole number.\n")
+    surs = pasur("tally", "--count", "Ali: clubs=8", "--count", "Sara: clubs=5", "--surs", f"Ali={bad}")
+    assert surs.exit_code == 2 and f"{bad}" in surs.output and "Error: " in surs.output, surs.output
+    assert '"length": 0' in pasur("show", "--json").output
 
 
 @pytest.mark.parametrize("code", OTHERS)

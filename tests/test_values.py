@@ -100,7 +100,7 @@ def _refusal_field_by_field(kind: type, values: list[object]) -> tuple[str, dict
     quick check must agree with): None when every field is right."""
     from pasur_cli.engine.action import COUNT_MOST
     most = COUNT_MOST if kind is PileCount else {"clubs": COUNT_MOST["clubs"]}
-    for name, held in zip(kind._fields, values, strict=True):
+    for name, held in zip(kind.__match_args__, values, strict=True):
         if isinstance(held, bool) and name not in most:
             continue
         if held.__class__ is not int:
@@ -112,7 +112,7 @@ def _refusal_field_by_field(kind: type, values: list[object]) -> tuple[str, dict
             return "{name}={number} is not allowed: the number cannot be negative.", {"name": name, "number": held}
     if kind is PileCount:
         for name in ("two_clubs", "ten_diamonds", "seven_diamonds"):
-            held = values[kind._fields.index(name)]
+            held = values[kind.__match_args__.index(name)]
             if held.__class__ is not bool:
                 return "{name}={text!r} is not allowed: write true or false.", {"name": name, "text": held}
     return None
@@ -127,7 +127,7 @@ def test_a_count_value_is_accepted_or_refused_as_each_field_says(kind, data):
     """PileCount and SideScore check all their fields at once when every one is a whole number
     within its bounds (or a flag); whatever is given, they accept exactly what the field-by-field
     rule accepts and refuse the rest with its sentence (the first wrong field)."""
-    right = [0, 0, 0, False, False, False] if kind is PileCount else [0] * len(kind._fields)
+    right = [0, 0, 0, False, False, False] if kind is PileCount else [0] * len(kind.__match_args__)
     values = [data.draw(st.booleans()) if held is False else data.draw(st.integers(0, 4))
               for held in right]  # a right value, then one or two fields given anything
     for index in data.draw(st.lists(st.integers(0, len(values) - 1), max_size=2)):
@@ -136,7 +136,7 @@ def test_a_count_value_is_accepted_or_refused_as_each_field_says(kind, data):
     expected = _refusal_field_by_field(kind, [frozen(v) for v in values])  # as the value holds them
     if expected is None:
         made = kind(*values)
-        assert list(made._values()) == values
+        assert [getattr(made, name) for name in kind.__match_args__] == values
     else:
         with pytest.raises(NotationError) as refused:
             kind(*values)
