@@ -66,7 +66,7 @@ def run_trials(tmp_path, trials: int) -> None:
     script = tmp_path / "harness.py"
     script.write_text(HARNESS)
     env = dict(os.environ, NO_COLOR="1", PYTHONPATH=os.pathsep.join(sys.path))
-    child = pexpect.spawn(sys.executable, [str(script), str(db), str(trials)], env=env, encoding="utf-8",
+    child = pexpect.spawn(sys.executable, [str(script), str(db), str(trials)], env=env, encoding="utf-8", codec_errors="replace",  # the tty flushes output at ^C, mid-character at times
                           timeout=10, dimensions=(24, 80))
     child.delaybeforesend = None  # no pause before each key: the instants are the screen's
     try:
