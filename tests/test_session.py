@@ -614,6 +614,7 @@ def test_undo_that_opens_a_finished_match_again_says_so_and_who_had_won(tmp_path
     back, that the match is open again and who had won it; an undo of an open match never does."""
     mid, match, run = reopening_run(tmp_path, seed)
     assert match.winner is not None
+    count = min(count, len(match.log))  # a short match (two tallies) has fewer actions to take back
     said = run("undo", str(count))
     assert said.exit_code == 0, said.output
     reopened = REOPENED.format(mid=mid, winner=match.winner)
@@ -621,8 +622,9 @@ def test_undo_that_opens_a_finished_match_again_says_so_and_who_had_won(tmp_path
     assert lines.count(reopened) == 1 and lines.index(reopened) == count, said.output  # after the COUNT took back
     shown = json.loads(run("show", "--json").output)
     assert not shown["finished"] and shown["winner"] is None
-    again = run("undo")
-    assert again.exit_code == 0 and "is open again" not in again.output
+    if len(match.log) > count:  # an action is left to take back
+        again = run("undo")
+        assert again.exit_code == 0 and "is open again" not in again.output, again.output
 
 
 @pytest.mark.parametrize("seed", some(range(6), 2))
