@@ -57,8 +57,8 @@ class DealResult(Value):
     @classmethod
     def _tallied(cls, number: int, dealer: str, scores: FrozenDict[str, SideScore]) -> DealResult:
         """A tallied deal's result made of values the engine has just checked (the scores kept by
-        ``scored_tally``), without Value's generic constructor: private to the engine, because that
-        costs ~2 us a value and an import of 13,351 tallied deals makes one for each."""
+        ``scored_tally``), without Value's generic constructor (its cost: bench/growth.py --bounds);
+        private to the engine."""
         return cls._made((number, dealer, scores, True))
 
     @classmethod

@@ -753,8 +753,8 @@ def rebuild_snapshots(db: sqlite3.Connection, match_id: int, match: Match, texts
 
 
 def _rows(match_id: int, match: Match, texts: list[str], book_crc: int | None) -> Iterator[tuple[Any, ...]]:
-    """``rebuild_snapshots``' rows, each made as SQLite takes it (a match of 13,351 tallied deals
-    never holds them all): each column's text made for all the deals at once (the figures added up
+    """``rebuild_snapshots``' rows, each made as SQLite takes it (a long match never
+    holds them all): each column's text made for all the deals at once (the figures added up
     by ``figures_after_each``, the totals being their points), then the checksums deal by deal."""
     results, sides = match.results, list(match.sides)
     figures = [column for side in sides for column in figures_after_each(results, side)]
