@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
+from pasur_cli.engine.limits import NAME_MOST
 from pasur_cli.engine.reading import PERSIAN_LETTERS
 
 __all__ = ["JOINERS", "NAME_MOST", "check_name", "check_players", "find_name", "name_key", "side_names", "sides_of"]
@@ -30,7 +31,6 @@ def sides_of(players: list[str], teams: bool) -> list[str]:
     return list(dict.fromkeys(side_names(players, teams)))
 
 
-NAME_MOST = 40  # characters in a player's name
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and symbols drawn as nothing
 JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: how Persian words are spelt
 _DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
