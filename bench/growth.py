@@ -209,7 +209,7 @@ LARGEST = {"wide": "widest tally (4 names, 160 bytes)", "tallies": "random talli
 
 def roundtrip(quick: bool) -> None:
     """The largest matches pasur holds exported and imported back (see the module's docstring)."""
-    from pasur_cli.engine.action import ACTIONS_MOST
+    from pasur_cli.engine.names import ACTIONS_MOST
     from pasur_cli.engine.record import MAX_BYTES
     most, times = (2000, 1) if quick else (ACTIONS_MOST, 3)
     with tempfile.TemporaryDirectory() as tmp:

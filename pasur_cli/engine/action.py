@@ -15,7 +15,7 @@ The engine replays the values; nothing parses an action's text again.
   ``tally<TAB>{json}``.
 
 ``as_dict()`` is the JSON form and ``line`` the stored one; both are what pasur always wrote.
-The bounds of every field are the one table in pasur_cli.engine.limits.
+The bounds of every field are the one table in pasur_cli.engine.names.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from pasur_cli.engine.cards import ORDER, Card, parse_card
 from pasur_cli.engine.errors import NotationError, Plural, Words, shorten
-from pasur_cli.engine.limits import (
+from pasur_cli.engine.names import (
     COUNT_KEYS,
     COUNT_MOST,
     NAME_TEXT_MOST,

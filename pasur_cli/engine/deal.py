@@ -13,7 +13,7 @@ from enum import StrEnum
 from pasur_cli.engine.captures import Captures, card_no_sur, legal_captures, verify_capture
 from pasur_cli.engine.cards import DECK, ORDER, Card, Rank
 from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError, Plural, Words
-from pasur_cli.engine.limits import TABLE_CARDS
+from pasur_cli.engine.names import TABLE_CARDS
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import PileCount, SideScore, score_deal
 from pasur_cli.engine.values import FrozenDict, Value

@@ -17,7 +17,7 @@ from pasur_cli.engine.arguments import check_type
 from pasur_cli.engine.cards import Card, as_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
-from pasur_cli.engine.names import check_players, names_starting, side_names, sides_of
+from pasur_cli.engine.names import check_name_length, names_starting, side_names, sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
 from pasur_cli.engine.tally import scored_tally
@@ -96,8 +96,10 @@ class Match:
             check_type("a player", name, str)
         check_type("rules", rules, Rules)
         check_type("dealer", dealer, int)
-        self.players, self.rules, self.first_dealer = check_players(players), rules, dealer
-        if dealer not in range(len(self.players)):
+        for seat, name in enumerate(players, 1):
+            check_name_length(name, seat)  # the store's bound (check_players): the store reads back any match
+        self.players, self.rules, self.first_dealer = list(players), rules, dealer
+        if not 2 <= len(self.players) <= 4 or dealer not in range(len(self.players)):
             raise IllegalPlayError("a match has 2, 3 or 4 players and its dealer is one of their seats.")
         self.seat_sides = side_names(self.players, rules.teams)
         self.sides = sides_of(self.players, rules.teams)
@@ -367,8 +369,8 @@ class Match:
     def undo(self, count: int = 1) -> dict[str, Any]:
         """Take back the last ``count`` actions (as python-chess's ``pop()``) and return the last of
         them (its canonical form as JSON, ``Action.as_dict()``): the one way a match takes an action
-        back (the store's undo calls it too). The match is rebuilt by replaying the actions before them; a deal in progress
-        stays the same object, a play earlier. Raises IllegalPlayError when this object cannot
+        back (the store's undo calls it too). The match is rebuilt by replaying the actions before
+        them; a deal in progress stays the same object, a play earlier. Raises IllegalPlayError when this object cannot
         take back that many (its log is shorter, or its earlier actions came from a snapshot)."""
         if not self.log:
             raise IllegalPlayError("there is nothing to take back.")

@@ -28,9 +28,8 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from pasur_cli.engine.action import Action, read_action, read_line
 from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Plural, Words, shorten
-from pasur_cli.engine.limits import ACTIONS_MOST, NAME_TEXT_MOST
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.names import check_players, find_name
+from pasur_cli.engine.names import ACTIONS_MOST, NAME_TEXT_MOST, check_players, find_name
 from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules
 
 FORMAT, VERSION = "pasur-match", 1

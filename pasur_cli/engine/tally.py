@@ -17,7 +17,7 @@ from pasur_cli.engine.action import TallyAction, read_action
 from pasur_cli.engine.arguments import wrong_type
 from pasur_cli.engine.cards import DECK, Card
 from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
-from pasur_cli.engine.limits import COUNT_MOST
+from pasur_cli.engine.names import COUNT_MOST
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SEVEN_DIAMONDS, TEN_DIAMONDS, TWO_CLUBS, PileCount, SideScore, score_deal
 from pasur_cli.engine.values import FrozenDict

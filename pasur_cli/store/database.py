@@ -40,9 +40,8 @@ from typing import Any
 from pasur_cli.engine.action import Action, read_action, read_line
 from pasur_cli.engine.arguments import check_type, shown, wrong_type
 from pasur_cli.engine.errors import NotationError, PasurError, Plural, Words, shorten
-from pasur_cli.engine.limits import ACTIONS_MOST
 from pasur_cli.engine.match import DealResult, Match
-from pasur_cli.engine.names import check_players, side_names, sides_of
+from pasur_cli.engine.names import ACTIONS_MOST, check_players, side_names, sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.scoring import match_winner

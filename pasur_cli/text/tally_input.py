@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pasur_cli.engine.action import check_count
 from pasur_cli.engine.cards import parse_card, parse_cards
 from pasur_cli.engine.errors import NotationError, Words
-from pasur_cli.engine.limits import COUNT_KEYS, COUNT_MOST
-from pasur_cli.engine.names import find_name, name_key
+from pasur_cli.engine.names import COUNT_KEYS, COUNT_MOST, find_name, name_key
 from pasur_cli.engine.reading import N_, whole_number
 from pasur_cli.text.i18n import ANSWERS, catalog_words, language
 
