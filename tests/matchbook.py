@@ -114,7 +114,7 @@ def largest_match(kind: str, seed: int = 0, most: int | None = None) -> tuple[li
     match holds), never finished: ``tallies``, random tallied deals by counts (the most deals);
     ``wide``, the widest tally repeated (four players of the longest names, every count and sur
     written, each with the longest time: the largest export); ``played``, deals played card by card."""
-    from pasur_cli.engine.action import ACTIONS_MOST
+    from pasur_cli.engine.names import ACTIONS_MOST
     most = ACTIONS_MOST if most is None else most
     rng = random.Random(seed)
     if kind == "wide":

@@ -32,7 +32,7 @@ def log(db) -> list[dict]:
     try:
         record = store.load(store.match_ids()[0], full=True)
         record.replay()  # must replay cleanly
-        return record.actions
+        return [action.as_dict() for action in record.actions]
     finally:
         store.close()
 

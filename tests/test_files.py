@@ -517,7 +517,7 @@ def test_a_record_written_by_hand_with_a_tab_or_a_string_take_is_refused(pasur, 
     bad = json.loads(json.dumps(doc))
     bad["actions"][0]["action"]["table"] = "5C 9D 3H KS"
     path.write_text(json.dumps(bad))
-    refused(pasur("import", path), 2, "must be a list")
+    refused(pasur("import", path), 2, "action 1", "is a list of cards")
     assert db.read_bytes() == before
 
 

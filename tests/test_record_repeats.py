@@ -14,11 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tier import sized
 
-from pasur_cli.engine.action import action_text
+from pasur_cli.engine.action import read_action
 from pasur_cli.engine.cards import DECK
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.record import check_action, read_record
+from pasur_cli.engine.record import read_record
 from pasur_cli.engine.rules import Rules, parse_rules
 
 TEAMS = ["Ali", "José", "Reza", "Mina"]
@@ -85,12 +85,12 @@ def careful(doc: dict) -> tuple[type, str] | Match:
     """The record read the careful way: each action checked field by field and applied alone (what
     the reader did before it kept a tally's replay). The refusal as the reader words it, or the match."""
     match = Match(doc["players"], Rules(**doc["rules"]), 0)
-    sides = list(match.sides)
     for number, entry in enumerate(doc["actions"], 1):
         try:
-            action = check_action(entry["action"], number, sides)
+            action = read_action(entry["action"], complete=True)
         except NotationError as err:
-            return NotationError, str(err)
+            return NotationError, str(NotationError("action {number} of the record is refused: {reason}",
+                                                    number=number, reason=err))
         try:
             match.apply(action)
         except PasurError as err:
@@ -124,7 +124,7 @@ def test_a_record_of_repeated_tallies_reads_as_each_action_applied_alone(seed):
     sides = list(Match(players, rules).sides)
     pool = [a_tally(rng, sides, rng.choice([0, 0, 1, 3])) for _ in range(rng.randint(1, 6))]
     if rng.random() < .5:  # written as pasur exports them: each tally in its canonical form
-        pool = [Match.replay(players, rules, 0, [a]).log[0] for a in pool]
+        pool = [Match.replay(players, rules, 0, [a]).log[0].as_dict() for a in pool]
     actions = [rng.choice(pool) for _ in range(rng.randint(1, 60))]
     for _ in range(rng.choice([0, 0, 1, 2])):  # now and then one of them written otherwise
         at = rng.randrange(len(actions))
@@ -141,7 +141,7 @@ def test_a_record_of_repeated_tallies_reads_as_each_action_applied_alone(seed):
     assert record.actions == expected.log and record.match.totals == expected.totals
     assert json.dumps([r.as_dict() for r in record.match.results]) == json.dumps(
         [r.as_dict() for r in expected.results])  # a score of 1 is never one of true
-    assert record.texts == [action_text(a) for a in record.actions] == [action_text(a) for a in expected.log]
+    assert record.texts == [a.line for a in record.actions] == [a.line for a in expected.log]
     inside = [id(c) for action in record.actions for c in containers(action)]
     assert len(inside) == len(set(inside))  # a change to one action changes no other
     assert all(kept is action for kept, action in zip(record.match.log, record.actions, strict=True))

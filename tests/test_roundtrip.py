@@ -15,11 +15,10 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from tier import sized
 
-from pasur_cli.engine.action import ACTIONS_MOST
 from pasur_cli.engine.cards import parse_cards
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.names import check_players
+from pasur_cli.engine.names import ACTIONS_MOST, check_players
 from pasur_cli.engine.record import ENTRY_MOST, HEAD_MOST, MAX_ACTIONS, MAX_BYTES, dump_record, read_record
 from pasur_cli.engine.rules import parse_rules
 from pasur_cli.store.actions import enter_table, enter_tally

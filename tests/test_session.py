@@ -99,8 +99,8 @@ def test_a_wrong_choice_of_cards_says_why(pasur, db):
 def test_the_table_says_how_many_cards_were_given(pasur, db):
     pasur("new", "Ali", "Sara")
     result = pasur("session", input="th 4d 5h\ndeal 2c\n")
-    assert "the table is 4 cards; 3 were given (10♥ 4♦ 5♥)." in result.output
-    assert "the table is 4 cards; 1 was given (2♣)." in result.output
+    assert "the initial table is 4 cards; 3 were given (10♥ 4♦ 5♥)." in result.output
+    assert "the initial table is 4 cards; 1 was given (2♣)." in result.output
 
 
 def test_opening_lines_speak_the_sessions_language(pasur, db):
@@ -199,7 +199,7 @@ def play_deal(t: Table, rng: random.Random, mistakes: bool) -> None:
     t.check_prompt(line)
     if mistakes:
         t.send(" ".join(c.code for c in table[:3]))
-        t.expect("the table is 4 cards; 3 were given")
+        t.expect("the initial table is 4 cards; 3 were given")
         t.check_prompt(t.prompt())
     t.send(" ".join(c.code.lower() for c in table))
     match.start_deal(table)

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pasur_cli.engine.action import COUNT_KEYS
 from pasur_cli.engine.errors import NotationError
-from pasur_cli.engine.names import check_players, name_key
+from pasur_cli.engine.names import COUNT_KEYS, check_players, name_key
 from pasur_cli.text import i18n
 from pasur_cli.text.tally_input import KEY_MESSAGES, count_keys, parse_counts, yes_no_words
 

@@ -98,7 +98,7 @@ def test_a_pile_count_holds_only_what_a_pile_can(bad):
 def _refusal_field_by_field(kind: type, values: list[object]) -> tuple[str, dict[str, object]] | None:
     """What a count-holding value says of these fields, each looked at in order (the rule its
     quick check must agree with): None when every field is right."""
-    from pasur_cli.engine.action import COUNT_MOST
+    from pasur_cli.engine.names import COUNT_MOST
     most = COUNT_MOST if kind is PileCount else {"clubs": COUNT_MOST["clubs"]}
     for name, held in zip(kind.__match_args__, values, strict=True):
         if isinstance(held, bool) and name not in most:

@@ -25,9 +25,10 @@ import random
 from collections.abc import Iterable
 
 from pasur_cli.engine import playout as sim
+from pasur_cli.engine.action import Action, PlayAction
 from pasur_cli.engine.arguments import check_type, check_whole, wrong_type
 from pasur_cli.engine.captures import legal_captures
-from pasur_cli.engine.cards import DECK, ORDER, Card, parse_card, parse_cards
+from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
 from pasur_cli.engine.deal import Deal
 from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.match import Match
@@ -278,8 +279,7 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
         assert current is not None
         player = current.turn or ""
         hand = _still_held(current, plays, k)
-        card = parse_card(str(action["card"]))
-        take = tuple(sorted((parse_card(str(c)) for c in action["take"]), key=ORDER))  # type: ignore[attr-defined]
+        card, take = action.card, tuple(sorted(action.take or (), key=ORDER))
         choices = options(current, hand)
         if len(choices) > 1:
             weighing = _weighing(current, hand, (card, take), seed).run(effort, most)
@@ -322,28 +322,28 @@ def _weighing(deal: Deal, hand: list[Card], keep: tuple[Card, tuple[Card, ...]] 
                     random.Random(0 if seed is None else seed), None if keep is None else choices.index(keep))
 
 
-def _still_held(deal: Deal, plays: list[dict[str, object]], k: int) -> list[Card]:
+def _still_held(deal: Deal, plays: list[PlayAction], k: int) -> list[Card]:
     """The hand of the player of play ``k`` (the deal's plays so far): the cards they play from now
     to the end of this hand."""
     n = len(deal.players)
     end = (k // (4 * n) + 1) * 4 * n
-    return sorted((parse_card(str(plays[j]["card"])) for j in range(k, end, n)), key=ORDER)
+    return sorted((plays[j].card for j in range(k, end, n)), key=ORDER)
 
 
-def _deal_actions(match: Match, number: int) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+def _deal_actions(match: Match, number: int) -> tuple[list[Action], list[PlayAction]]:
     """The actions before deal ``number``'s first play (through its table), and its plays."""
     if match.start:
         raise IllegalPlayError("deal {deal} is not in this match's log (it was read from a snapshot):"
                                " replay the whole log to review it.", deal=number)
-    before: list[dict[str, object]] = []
-    plays: list[dict[str, object]] = []
+    before: list[Action] = []
+    plays: list[PlayAction] = []
     belongs = 0
     for action in match.log:
-        if action["type"] != "play":
+        if not isinstance(action, PlayAction):
             belongs += 1
         if belongs > number:
             break
-        if belongs == number and action["type"] == "play":
+        if belongs == number and isinstance(action, PlayAction):
             plays.append(action)
         else:
             before.append(action)

@@ -176,6 +176,16 @@ def parse_card(text: str) -> Card:
     return _BY_CODE[RANK_CODES[rank] + suit]
 
 
+def as_card(card: Card | str) -> Card:
+    """The one card ``card`` is: a Card as it is, a string read by ``parse_card`` (one card). Raises
+    NotationError for a string that is no card or anything else."""
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return parse_card(card)
+    raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
+
+
 def split_tokens(texts: str | list[str] | tuple[str, ...]) -> list[str]:
     """Split one or several arguments on spaces and commas into tokens."""
     if isinstance(texts, str):

@@ -7,12 +7,13 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 
 from pasur_cli.engine.captures import Captures, card_no_sur, legal_captures, verify_capture
 from pasur_cli.engine.cards import DECK, ORDER, Card, Rank
-from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, PasurError, Plural
+from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError, Plural, Words
+from pasur_cli.engine.names import TABLE_CARDS
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import PileCount, SideScore, score_deal
 from pasur_cli.engine.values import FrozenDict, Value
@@ -21,11 +22,22 @@ HANDS = {2: 6, 3: 4, 4: 3}  # hands per deal by number of players
 CARDS_PER_HAND = 4
 
 
+def check_table_size(table: Sequence[Card]) -> None:
+    """Raise NotationError unless ``table`` is as many cards as an initial table holds (the one
+    sentence of that rule: the engine, the commands and the session say it so)."""
+    if len(table) != TABLE_CARDS:
+        raise NotationError(Plural("the initial table is 4 cards; {count} was given ({cards}).",
+                                   "the initial table is 4 cards; {count} were given ({cards}).", "count"),
+                            count=len(table), cards=list(table))
+    if len(set(table)) != len(table):
+        twice = next(card for card in table if table.count(card) > 1)
+        raise NotationError("{card} is named twice in the {what}: each card exists once.", card=twice,
+                            what=Words("table"))
+
+
 def table_problem(table: list[Card], rules: Rules) -> IllegalPlayError | None:
     """What the dealer must do about this initial table (RULES.md section 3), as an error carrying
-    the facts (not raised), or None when the table stands."""
-    if len(table) != 4 or len(set(table)) != 4:
-        return IllegalPlayError("the initial table is 4 different cards, not {count}.", count=len(set(table)))
+    the facts (not raised), or None when the table stands (its size: ``check_table_size``)."""
     if rules.table_check == "none":
         return None
     jacks = [c for c in table if c.rank == Rank.JACK]
@@ -45,7 +57,9 @@ def table_problem(table: list[Card], rules: Rules) -> IllegalPlayError | None:
 
 
 def check_table(table: list[Card], rules: Rules) -> None:
-    """Raise IllegalPlayError saying what the dealer must do when the initial table fails the check."""
+    """Raise NotationError for a table that is not 4 cards, IllegalPlayError saying what the dealer
+    must do when the initial table fails the rules' check."""
+    check_table_size(table)
     problem = table_problem(table, rules)
     if problem is not None:
         raise problem
@@ -403,7 +417,8 @@ class Deal:
         Raises what ``verify_play`` raises; nothing changes then.
         """
         taken = self.verify_play(card, take, by)
-        player = self.players[(self.dealer + 1 + self.played) % len(self.players)]
+        player = self.turn
+        assert player is not None  # verify_play refused a play once the deal is over
         side, hand = self.side_of(player), self.hand
         sur, no_sur, cancelled = False, None, None
         if taken and len(taken) == len(self.table):

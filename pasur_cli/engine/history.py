@@ -9,7 +9,9 @@ actions are not in the log, so they are not here either. No I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+from pasur_cli.engine.action import Action
 from pasur_cli.engine.cards import Card
 from pasur_cli.engine.deal import Deal, Play
 from pasur_cli.engine.errors import NotationError
@@ -57,7 +59,7 @@ class Scored(Value):
 Event = TableDealt | Played | Leftover | Scored
 
 
-def match_events(players: list[str], rules: Rules, dealer: int, actions: list[dict[str, object]],
+def match_events(players: list[str], rules: Rules, dealer: int, actions: Sequence[Action | dict[str, Any]],
                  results: Sequence[DealResult] = (), start: int = 0) -> list[Event]:
     """Every event of a match, replaying its whole log (``actions`` from the first one), or the
     events of the ``actions`` after the first ``start``, whose deals ended with ``results`` (a

@@ -1,14 +1,10 @@
 """A match: players, sides, rules and the deals, advanced by recorded actions.
 
 The match is its log: ``Match.replay(players, rules, dealer, actions)`` rebuilds the state from
-the actions, and every change a player makes is one action (a dict that JSON can hold):
-
-- ``{"type": "deal", "table": ["5C", ...]}``: the initial table of the next deal;
-- ``{"type": "play", "card": "7C", "take": ["4D"], "by": "Ali"}``: a play and its capture;
-- ``{"type": "tally", "piles": {side: [codes]} | "counts": {side: {...}}, "surs": {side: n}}``:
-  a deal scored from its piles without play-by-play entry.
-
-An action's schema, its limits and its one-line form live in pasur_cli.engine.action.
+the actions, and every change a player makes is one action: a ``DealAction`` (the initial table
+of the next deal), a ``PlayAction`` (a play and its capture) or a ``TallyAction`` (a deal scored
+from its piles without play-by-play entry). Their JSON form is read once, by
+pasur_cli.engine.action's ``read_action``; the match replays the values.
 """
 
 from __future__ import annotations
@@ -16,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pasur_cli.engine.action import action_text, check_action, tally_key
+from pasur_cli.engine.action import Action, DealAction, PlayAction, TallyAction, read_action
 from pasur_cli.engine.arguments import check_type
-from pasur_cli.engine.cards import Card, parse_card, parse_cards
+from pasur_cli.engine.cards import Card, as_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
-from pasur_cli.engine.names import names_starting, side_names, sides_of
+from pasur_cli.engine.names import check_name_length, names_starting, side_names, sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
 from pasur_cli.engine.tally import scored_tally
@@ -100,6 +96,8 @@ class Match:
             check_type("a player", name, str)
         check_type("rules", rules, Rules)
         check_type("dealer", dealer, int)
+        for seat, name in enumerate(players, 1):
+            check_name_length(name, seat)  # the store's bound (check_players): the store reads back any match
         self.players, self.rules, self.first_dealer = list(players), rules, dealer
         if not 2 <= len(self.players) <= 4 or dealer not in range(len(self.players)):
             raise IllegalPlayError("a match has 2, 3 or 4 players and its dealer is one of their seats.")
@@ -111,10 +109,10 @@ class Match:
         self.deal: Deal | None = None
         self.start = 0  # actions before ``log`` (their results came from a snapshot)
         self.base: list[DealResult] = []  # those results
-        self.log: list[dict[str, Any]] = []  # the canonical form of every action applied after ``start``
+        self.log: list[Action] = []  # the canonical form of every action applied after ``start``
 
     @classmethod
-    def replay(cls, players: list[str], rules: Rules, dealer: int, actions: Iterable[dict[str, Any]],
+    def replay(cls, players: list[str], rules: Rules, dealer: int, actions: Iterable[Action | dict[str, Any]],
                results: Iterable[DealResult] = (), start: int = 0) -> Match:
         """Rebuild a match from its log, or from the ``results`` of its first ``start`` actions
         (a snapshot) and the actions after them. Raises IllegalPlayError naming the first action
@@ -221,7 +219,7 @@ class Match:
         NotationError for cards that are not cards, IllegalPlayError when no deal can begin (a
         deal in progress, the match over) or the rules' check refuses the table (the error says
         what the dealer must do)."""
-        cards = _cards(table, Words("table"))
+        cards = parse_cards(table, Words("table"))
         self._ready()
         if self.deal is not None:
             raise IllegalPlayError("deal {number} is still being played; finish it first.", number=self.deal_number)
@@ -242,7 +240,7 @@ class Match:
         cards = list(self.verify_start_deal(table))
         self.deal = Deal._after_check(self.players, self.seat_sides, self.players.index(self.dealer), self.rules,
                                      cards, self.totals)
-        self.log.append({"type": "deal", "table": [c.code for c in cards]})
+        self.log.append(DealAction(tuple(cards)))
         return self.deal
 
     def verify_play(self, card: Card | str, take: Iterable[Card | str] | str | None = None,
@@ -254,8 +252,8 @@ class Match:
     def _play_in_deal(self, card: Card | str, take: Iterable[Card | str] | str | None,
                       by: str | None) -> tuple[Deal, Card, list[Card] | None, str | None]:
         """The deal in progress and the play read from its notation; raises when no deal is."""
-        played = _card(card)
-        took = None if take is None else _cards(take, Words("capture"))
+        played = as_card(card)
+        took = None if take is None else parse_cards(take, Words("capture"))
         self._ready()
         if self.deal is None:
             raise IllegalPlayError("enter the table of deal {number} first (pasur deal CARD CARD CARD CARD).",
@@ -278,8 +276,7 @@ class Match:
         IllegalPlayError or AmbiguousPlayError (nothing changes then)."""
         deal, played, took, player = self._play_in_deal(card, take, by)
         record = deal.play(played, took, player)
-        self.log.append({"type": "play", "card": record.card.code, "take": [c.code for c in record.taken],
-                         "by": record.player})
+        self.log.append(PlayAction(record.card, record.taken, record.player))
         if deal.over:
             self._finish(DealResult(self.deal_number, self.dealer, deal.score()), at=self.length)
             self.deal = None
@@ -297,8 +294,8 @@ class Match:
                      counts: dict[str, dict[str, int | bool]] | None = None,
                      surs: dict[str, int] | None = None, partial: bool = False) -> DealResult:
         """Raise the reason ``tally`` would refuse this tally; return the result it would record."""
-        action = self._tally_of(piles, counts, surs, partial)
-        check_action(action)
+        action = read_action(self._tally_of(piles, counts, surs, partial), "tally")
+        assert isinstance(action, TallyAction)
         return self._verify_tally(action)[1]
 
     def can_tally(self, piles: dict[str, Iterable[Card | str]] | None = None,
@@ -322,25 +319,14 @@ class Match:
         assert isinstance(result, DealResult)
         return result
 
-    def _verify_tally(self, action: dict[str, Any],
-                      key: tuple[Any, ...] | None = None) -> tuple[dict[str, Any], DealResult]:
-        """The canonical form of a tally action (its ``tally_key`` when known) and the result it
-        records; raises its refusal."""
+    def _verify_tally(self, action: TallyAction) -> tuple[TallyAction, DealResult]:
+        """The canonical form of a tally action and the result it records; raises its refusal."""
         self.check_tally_allowed()
-        canonical, scores = scored_tally(self, action, key)
+        canonical, scores = scored_tally(self, action)
         return canonical, DealResult._tallied(len(self.results) + 1, self.dealer, scores)
 
-    def _tally(self, action: dict[str, Any], key: tuple[Any, ...] | None = None) -> DealResult:
-        self.check_tally_allowed()
-        return self._add_tally(*scored_tally(self, action, key))
-
-    def _add_tally(self, canonical: dict[str, Any], scores: FrozenDict[str, SideScore]) -> DealResult:
-        """Record a tally that ``check_tally_allowed`` let in now and ``scored_tally`` scored for the
-        match as it stands (its sides, rules and sides at the sur limit): ``canonical`` its own
-        dict, kept in the log. Private to the engine (``_tally``, and the record's reader for a
-        tally equal to one it replayed at that same standing): scores made otherwise would record
-        another result."""
-        result = DealResult._tallied(len(self.results) + 1, self.dealer, scores)
+    def _tally(self, action: TallyAction) -> DealResult:
+        canonical, result = self._verify_tally(action)
         self.log.append(canonical)
         self._finish(result, at=self.length)
         return result
@@ -360,51 +346,39 @@ class Match:
         for side, score in result.scores.items():
             self.totals[side] += score.total
 
-    def apply(self, action: dict[str, Any], kind: str | None = None) -> Deal | Play | DealResult:
-        """Apply one recorded action and return what it did (Deal, Play or DealResult); ``kind``
-        (deal, play or tally): the one type of action accepted (None: any).
-
-        The action is checked strictly first (``check_action``: exact types and keys, bounded
-        sizes, the type ``kind``), so anything ``apply`` accepts can be written to a record and
-        replayed; a refused action changes nothing. After it,
-        ``log[-1]`` holds the action's canonical form: the one that replays to the same thing
-        (card codes as written by pasur, a play's ``take`` as the capture made and ``by`` as the
-        player whose turn it was, a tally with every field). Store that, not the input.
+    def apply(self, action: Action | dict[str, Any], kind: str | None = None) -> Deal | Play | DealResult:
+        """Apply one action (a value, or its JSON form, read by ``read_action``) and return what it
+        did (Deal, Play or DealResult); ``kind`` (deal, play or tally): the one type of action
+        accepted (None: any). A refused action changes nothing. After it, ``log[-1]`` holds the
+        action's canonical form: the one that replays to the same thing (a play's ``take`` as the
+        capture made and ``by`` as the player whose turn it was, a tally with every field). Store
+        that, not the input. Raises NotationError for no action, what ``start_deal``, ``play`` and
+        ``tally`` raise.
 
         >>> from pasur_cli.engine.rules import PRESETS
         >>> match = Match(["Ali", "Sara"], PRESETS["pagat"])
         >>> _ = match.apply({"type": "deal", "table": ["5c", "9♦", "3h", "ks"]})
         >>> _ = match.apply({"type": "play", "card": "2s"})
-        >>> match.log[-1]
+        >>> match.log[-1].as_dict()
         {'type': 'play', 'card': '2S', 'take': ['9D'], 'by': 'Sara'}
         """
-        key = tally_key(action) if kind in (None, "tally") else None  # a tally plainly right, as a key
-        if key is not None:
-            return self._tally(action, key)
-        check_action(action, kind)
-        kind = action["type"]
-        if kind == "deal":
-            return self.start_deal(action["table"])
-        if kind == "play":
-            return self.play(action["card"], action.get("take"), action.get("by"))
+        action = read_action(action, kind)
+        if isinstance(action, DealAction):
+            return self.start_deal(action.table)
+        if isinstance(action, PlayAction):
+            return self.play(action.card, action.take, action.by)
         return self._tally(action)
 
-    def _apply_tally(self, action: dict[str, Any], key: tuple[Any, ...]) -> DealResult:
-        """``apply`` of a tally action whose ``tally_key`` the caller made (the record's reader, which
-        makes it once for all it does with the action). Not for any other caller: the key stands for
-        the checks ``apply`` makes, so a key that is not the action's would record another tally."""
-        return self._tally(action, key)
-
     @property
-    def last_action(self) -> dict[str, Any] | None:
+    def last_action(self) -> Action | None:
         """The canonical form of the last action applied (None when this object applied none)."""
         return self.log[-1] if self.log else None
 
     def undo(self, count: int = 1) -> dict[str, Any]:
         """Take back the last ``count`` actions (as python-chess's ``pop()``) and return the last of
-        them (canonical form): the one way a match takes an action back (the store's undo calls
-        it too). The match is rebuilt by replaying the actions before them; a deal in progress
-        stays the same object, a play earlier. Raises IllegalPlayError when this object cannot
+        them (its canonical form as JSON, ``Action.as_dict()``): the one way a match takes an action
+        back (the store's undo calls it too). The match is rebuilt by replaying the actions before
+        them; a deal in progress stays the same object, a play earlier. Raises IllegalPlayError when this object cannot
         take back that many (its log is shorter, or its earlier actions came from a snapshot)."""
         if not self.log:
             raise IllegalPlayError("there is nothing to take back.")
@@ -423,22 +397,12 @@ class Match:
             vars(self.deal).update(vars(again.deal))  # the same deal, a play earlier: keep the object
         else:
             self.deal = again.deal
-        return last
-
-
-def _card(card: Card | str) -> Card:
-    if isinstance(card, str):
-        return parse_card(card)
-    return parse_cards([card])[0]  # a Card, or the refusal of what is none
-
-
-def _cards(cards: Iterable[Card | str] | str, what: object) -> list[Card]:
-    return parse_cards(cards, what)
+        return last.as_dict()
 
 
 def _describe(action: object) -> str:
     try:
-        text = action_text(action).replace("\t", " ")  # type: ignore[arg-type]
+        text = read_action(action).line.replace("\t", " ")
     except (KeyError, TypeError, ValueError, AttributeError):
         text = repr(action)
     return shorten(text, 80)

@@ -14,7 +14,27 @@ from functools import lru_cache
 from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.reading import PERSIAN_LETTERS
 
-__all__ = ["JOINERS", "NAME_MOST", "check_name", "check_players", "find_name", "name_key", "side_names", "sides_of"]
+# -- the one table of limits: what a name, an action and a match may hold. The engine checks them
+# where its values are made (``check_players``, ``action.read_action``), and the store and the
+# record reader call those, so a value one of them accepts is one every other accepts.
+NAME_MOST = 40          # characters in a player's name, as stored (NFC, surrounding spaces removed)
+NAME_TEXT_MOST = 4 * NAME_MOST  # characters of a name as given, before NFC (a decomposed accent is two)
+SIDE_TEXT_MOST = 2 * NAME_TEXT_MOST + 3  # a team's side: two names joined by " & "
+TABLE_CARDS = 4         # cards on the initial table
+TAKE_MOST = 48          # cards a capture can name (the table can never hold more)
+PILE_MOST = 52          # cards in one side's pile
+SIDES_MOST = 4          # sides a tally names
+SURS_MOST = 48          # surs one side can hold at the end of a deal (at most one a play)
+COUNT_KEYS = ("clubs", "aces", "jacks", "two_clubs", "ten_diamonds", "seven_diamonds")
+COUNT_MOST = {"clubs": 13, "aces": 4, "jacks": 4}  # the cards of each count there are
+# actions one match holds (about 400 deals played card by card, or 20,000 tallied deals): the store
+# records no more, and so an import reads no more, and the bytes it reads follow (engine.record)
+ACTIONS_MOST = 20_000
+
+
+__all__ = ["ACTIONS_MOST", "COUNT_KEYS", "COUNT_MOST", "JOINERS", "NAME_MOST", "NAME_TEXT_MOST", "PILE_MOST",
+           "SIDES_MOST", "SIDE_TEXT_MOST", "SURS_MOST", "TABLE_CARDS", "TAKE_MOST",
+           "check_name", "check_name_length", "check_players", "find_name", "name_key", "side_names", "sides_of"]
 
 
 def side_names(players: list[str], teams: bool) -> list[str]:
@@ -30,7 +50,6 @@ def sides_of(players: list[str], teams: bool) -> list[str]:
     return list(dict.fromkeys(side_names(players, teams)))
 
 
-NAME_MOST = 40  # characters in a player's name
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and symbols drawn as nothing
 JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: how Persian words are spelt
 _DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -83,14 +102,19 @@ def check_name(name: object, seat: int) -> str:
         raise IllegalPlayError("player {seat}'s name cannot be empty.", seat=seat)
     if "&" in name:
         raise IllegalPlayError("{name!r}: a player's name cannot contain '&' (it joins team names).", name=name)
-    if len(name) > NAME_MOST:
-        raise IllegalPlayError(Plural("player {seat}'s name has {count} character; at most {most} are allowed.",
-                                      "player {seat}'s name has {count} characters; at most {most} are allowed.",
-                                      "count"), seat=seat, count=len(name), most=NAME_MOST)
+    check_name_length(name, seat)
     if all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS or ch in JOINERS
            for ch in name):
         raise IllegalPlayError("player {seat}'s name shows nothing: write a name that can be read.", seat=seat)
     return name
+
+
+def check_name_length(name: str, seat: int) -> None:
+    """Raise IllegalPlayError when the name of the player in ``seat`` (1-based) is longer than NAME_MOST."""
+    if len(name) > NAME_MOST:
+        raise IllegalPlayError(Plural("player {seat}'s name has {count} character; at most {most} are allowed.",
+                                      "player {seat}'s name has {count} characters; at most {most} are allowed.",
+                                      "count"), seat=seat, count=len(name), most=NAME_MOST)
 
 
 @lru_cache(maxsize=4096)  # the record book asks it for every player of every match

@@ -6,9 +6,10 @@
 ``read_record`` trusts nothing in the document. It bounds its size and nesting before parsing
 (so a hostile file gets a sentence, never a RecursionError), refuses NaN, Infinity, fractions
 and huge numbers, checks every field's type and value and names unknown fields, then replays
-every action through the engine. What it returns, and what the store keeps, is the *canonical*
-form of each action (the cards as codes, the capture actually made, the player whose turn it
-was), never the raw input, and that form is replayed again to be sure it reads back the same.
+every action through the engine. Each action is read once, by the engine's one reader
+(``action.read_action``). What it returns, and what the store keeps, is the *canonical* form of
+each action (the capture actually made, the player whose turn it was), never the raw input, and
+that form is replayed again to be sure it reads back the same.
 
 ``dump_record`` writes the document as `pasur export` does, one action a line. A match holds at
 most ACTIONS_MOST actions (the store records no more), so the largest export is bounded, and
@@ -20,36 +21,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-from pasur_cli.engine.action import (
-    ACTIONS_MOST,
-    COUNT_KEYS,
-    COUNT_MOST,
-    FIELDS,
-    NAME_TEXT_MOST,
-    PILE_MOST,
-    REQUIRED,
-    SURS_MOST,
-    TAKE_MOST,
-    action_text,
-    parse_action,
-    tally_key,
-    tally_of_key,
-)
+from pasur_cli.engine.action import Action, read_action, read_line
 from pasur_cli.engine.arguments import check_type, wrong_type
-from pasur_cli.engine.cards import parse_card
 from pasur_cli.engine.errors import IllegalPlayError, NotationError, PasurError, Plural, Words, shorten
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.names import check_players, find_name
+from pasur_cli.engine.names import ACTIONS_MOST, NAME_TEXT_MOST, check_players, find_name
 from pasur_cli.engine.rules import BOOLS, CHOICES, OPTION_NAMES, OPTIONAL_INTS, Rules
-from pasur_cli.engine.scoring import SideScore
-from pasur_cli.engine.tally import copy_tally, sur_standing
-from pasur_cli.engine.values import FrozenDict
 
 FORMAT, VERSION = "pasur-match", 1
 MAX_ACTIONS = ACTIONS_MOST   # the most a match holds: any match pasur holds can be imported back
@@ -62,10 +43,8 @@ MAX_NAME = NAME_TEXT_MOST    # characters in a player's name as written, before 
 MAX_TIME = 64                # characters in an "at" or "created" time
 MAX_NUMBER = 10**6           # no number in a record is larger
 MAX_DIGITS = 7
-SEEN_MOST = 4096             # distinct tallies of one record read once each (a record repeats a few)
 
 TOP_FIELDS = ("format", "version", "players", "dealer", "rules", "created", "actions")
-_ENTRY_FIELDS = frozenset(("at", "action"))
 
 
 class CheckedRecord(NamedTuple):
@@ -76,12 +55,12 @@ class CheckedRecord(NamedTuple):
     players: list[str]
     rules: Rules
     dealer: int
-    actions: list[dict[str, Any]]
+    actions: list[Action]
     times: list[str]
     match: Match
     fingerprint: str
     created: str | None = None
-    texts: list[str] | None = None  # each action's line (``action_text``), checked to read back as the action
+    texts: list[str] | None = None  # each action's line (``Action.line``), checked to read back as the action
 
 
 @runtime_checkable
@@ -93,7 +72,7 @@ class Recorded(Protocol):
     rules: Rules
     created: str
     times: Sequence[str]
-    actions: list[dict[str, Any]]
+    actions: list[Action]
 
 
 def write_record(record: Any) -> dict[str, Any]:
@@ -109,7 +88,8 @@ def write_record(record: Any) -> dict[str, Any]:
         "dealer": record.players[record.dealer],
         "rules": record.rules.as_dict(),
         "created": record.created,
-        "actions": [{"at": at, "action": action} for at, action in zip(record.times, record.actions, strict=True)],
+        "actions": [{"at": at, "action": action.as_dict()}
+                    for at, action in zip(record.times, record.actions, strict=True)],
     }
 
 
@@ -309,25 +289,6 @@ def _entries(value: object) -> list[Any]:
     return _list(value, Words('the record\'s "actions"'), MAX_ACTIONS)
 
 
-def _card(value: object, where: object) -> str:
-    """A card's canonical code from one card written alone (``10D``, ``qh``, ``7♣``)."""
-    text = _text(value, where, 4)
-    if text != text.strip() or not text:
-        raise _bad(where, Words("one card"), value)
-    code = parse_card(text).code
-    if len(_CODES) < 4096:
-        _CODES[text] = code
-    return code
-
-
-def _cards(value: object, where: object, most: int = PILE_MOST) -> list[str]:
-    codes = [_card(v, Words("{where}, item {number}", where=where, number=i))
-             for i, v in enumerate(_list(value, where, most), 1)]
-    if len(set(codes)) != len(codes):
-        raise NotationError("{where} names a card twice.", where=where)
-    return codes
-
-
 def _rules(value: object) -> Rules:
     doc = _object(value, Words('the record\'s "rules"'), OPTION_NAMES)
     for name, v in doc.items():
@@ -342,99 +303,9 @@ def _rules(value: object) -> Rules:
     return Rules(**doc)  # each value checked once more by Rules, as every rule set is (its bounds)
 
 
-def _sides(value: object, where: object, sides: list[str]) -> dict[str, Any]:
-    if isinstance(value, dict):  # a side spelt decomposed (as macOS writes José) is the side, as its players are
-        same = {unicodedata.normalize("NFC", k).strip() if isinstance(k, str) else k: v for k, v in value.items()}
-        if len(same) != len(value):
-            raise NotationError("{where} names a side twice.", where=where)
-        value = same
-    doc = _object(value, where, tuple(sides))
-    return doc
-
-
-def check_action(value: object, number: int, sides: list[str]) -> dict[str, Any]:
-    """Action ``number`` checked field by field; returns it with cards as codes (not yet replayed)."""
-    where = Words("action {number}", number=number)
-    if not isinstance(value, dict):
-        raise _bad(where, Words("an object"), value)
-    kind = value.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise _bad(Words("the type of {where}", where=where), Words("deal, play or tally"), kind)
-    fields = FIELDS[kind]
-    if kind == "deal":
-        action = _object(value, where, fields, REQUIRED[kind])
-        return {"type": "deal", "table": _cards(action["table"], Words("the table of {where}", where=where))}
-    if kind == "play":
-        action = _object(value, where, fields, REQUIRED[kind])
-        by = action.get("by")
-        return {"type": "play", "card": _card(action["card"], Words("the card of {where}", where=where)),
-                "take": _cards(action["take"], Words("the capture of {where}", where=where), TAKE_MOST),
-                "by": None if by is None else _text(by, Words("the player of {where}", where=where), MAX_NAME)}
-    action = _object(value, where, fields, REQUIRED[kind])
-    given_piles = _sides(action.get("piles", {}), Words("the piles of {where}", where=where), sides)
-    piles = {side: _cards(cards, Words("the pile of {side} in {where}", side=side, where=where))
-             for side, cards in given_piles.items()}
-    counts: dict[str, dict[str, Any]] = {}
-    for side, given in _sides(action.get("counts", {}), Words("the counts of {where}", where=where), sides).items():
-        here = Words("the counts of {side} in {where}", side=side, where=where)
-        doc = _object(given, here, COUNT_KEYS)
-        counts[side] = {k: (_whole(doc.get(k, 0), Words("{key} in {where}", key=k, where=here), 0, COUNT_MOST[k])
-                            if k in COUNT_MOST
-                            else _flag(doc.get(k, False), Words("{key} in {where}", key=k, where=here)))
-                        for k in COUNT_KEYS}
-    surs = {side: _whole(n, Words("the surs of {side} in {where}", side=side, where=where), 0, SURS_MOST)
-            for side, n in _sides(action.get("surs", {}), Words("the surs of {where}", where=where), sides).items()}
-    return {"type": "tally", "piles": piles, "counts": counts, "surs": surs,
-            "partial": _flag(action.get("partial", False), Words("partial in {where}", where=where))}
-
-
-_CODES: dict[str, str] = {}  # a card as a record wrote it -> its code, for each text ``_card`` accepted
-
-
-def _quick_codes(value: object, most: int) -> list[str] | None:
-    """``_cards`` for a list of cards each written as one already read (``_CODES``), else None."""
-    if type(value) is not list or len(value) > most:
-        return None
-    codes = [_CODES.get(v) if v.__class__ is str else None for v in value]
-    return codes if None not in codes and len(set(codes)) == len(codes) else None  # type: ignore[return-value]
-
-
-def quick_action(value: dict[str, Any], sides: frozenset[str]) -> tuple[dict[str, Any], tuple[Any, ...] | None] | None:
-    """What ``check_action`` returns for an action whose every field is plainly right (the sides
-    named exactly as the match names them, cards written as before), without building the words
-    of a refusal, with its ``tally_key`` (None for a deal or a play); None for anything else,
-    which ``check_action`` then reads (and says what is wrong)."""
-    kind = value.get("type")
-    if kind == "tally":
-        key = tally_key(value)  # None: read field by field
-        return None if key is None else quick_tally(key, sides)
-    if kind == "deal" and value.keys() <= {"type", "table"}:
-        table = _quick_codes(value.get("table"), PILE_MOST)
-        return None if table is None else ({"type": "deal", "table": table}, None)
-    if kind == "play" and value.keys() <= {"type", "card", "take", "by"} and "take" in value:
-        card, take, by = value.get("card"), _quick_codes(value["take"], TAKE_MOST), value.get("by")
-        card = _CODES.get(card) if card.__class__ is str else None
-        if card is None or take is None or not (by is None or (by.__class__ is str and len(by) <= MAX_NAME
-                                                 and by.isprintable())):
-            return None
-        return {"type": "play", "card": card, "take": take, "by": by}, None
-    return None
-
-
-def quick_tally(key: tuple[Any, ...], sides: frozenset[str]) -> tuple[dict[str, Any], tuple[Any, ...]] | None:
-    """``quick_action`` of a tally by its ``tally_key``: the tally with every count written, and
-    the key; None when a side is not spelt as the match spells it or a pile names a card twice."""
-    piles, counts, surs, _ = key
-    if not all(side in sides for part in (piles, counts, surs) for side, _ in part):
-        return None  # a side spelt otherwise (decomposed, with spaces): _sides reads it
-    if piles and not all(len(set(cards)) == len(cards) for _, cards in piles):
-        return None  # a card named twice: _cards says where
-    return tally_of_key(key), key  # the engine's key, as the engine makes it
-
-
-def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[dict[str, Any]]) -> str:
+def fingerprint(players: list[str], dealer: int, rules: Rules, actions: list[Action]) -> str:
     """A hash of what a record means (players, first dealer, rules, canonical actions; not times)."""
-    return _fingerprint(players, dealer, rules, [action_text(a) for a in actions])
+    return _fingerprint(players, dealer, rules, [a.line for a in actions])
 
 
 def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]) -> str:
@@ -458,42 +329,9 @@ def read_record(text: str) -> CheckedRecord:
     return _read(load_json(text))
 
 
-def _written(action: dict[str, Any]) -> bytes | None:
-    """``action`` exactly as it is written, as bytes: two actions have the same bytes only when they
-    are equal with every value of the same type, in the same order (marshal's format 2 writes a
-    ``true`` otherwise than a ``1``, keeps no references, and reads back to what it wrote). None
-    for an action marshal does not write (nested too deeply)."""
-    try:
-        return marshal.dumps(action, 2)
-    except ValueError:
-        return None
-
-
-class _Replayed:
-    """A tally as the record's reader first replayed it at one standing (``sur_standing``): its
-    canonical form (an action of the record, never changed while the record is read), its scores,
-    whether it was the action as read (``same``), its key as ``keys`` holds it, whether it is
-    written exactly in its canonical form (``adopt``: as pasur exports it) and its line once read back."""
-
-    __slots__ = ("adopt", "done", "key", "same", "scores", "text")
-
-    def __init__(self, done: dict[str, Any], scores: FrozenDict[str, SideScore], same: bool,
-                 key: tuple[Any, ...] | None, adopt: bool) -> None:
-        self.done, self.scores, self.same, self.key, self.adopt = done, scores, same, key, adopt
-        self.text: str | None = None
-
-
-class _Seen(NamedTuple):
-    """A distinct tally of a record: ``quick_tally``'s reading, and its replays by standing."""
-
-    quick: tuple[dict[str, Any], tuple[Any, ...]]
-    replays: dict[tuple[bool, ...] | None, _Replayed]
-
-
-def _read(doc: Any) -> CheckedRecord:
-    """``read_record`` of the document as json parses it (no dict or list of it in two places: the
-    actions returned may be its own), which it takes: each action is let go of as it is read, so
-    that a record of 13,000 tallies is never held twice. Raises what ``read_record`` raises."""
+def _head(doc: Any) -> tuple[list[str], Rules, int, str | None, list[Any]]:
+    """The record's players (as stored), rules, first dealer's seat, creation time (None: not
+    said) and its list of actions, each field checked. Raises NotationError or IllegalPlayError."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise NotationError("this is not a pasur match record (its \"format\" is not {format}).", format=repr(FORMAT))
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
@@ -508,107 +346,69 @@ def _read(doc: Any) -> CheckedRecord:
     players = check_players(players, dealer_name)  # the names as stored (NFC)
     rules = _rules(doc["rules"])
     created = _plain(doc.get("created", ""), Words("the record's \"created\""), MAX_TIME) or None
-    entries = _entries(doc["actions"])
     seat = players.index(find_name(players, dealer_name) or players[0]) if dealer_name else 0  # checked above
-    match = Match(players, rules, seat)
-    sides = list(match.sides)
-    actions, times, keys = [], [], []
-    slots: list[_Replayed | None] = []  # each action's replayed tally, when it is one
-    named, canonical = frozenset(sides), True  # whether each action was replayed in its canonical form
-    limit = rules.sur_limit
-    seen: dict[bytes, _Seen] = {}  # a tally as written (``_written``) -> quick_tally's reading, and its replays
-    for number, entry in enumerate(entries, 1):
-        if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
-            raise NotationError("action {number} of the record is malformed: {entry}", number=number,
-                                entry=json.dumps(entry, ensure_ascii=True)[:80])
-        at = entry.get("at", "")
-        if not (entry.keys() <= _ENTRY_FIELDS and at.__class__ is str and len(at) <= MAX_TIME and at.isascii()
-                and at.isprintable()):  # plainly a time _plain accepts, or read field by field to say why
-            _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
-            at = _plain(at, Words("the time of action {number}", number=number), MAX_TIME)
-        times.append(at)
-        given = entry["action"]
-        entries[number - 1] = None  # the document's copy let go as it is read: what is kept is made as it goes
-        known = standing = written = None
-        if given.get("type") != "tally":
-            key, quick = None, quick_action(given, named)
-        else:  # a tally written exactly as one read before (every value of the same type) is read the same
-            written = _written(given)
-            known = seen.get(written) if written is not None else None
-            if known is None:
-                key = tally_key(given)  # plainly a right tally: its key (None: read field by field)
-                quick = None if key is None else quick_tally(key, named)
-                if quick is not None and written is not None and len(seen) < SEEN_MOST:
-                    known = seen[written] = _Seen(quick, {})
-            else:
-                quick = known.quick
-            if known is not None:
-                standing = None if limit is None else sur_standing(match)
-                slot = known.replays.get(standing)
-                if slot is not None:  # replayed before at this standing: checked and scored as it was then
-                    try:
-                        match.check_tally_allowed()
-                    except PasurError as err:
-                        raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed:"
-                                               " {reason}", number=number, reason=err) from None
-                    # its own dicts, no two actions sharing one: the action as written when that is exactly the
-                    # canonical form (json makes every dict and list of the document anew), else a copy
-                    copied = given if slot.adopt else copy_tally(slot.done)
-                    match._add_tally(copied, slot.scores)
-                    actions.append(copied)
-                    keys.append(slot.key)
-                    slots.append(slot)
-                    canonical = canonical and slot.same
-                    continue
-        if quick is None:
-            action = check_action(entry["action"], number, sides)
-            key = tally_key(action)
-        else:
-            action, key = quick
-        try:
-            match.apply(action) if key is None else match._apply_tally(action, key)
-        except PasurError as err:
-            raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
-                                   number=number, reason=err) from None
-        done = match.last_action  # the canonical form: what replayed, not the input
-        assert done is not None
-        actions.append(done)
-        same = done == action
-        keys.append(key if key is not None and same else None)  # then the canonical form's key too
-        canonical = canonical and same
-        if known is not None:  # what an equal tally at this standing replays to (``done`` is not changed here)
-            scores = match.results[-1].scores
-            assert isinstance(scores, FrozenDict)  # as scored_tally keeps it
-            adopt = given == done and _written(done) == written  # (unequal: known at once, without marshal)
-            slot = known.replays[standing] = _Replayed(done, scores, same, keys[-1], adopt)
-            slots.append(slot)
-        else:
-            slots.append(None)
-    dealer = match.first_dealer
-    texts: list[str] = []
-    read_back: dict[tuple[Any, ...], str] = {}  # a tally's line, read back once for equal tallies (one tally_key)
-    for number, (action, key, slot) in enumerate(zip(actions, keys, slots, strict=True), 1):
-        text = slot.text if slot is not None else None  # read back once for each replayed tally
-        if text is None:
-            key = key or tally_key(action)
-            text = read_back.get(key) if key is not None else None
-            if text is None:
-                text = action_text(action)
-                if parse_action(text) != action:
-                    raise NotationError("action {number} cannot be stored as it reads back differently.",
-                                        number=number)
-                if key is not None:
-                    read_back[key] = text
-            if slot is not None:
-                slot.text = text
+    return players, rules, seat, created, _entries(doc["actions"])
+
+
+def _entry(entry: object, number: int) -> tuple[str, Action]:
+    """Action ``number`` of the record: its time and the action it holds, read once
+    (``read_action``, every field a record writes). Raises NotationError naming the action."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
+        raise NotationError("action {number} of the record is malformed: {entry}", number=number,
+                            entry=json.dumps(entry, ensure_ascii=True)[:80])
+    _object(entry, Words("action {number} of the record", number=number), ("at", "action"))
+    at = _plain(entry.get("at", ""), Words("the time of action {number}", number=number), MAX_TIME)
+    try:
+        return at, read_action(entry["action"], complete=True)
+    except NotationError as err:
+        raise NotationError("action {number} of the record is refused: {reason}", number=number,
+                            reason=err) from None
+
+
+def _replayed(match: Match, action: Action, number: int) -> Action:
+    """Apply action ``number`` to ``match``; return its canonical form. Raises IllegalPlayError
+    naming the action and the rule it breaks."""
+    try:
+        match.apply(action)
+    except PasurError as err:
+        raise IllegalPlayError("the record breaks a rule: action {number} cannot be replayed: {reason}",
+                               number=number, reason=err) from None
+    done = match.last_action  # the canonical form: what replayed, not the input
+    assert done is not None
+    return done
+
+
+def _lines(actions: list[Action]) -> list[str]:
+    """Each action's stored line, checked to read back as the action. Raises NotationError."""
+    texts = []
+    for number, action in enumerate(actions, 1):
+        text = action.line
+        if read_line(text) != action:
+            raise NotationError("action {number} cannot be stored as it reads back differently.", number=number)
         texts.append(text)
-    if not canonical:  # the canonical form must replay to the same match (when every action was replayed in its
-        again = Match(players, rules, dealer)  # canonical form already, that replay was the one above)
-        for action, key in zip(actions, keys, strict=True):
-            key = key or tally_key(action)
-            again.apply(action) if key is None else again._apply_tally(action, key)
+    return texts
+
+
+def _read(doc: Any) -> CheckedRecord:
+    """``read_record`` of the document as json parses it, which it takes: each action is let go of
+    as it is read, so that a long record is never held twice. Raises what ``read_record`` raises."""
+    players, rules, seat, created, entries = _head(doc)
+    match = Match(players, rules, seat)
+    actions: list[Action] = []
+    times: list[str] = []
+    canonical = True  # whether each action was read in its canonical form
+    for number, entry in enumerate(entries, 1):
+        at, action = _entry(entry, number)
+        entries[number - 1] = None  # the document's copy let go as it is read
+        done = _replayed(match, action, number)
+        canonical = canonical and done == action
+        actions.append(done)
+        times.append(at)
+    if not canonical:  # the canonical form must replay to the same match
+        again = Match.replay(players, rules, seat, actions)
         if again.results != match.results or again.totals != match.totals:
             raise IllegalPlayError("the record replays differently from its own canonical form; it was not"
                                    " imported.")
-    return CheckedRecord(players, rules, dealer, actions, times, match, _fingerprint(players, dealer, rules, texts),
+    texts = _lines(actions)
+    return CheckedRecord(players, rules, seat, actions, times, match, _fingerprint(players, seat, rules, texts),
                          created, texts)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from pasur_cli.engine.action import COUNT_MOST
 from pasur_cli.engine.arguments import check_items, check_type, check_whole
 from pasur_cli.engine.cards import Card, Rank, Suit
 from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.names import COUNT_MOST
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.values import Value
 

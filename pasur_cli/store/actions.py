@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pasur_cli.engine.arguments import check_whole, wrong_type
 from pasur_cli.engine.cards import parse_cards
-from pasur_cli.engine.errors import IllegalPlayError, NotationError, Plural, Words
+from pasur_cli.engine.deal import check_table_size
+from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from contextlib import AbstractContextManager
 
+    from pasur_cli.engine.action import Action
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.deal import Play
     from pasur_cli.engine.match import DealResult, Match
@@ -31,9 +33,7 @@ def enter_table(store: Store, match_id: int, cards: Iterable[Card | str] | str,
     """Start the next deal with its four face-up cards (Cards or codes); returns the match. Raises
     NotationError for cards that are not four cards, what ``Match.start_deal`` raises."""
     cards = parse_cards(cards, Words("table"))
-    if len(cards) != 4:
-        raise NotationError(Plural("the initial table is 4 cards; {count} was given.",
-                                   "the initial table is 4 cards; {count} were given.", "count"), count=len(cards))
+    check_table_size(cards)
     with _changing(store, match_id, expect) as change:
         match: Match = change.match
         match.start_deal(cards)
@@ -54,9 +54,9 @@ def enter_play(store: Store, match_id: int, card: Card, take: list[Card] | None 
 
 
 def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | None = None,
-              describe: Callable[[dict[str, object]], str] | None = None,
+              describe: Callable[[Action], str] | None = None,
               reopened: Callable[[str], str] | None = None,
-              ) -> tuple[list[dict[str, object]], list[str], Match]:
+              ) -> tuple[list[Action], list[str], Match]:
     """Take back the last ``count`` actions; returns them (oldest first), ``describe`` of each
     (newest first) and the match as it now stands. The descriptions are made inside the
     transaction, so one that fails takes nothing back. When the match was over and is open again,
@@ -71,7 +71,7 @@ def take_back(store: Store, match_id: int, count: int = 1, expect: Expected | No
             raise IllegalPlayError(Plural("match {match} has {have} recorded action; cannot undo {count}.",
                                           "match {match} has {have} recorded actions; cannot undo {count}.", "have"),
                                    match=match_id, have=have, count=count)
-        dropped: list[dict[str, object]] = change.drop(count)
+        dropped: list[Action] = change.drop(count)
         words = [describe(action) for action in reversed(dropped)] if describe else []
     match = store.match(match_id)[1]
     if reopened is not None and winner is not None and not match.finished:
@@ -100,7 +100,7 @@ def _changing(store: Store, match_id: int, expect: Expected | None) -> AbstractC
     return store.changing(match_id, expect)
 
 
-def _last(match: Match) -> dict[str, object]:
+def _last(match: Match) -> Action:
     """The canonical form of the action the match just applied (what the store keeps)."""
     action = match.last_action
     assert action is not None, "an action has just been applied"

@@ -37,11 +37,11 @@ from contextlib import contextmanager
 from itertools import chain, repeat
 from typing import Any
 
-from pasur_cli.engine.action import ACTIONS_MOST, action_text, parse_action
+from pasur_cli.engine.action import Action, read_action, read_line
 from pasur_cli.engine.arguments import check_type, shown, wrong_type
 from pasur_cli.engine.errors import NotationError, PasurError, Plural, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
-from pasur_cli.engine.names import check_players, side_names, sides_of
+from pasur_cli.engine.names import ACTIONS_MOST, check_players, side_names, sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.scoring import match_winner
@@ -90,7 +90,7 @@ CREATE TABLE actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
     at TEXT NOT NULL,               -- UTC time it was recorded
-    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.action.action_text
+    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.action (Action.line)
     PRIMARY KEY (match_id, seq)
 );
 """ + """
@@ -294,13 +294,13 @@ class MatchRecord(Value):
         return self.start + len(self.texts)
 
     @property
-    def actions(self) -> list[dict[str, Any]]:
+    def actions(self) -> list[Action]:
         """The actions this record holds (all of them after a full load). Raises DamagedError for
         a line that is no action."""
         out = []
         for number, text in enumerate(self.texts, self.start + 1):
             try:
-                out.append(parse_action(text))
+                out.append(read_line(text))
             except (ValueError, TypeError, KeyError):
                 raise _unreadable(self.id, number, text) from None
         return out
@@ -616,7 +616,7 @@ class Store:
         self._replayed = (record, match)
         return record, match
 
-    def deal_actions(self, record: MatchRecord, number: int) -> tuple[list[DealResult], int, list[dict[str, Any]]]:
+    def deal_actions(self, record: MatchRecord, number: int) -> tuple[list[DealResult], int, list[Action]]:
         """What `log --deal N` replays: the results of the deals before deal ``number`` (from the
         snapshots, checked against their deals' actions), how many actions came before it, and
         its own actions (none for a deal not begun). Reads that deal's actions alone. Raises
@@ -634,7 +634,7 @@ class Store:
         actions = []
         for seq, text in rows:
             try:
-                actions.append(parse_action(text))
+                actions.append(read_line(text))
             except (ValueError, TypeError, KeyError):
                 raise _unreadable(record.id, seq, text) from None
         return record.results[:number - 1], first, actions
@@ -803,7 +803,7 @@ class Store:
                               (fingerprint,)).fetchone()
         return None if row is None else int(row[0])
 
-    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]],
+    def stored_as(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[Action | dict[str, Any]],
                   texts: list[str] | None = None) -> int | None:
         """The first stored match with these players, rules, first dealer and log (a record
         exported from this file, say: the same match by its content), or None. ``texts``: the
@@ -841,7 +841,7 @@ class Store:
         db.execute("UPDATE matches SET touched = (SELECT coalesce(max(touched), 0) + 1 FROM matches),"
                    " revision = revision + ? WHERE id = ?", (steps, match_id))
 
-    def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[dict[str, Any]] = (),
+    def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[Action | dict[str, Any]] = (),
                times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None,
                created: str | None = None, once: bool = False, texts: list[str] | None = None) -> int:
         """Store a new match and return its id, one higher than any id this file ever gave (a
@@ -1032,14 +1032,14 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
 
 
 def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
-                  actions: Sequence[dict[str, Any]], texts: list[str] | None = None) -> int | None:
+                  actions: Sequence[Action | dict[str, Any]], texts: list[str] | None = None) -> int | None:
     """See Store.stored_as: the matches of the same players, rules and dealer are found by the
     index of their columns, and only their logs are read and compared (``texts``: the actions'
     lines, when known)."""
     rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
                       ("\n".join(players), rules_lines(rules), dealer)).fetchall()
     if rows and texts is None:
-        texts = [action_text(a) for a in actions]
+        texts = [read_action(a).line for a in actions]
     for (mid,) in rows:
         log = [r[0] for r in db.execute("SELECT action FROM actions WHERE match_id = ? ORDER BY seq", (mid,))]
         if log == texts:
@@ -1048,7 +1048,7 @@ def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, deal
 
 
 def _new_match(players: object, rules: Rules, dealer: int, actions: object,
-               match: object) -> tuple[list[str], Sequence[dict[str, Any]], Match]:
+               match: object) -> tuple[list[str], Sequence[Action | dict[str, Any]], Match]:
     """What ``Store.create`` stores, checked: the players' names (NFC), the log and the match it
     replays to. A ``match`` given whose log is these actions is taken as it is (an import's,
     replayed as it was read); otherwise the actions are replayed, and must come to the results of
@@ -1066,7 +1066,7 @@ def _new_match(players: object, rules: Rules, dealer: int, actions: object,
     replayed = Match.replay(names, rules, dealer, actions)
     if match is not None and (replayed.results != match.results or replayed.totals != match.totals):
         raise NotationError("the match given is not these players, rules, dealer and actions replayed.")
-    return names, actions, replayed
+    return names, replayed.log, replayed
 
 
 def _check_times(times: object, count: int) -> None:
@@ -1081,11 +1081,13 @@ def _check_times(times: object, count: int) -> None:
                                    "times must be one text for each of the {count} actions.", "count"), count=count)
 
 
-def checked_text(action: dict[str, Any]) -> str:
-    """The line stored for an action, after checking that it reads back as the same action."""
-    text = action_text(action)
+def checked_text(action: Action | dict[str, Any]) -> str:
+    """The line stored for an action, after checking that it reads back as the same action.
+    Raises NotationError for no action (``read_action``), StoreError for one that would not read back."""
+    value = read_action(action)
+    text = value.line
     try:
-        same = parse_action(text) == action
+        same = read_line(text) == value
     except (ValueError, TypeError, KeyError):
         same = False
     if not same:
@@ -1107,7 +1109,7 @@ class Change:
         self.texts: list[str] = []  # the lines appended, and their times
         self.times: list[str] = []
 
-    def append(self, action: dict[str, Any]) -> None:
+    def append(self, action: Action) -> None:
         """Add ``action`` to the log. Raises FullError when the log holds the most actions a match
         holds (ACTIONS_MOST), StoreError for an action that would not read back; the transaction
         then rolls back."""
@@ -1126,7 +1128,7 @@ class Change:
         self.steps += 1
         _fault("after-append")
 
-    def drop(self, count: int) -> list[dict[str, Any]]:
+    def drop(self, count: int) -> list[Action]:
         """Remove the last ``count`` actions and the snapshots behind them; return them, oldest first.
         ``match`` takes them back too (``Match.undo``) when they came after its snapshot; else it no
         longer describes the log (``undone`` stays 0). Raises DamagedError, before removing
@@ -1137,7 +1139,7 @@ class Change:
         dropped = []
         for seq, text in rows:
             try:
-                dropped.append(parse_action(text))
+                dropped.append(read_line(text))
             except (ValueError, TypeError, KeyError):
                 raise _unreadable(self.record.id, seq, text) from None
         self.db.execute("DELETE FROM actions WHERE match_id = ? AND seq > ?", (self.record.id, keep))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from pasur_cli.engine.captures import Captures, is_sur
-from pasur_cli.engine.cards import Card, Suit, parse_card, parse_cards
+from pasur_cli.engine.cards import Card, Suit
 from pasur_cli.engine.errors import PasurError, Plural, Sum, Words, shorten
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import MEANINGS, OPTION_NAMES, PRESETS, Rules, option_text
@@ -36,6 +36,7 @@ from pasur_cli.text.layout import (
 )
 
 if TYPE_CHECKING:  # `check` and `rules` draw without loading the deal's machinery
+    from pasur_cli.engine.action import Action
     from pasur_cli.engine.deal import Deal, Play
     from pasur_cli.engine.match import Match
     from pasur_cli.engine.scoring import SideScore
@@ -679,20 +680,18 @@ def reopened_text(match_id: int, winner: str) -> str:
                     "Match {match} is open again; {winner} had won it.", winner, match=match_id, winner=winner)
 
 
-def describe_action(look: Look, action: dict[str, Any]) -> str:
+def describe_action(look: Look, action: Action) -> str:
     """One line for an action in the log (what undo took back)."""
-    kind = action.get("type")
-    if kind == "deal":
-        return say("the table {cards}", cards=look.cards(parse_cards(action["table"]), sort=False))
-    if kind == "play":
-        card = look.card(parse_card(action["card"]))
-        if action.get("take"):
+    from pasur_cli.engine.action import DealAction, PlayAction  # loaded already: the action was read
+    if isinstance(action, DealAction):
+        return say("the table {cards}", cards=look.cards(list(action.table), sort=False))
+    if isinstance(action, PlayAction):
+        card = look.card(action.card)
+        if action.take:
             return say("{player}'s {card}, taking {cards}",
-                player=action.get("by"), card=card, cards=look.cards(parse_cards(action["take"]), sort=False))
-        return say("{player}'s {card}, trailed", player=action.get("by"), card=card)
-    if kind == "tally":
-        return _("a tallied deal")
-    return str(kind)
+                player=action.by, card=card, cards=look.cards(list(action.take), sort=False))
+        return say("{player}'s {card}, trailed", player=action.by, card=card)
+    return _("a tallied deal")
 
 
 def matches_text(rows: list[dict[str, Any]], filtered: bool = False, width: int = 80,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli.engine.action import COUNT_KEYS, COUNT_MOST, check_count
+from pasur_cli.engine.action import check_count
 from pasur_cli.engine.cards import parse_card, parse_cards
 from pasur_cli.engine.errors import NotationError, Words
-from pasur_cli.engine.names import find_name, name_key
+from pasur_cli.engine.names import COUNT_KEYS, COUNT_MOST, find_name, name_key
 from pasur_cli.engine.reading import N_, whole_number
 from pasur_cli.text.i18n import ANSWERS, catalog_words, language
 

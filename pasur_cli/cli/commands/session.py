@@ -30,7 +30,8 @@ from pasur_cli.cli.screen import fit, terminal_width
 from pasur_cli.cli.terminal import Reader
 from pasur_cli.cli.terminal import lines as terminal_lines
 from pasur_cli.cli.typed import Line, read_line
-from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError, Plural
+from pasur_cli.engine.deal import check_table_size
+from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError
 from pasur_cli.engine.reading import N_, whole_number
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
@@ -418,10 +419,7 @@ class Session:
             raise IllegalPlayError("{dealer} deals deal {number}, not {by}.", dealer=match.dealer,
                                    number=match.deal_number, by=match.player_named(by))
         cards = read_cards(words)
-        if len(cards) != 4:
-            raise NotationError(Plural("the table is 4 cards; {count} was given ({cards}).",
-                                       "the table is 4 cards; {count} were given ({cards}).", "count"),
-                                count=len(cards), cards=cards)
+        check_table_size(cards)
         self.recording(" ".join(words))
         match = actions.enter_table(self.store, self.mid, cards, expect=seen)
         self.echo(render.deal_text(self.look, match))

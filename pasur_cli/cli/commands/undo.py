@@ -42,7 +42,7 @@ def undo(ctx: click.Context, count: int, expect: Expected | None, as_json: bool)
         describe=lambda action: _("Took back {action}.").format(action=render.describe_action(look(ctx), action)),
         reopened=lambda winner: render.reopened_text(mid, winner))
     if as_json:
-        click.echo(shapes.dumps({"match": mid, "undone": dropped}))
+        click.echo(shapes.dumps({"match": mid, "undone": [action.as_dict() for action in dropped]}))
     else:
         for line in words:
             echo(line)
