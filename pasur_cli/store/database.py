@@ -616,6 +616,23 @@ class Store:
         self._replayed = (record, match)
         return record, match
 
+    def current(self, match_id: int | None = None) -> tuple[int, Match]:
+        """The match every front end means when none is named: ``match_id`` when given, else the
+        most recently changed match that is not finished, else the most recent one (so a match just
+        won is still the one shown), with the match replayed. Raises NoMatchError for a ``match_id``
+        that names no match, DamagedError for a damaged match on the way (never skipped silently),
+        StoreError when the file holds no match."""
+        if match_id is not None:
+            return match_id, self.match(match_id)[1]
+        ids = self.match_ids()
+        for mid in ids:
+            match = self.match(mid)[1]
+            if not match.finished:
+                return mid, match
+        if not ids:
+            raise StoreError("there is no match yet: start one with `pasur new NAME NAME`.")
+        return ids[0], self.match(ids[0])[1]
+
     def deal_actions(self, record: MatchRecord, number: int) -> tuple[list[DealResult], int, list[dict[str, Any]]]:
         """What `log --deal N` replays: the results of the deals before deal ``number`` (from the
         snapshots, checked against their deals' actions), how many actions came before it, and
