@@ -138,12 +138,11 @@ def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypat
 def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
     """show and play read the newest snapshot's totals, however long the match, and parse no
     deal's result (score parses them all)."""
-    from pasur_cli.store import snapshots as module
+    from pasur_cli.store import resume as module
     stored(db, 40, 16, extra_plays=1)
     parsed = []
-    for name in ("parse_result", "written_result"):  # read in general, or as written (once checked at once)
-        real = getattr(module, name)
-        monkeypatch.setattr(module, name, lambda text, *rest, real=real: parsed.append(text) or real(text, *rest))
+    real = module.read_result  # the one reader of a stored result
+    monkeypatch.setattr(module, "read_result", lambda text, *rest: parsed.append(text) or real(text, *rest))
     assert pasur("show").exit_code == 0
     assert parsed == []
     assert pasur("score").exit_code == 0
@@ -617,7 +616,7 @@ def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasu
     before = pasur("score", "--json")
 
     def finish(sql: str) -> None:
-        if "SELECT seq, result, engine, crc, totals" in sql and plays:
+        if "SELECT seq, result FROM snapshots" in sql and plays:
             store = Store(db, write=True)
             while plays:
                 card, take, player = plays.pop(0)
@@ -726,7 +725,7 @@ def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damag
     undone: list[int] = []
 
     def undo(sql: str) -> None:
-        if "SELECT seq, result, engine, crc, totals" in sql and not undone:
+        if "SELECT seq, result FROM snapshots" in sql and not undone:
             undone.append(1)
             store = Store(db, write=True)
             take_back(store, 1, 1)

@@ -59,14 +59,14 @@ from pasur_cli.store.errors import (
     check_rows,
 )
 from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
+from pasur_cli.store.resume import newest_snapshot
 from pasur_cli.store.snapshots import (
     EVERY_BOOK,
     EVERY_LOG,
     chain_holds,
-    chained,
     figures_from,
+    first_mismatch,
     json_totals,
-    newest_snapshot,
     rebuild_snapshots,
     sql_crc,
     write_snapshot,
@@ -275,11 +275,11 @@ class MatchRecord(Value):
     dealer: int
     touched: int
     start: int
-    results: list[DealResult]
+    results: Sequence[DealResult]
     texts: list[str]
     times: list[str]
     totals: dict[str, int] | None = None
-    completed_at: list[int] | None = None
+    completed_at: Sequence[int] | None = None
     key: str | None = None  # None in a file of an older schema, read without migrating it
     revision: int = -1  # -1: the log's length (a file of an older schema)
 
@@ -306,25 +306,16 @@ class MatchRecord(Value):
         return out
 
     def replay(self) -> Match:
-        """The match replayed from its snapshot and the actions after it. Raises DamagedError."""
+        """The match resumed from its snapshot (``Match.resume``) and replayed on with the actions
+        after it. Raises DamagedError."""
         actions = self.actions
         try:
             if not self.start:
                 return Match.replay(self.players, self.rules, self.dealer, actions)
-            match = Match(self.players, self.rules, self.dealer)
-            match.results = self.results
-            match.completed_at = self.completed_at if self.completed_at is not None else []
-            match.totals = dict(self.totals or {})
-            match.start, match.base = self.start, self.results
-            for number, action in enumerate(actions, self.start + 1):
-                try:
-                    match.apply(action)
-                except Exception as err:  # whatever the engine says about a stored log: damaged
-                    raise DamagedError(self.id, Words("action {number} cannot be replayed ({reason})",
-                                                      number=number, reason=_reason(err))) from None
+            match = Match.resume(self.players, self.rules, self.dealer, start=self.start, results=self.results,
+                                 completed_at=self.completed_at or (), totals=self.totals or {})
+            match.replay_more(actions)
             return match
-        except DamagedError:
-            raise
         except Exception as err:  # a stored log the engine cannot replay, for whatever reason, is damaged
             raise DamagedError(self.id, _reason(err)) from None
 
@@ -590,9 +581,9 @@ class Store:
                 raise DamagedError(mid, Words("its actions are not numbered 1 to {count}", count=len(log)))
             return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
                                [a for _, _, a in log], [t for _, t, _ in log], key=key, revision=revision)
-        start, results, totals, completed, log = snap
-        return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
-                           [a for _, _, a in log], [t for _, t, _ in log], totals, completed, key, revision)
+        return MatchRecord(mid, created, players, rules, dealer, touched, snap.start, snap.results,
+                           [a for _, _, a in snap.log], [t for _, t, _ in snap.log], snap.totals, snap.completed_at,
+                           key, revision)
 
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
         """The stored match replayed (kept, so a change in the same command need not replay it
@@ -613,6 +604,8 @@ class Store:
         except DamagedError:
             self.mismatched.pop(match_id, None)  # damaged, said as such: not merely figures recomputed
             raise
+        if not record.start and not self.legacy:  # the snapshots, if any, were not trusted
+            self._compare(match_id, match)
         self._replayed = (record, match)
         return record, match
 
@@ -654,16 +647,23 @@ class Store:
                 actions.append(parse_action(text))
             except (ValueError, TypeError, KeyError):
                 raise _unreadable(record.id, seq, text) from None
-        return record.results[:number - 1], first, actions
+        return list(record.results[:number - 1]), first, actions
+
+    def _compare(self, match_id: int, match: Match) -> None:
+        """Note in ``mismatched`` the first deal whose stored snapshot is not what the match, replayed
+        from its whole log, makes of it (its figures are shown recomputed)."""
+        try:
+            number = first_mismatch(self.db, match_id, match, self.schema >= 4)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+        if number is not None:
+            self.mismatched.setdefault(match_id, number)
 
     def checked(self, match_id: int) -> tuple[MatchRecord, Match]:
-        """``match``, with every finished deal's snapshot checked against its deal's actions (as
-        ``score`` reads them): one that does not match is recomputed from the log and noted in
-        ``mismatched``. Raises DamagedError."""
-        record, match = self.match(match_id)
-        for _ in match.results:
-            pass
-        return record, match
+        """``match``: every finished deal's snapshot is trusted at once or the whole log replayed and
+        compared with them (a deal that does not match is noted in ``mismatched``). Raises
+        DamagedError."""
+        return self.match(match_id)
 
 
     def expected(self, match_id: int) -> Expected:
@@ -733,7 +733,6 @@ class Store:
                 if quick is None:
                     record, match = self.checked(mid)
                     quick = standing_of(mid, record.created, match)
-                    self._figures_checked(quick)
                 read = quick
             except DamagedError as err:
                 self.mismatched.pop(mid, None)  # damaged, said as such
@@ -742,21 +741,6 @@ class Store:
                 continue  # deleted by another program since the list was read: not listed, as after it
             out.append((mid, read))
         return out
-
-    def _figures_checked(self, standing: Standing) -> None:
-        """A match read deal by deal (its running checksums did not hold) whose every result checks
-        out may still have its newest snapshot's figures changed (they are covered by book_crc alone):
-        compared with those just recomputed from the log, so that `matches` and `stats` say the
-        deal's figures were recomputed. Nothing to say when that snapshot is not the last deal's."""
-        mid = standing.id
-        if self.schema < 4 or self.legacy or mid in self.mismatched or not standing.deals:
-            return
-        row = self.db.execute("SELECT figures, (SELECT count(*) FROM snapshots WHERE match_id = ?1) FROM snapshots"
-                              " WHERE match_id = ?1 ORDER BY seq DESC LIMIT 1", (mid,)).fetchone()
-        if row is None or row[0] is None or row[1] != standing.deals:
-            return
-        if figures_from(row[0], list(standing.figures)) != dict(standing.figures):
-            self.mismatched.setdefault(mid, standing.deals)
 
     def _standing(self, head: Any, book: Any, rules_read: dict[object, Rules]) -> Standing | None:
         """One match's standing from its row and its newest snapshot (``book``: the row of EVERY_BOOK
@@ -775,7 +759,7 @@ class Store:
             return None
         deals, _, _, _, _, totals_text, figures_text, after = book
         seats, sides = side_names(names, rules.teams), sides_of(names, rules.teams)
-        stored = json_totals(totals_text)
+        stored = json_totals(self.db, totals_text)
         figures = figures_from(figures_text, sides)
         if stored is None or figures is None or sorted(stored) != sorted(sides):
             return None
@@ -971,8 +955,6 @@ class Store:
                 elif len(match.results) > finished:
                     write_snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                     self._repair(db, match_id, match)
-                elif not change.dropped and match_id in self.mismatched:
-                    self._repair(db, match_id, match)
                 self._touch(db, match_id, change.steps)
                 # the match stays the log's, so the next read needs no replay; not once a deal is over: the
                 # next read starts from its snapshot, so a long session holds one deal's actions, not all
@@ -985,30 +967,12 @@ class Store:
         self._replayed = after  # set once committed
 
     def _repair(self, db: sqlite3.Connection, match_id: int, match: Match) -> None:
-        """Every older snapshot of a match checked (all at once by their running checksums, else
-        each as ``score`` checks it) when a change finishes a deal, or after this command found one
-        that does not match its log: the figures are then recomputed from the whole log and every
-        snapshot written again; snapshots that check out one by one but not all at once (written
-        before schema 4) are written again from the match as it is."""
-        if not match.start:
-            return  # replayed from the whole log: its snapshots were just written afresh
+        """After a change finished a deal of a match resumed from its (trusted) snapshot: when a
+        finished deal has no snapshot (rows deleted by hand: the one before still chained, and a deal
+        finished in the actions after it), every snapshot is written again from the whole log."""
         count = db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()[0]
-        if count != len(match.results):
-            # a finished deal has no snapshot (the newest rows deleted by hand: the one before still
-            # chains, and a deal finished in the actions after it): the snapshot just written continued
-            # the chain over the gap, and the older ones cannot be read as one per deal; the log still
-            # replays, so every snapshot is written again from it
+        if match.start and count != len(match.results):
             rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
-            return
-        if match_id not in self.mismatched and chained(self.db, match_id):
-            return
-        for _ in match.base:
-            if match_id in self.mismatched:
-                break
-        if match_id in self.mismatched:
-            rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
-        else:
-            rebuild_snapshots(db, match_id, match)
 
 
 def _no_match(match_id: object) -> NoMatchError:
