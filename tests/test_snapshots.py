@@ -6,7 +6,7 @@ import random
 import sqlite3
 
 import pytest
-from matchbook import stored_match
+from matchbook import rules_as_lines, stored_match
 from simulate import enter, new_match, random_match
 from tier import some
 
@@ -433,6 +433,7 @@ def test_a_schema_3_file_gets_its_running_checksums_from_the_first_write(pasur, 
     damaged = rng.choice([n for n in range(1, len(made) + 1) if n != forgery] or [0])
     con = sqlite3.connect(db)
     con.executescript(SCHEMA_3)
+    rules_as_lines(con)
     con.execute("UPDATE actions SET action = 'play\tNobody\tZZ\t' WHERE match_id = ? AND seq = 1", (damaged,))
     deals = con.execute("SELECT seq FROM snapshots WHERE match_id = ? ORDER BY seq", (forgery,)).fetchall()
     seq = rng.choice(deals)[0]
@@ -536,6 +537,7 @@ def test_a_header_changed_under_the_snapshots_is_never_read_as_sound(pasur, db, 
     con = sqlite3.connect(db)
     if schema_3:
         con.executescript(SCHEMA_3)
+    rules_as_lines(con)
     if rng.random() < 0.5:
         con.execute("UPDATE matches SET dealer = (dealer + 1) % ?", (len(players),))
     else:
@@ -688,6 +690,7 @@ def test_a_damaged_match_left_unchained_by_the_move_to_schema_4_is_never_read_as
     engine = stored(db, rng.randint(3, 5), 110 + seed, extra_plays=rng.choice([0, 2]))
     con = sqlite3.connect(db)
     con.executescript(SCHEMA_3)
+    rules_as_lines(con)
     first = con.execute("SELECT min(seq) FROM snapshots").fetchone()[0]
     seq = rng.randint(1, first)
     if rng.random() < 0.5:
@@ -754,6 +757,7 @@ def test_the_move_to_schema_4_never_chains_figures_of_other_rules(pasur, db, see
     rule, value = rng.choice([("clubs_points", rng.choice([0, 3, 9])), ("sur_points", rng.choice([1, 20]))])
     con = sqlite3.connect(db)
     con.executescript(SCHEMA_3)
+    rules_as_lines(con)
     con.execute(f"UPDATE matches SET rules = replace(rules, char(10) || '{rule}=' ||"
                 f" (SELECT substr(rules, instr(rules, '{rule}=') + {len(rule) + 1},"
                 f" instr(substr(rules, instr(rules, '{rule}=')), char(10)) - {len(rule) + 2}) FROM matches"

@@ -120,13 +120,15 @@ class Match:
         """Rebuild a match from its log, or from the ``results`` of its first ``start`` actions
         (a snapshot) and the actions after them. Raises IllegalPlayError naming the first action
         that fails, with the reason as its ``reason`` fact."""
+        match = cls(players, rules, dealer)
         earlier = list(results)
-        totals = dict.fromkeys(sides_of(players, rules.teams), 0)
-        for result in earlier:
-            for side, score in result.scores.items():
-                totals[side] = totals.get(side, 0) + score.total
-        match = cls.resume(players, rules, dealer, start=start, results=earlier, completed_at=[start] * len(earlier),
-                           totals=totals)
+        if earlier or start:
+            totals = dict.fromkeys(match.sides, 0)
+            for result in earlier:
+                for side, score in result.scores.items():
+                    totals[side] = totals.get(side, 0) + score.total
+            match = cls.resume(players, rules, dealer, start=start, results=earlier,
+                               completed_at=[start] * len(earlier), totals=totals)
         match.replay_more(actions)
         return match
 

@@ -63,23 +63,25 @@ from pasur_cli.store.resume import newest_snapshot
 from pasur_cli.store.snapshots import (
     EVERY_BOOK,
     EVERY_LOG,
+    as_json,
     chain_holds,
     figures_from,
     first_mismatch,
     json_totals,
+    read_object,
     rebuild_snapshots,
     sql_crc,
     write_snapshot,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
     id INTEGER PRIMARY KEY,
     created TEXT NOT NULL,
     players TEXT NOT NULL,          -- one name per line, in playing order
-    rules TEXT NOT NULL,            -- every rule option, one NAME=VALUE per line
+    rules TEXT NOT NULL,            -- the JSON of Rules.as_dict (from schema 5, NAME=VALUE lines before)
     dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
     touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
     fingerprint TEXT,               -- of the imported record it came from (see pasur_cli.engine.record)
@@ -262,6 +264,52 @@ def _read_header(path: str) -> bytes:
         return f.read(16)
 
 
+def _to_2(db: sqlite3.Connection) -> None:
+    """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
+    each match's next change rebuilds them from its log), and the import fingerprint."""
+    db.execute("DROP TABLE snapshots")
+    db.execute(_SNAPSHOTS)
+    db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
+
+
+def _to_3(db: sqlite3.Connection) -> None:
+    """Schema 2 to 3: each match's key (made now) and revision (its log's length, which is what
+    ``--expect`` compared before), and the highest match id given so far, so that no id is given
+    twice from now on."""
+    db.execute("ALTER TABLE matches ADD COLUMN key TEXT")
+    db.execute("ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE matches SET key = lower(hex(randomblob(8))),"
+               " revision = (SELECT count(*) FROM actions WHERE match_id = matches.id)")
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('last_match', (SELECT CAST(coalesce(max(id), 0) AS TEXT)"
+               " FROM matches))")
+
+
+def _to_4(db: sqlite3.Connection) -> None:
+    """Schema 3 to 4: each snapshot's figures and running checksums (columns made here, written
+    once the file is open: ``Store._chain_every_match``)."""
+    have = {row[1] for row in db.execute("PRAGMA table_info(snapshots)")}
+    for column in ("figures TEXT", "log_crc INTEGER", "book_crc INTEGER"):
+        if column.split()[0] not in have:  # a schema-1 file's snapshots were made afresh with them
+            db.execute(f"ALTER TABLE snapshots ADD COLUMN {column}")
+
+
+def _to_5(db: sqlite3.Connection) -> None:
+    """Schema 4 to 5: each match's rules stored as the JSON of ``Rules.as_dict`` (read by the
+    NAME=VALUE reader of the schema before; rules it refuses are left as they are, and the match
+    stays damaged). The running checksums start from the rules' text, so every match's are written
+    again once the file is open (``unchained``)."""
+    for mid, text in db.execute("SELECT id, rules FROM matches").fetchall():
+        try:
+            rules = stored_rules(text)
+        except (ValueError, TypeError, AttributeError):
+            continue
+        db.execute("UPDATE matches SET rules = ? WHERE id = ?", (as_json(rules.as_dict()), mid))
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
+
+
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
+
+
 class MatchRecord(Value):
     """A stored match: who plays, the rules, the first dealer, the ``touched`` counter it was read
     at, the results of its first ``start`` actions (from snapshots) with the totals and action
@@ -440,39 +488,19 @@ class Store:
         if version < SCHEMA_VERSION:
             if self.write:
                 self._migrate(db, version)
-                meta["unchained"] = "1" if 2 <= version < 4 else ""
+                meta["unchained"] = "1" if version >= 2 else ""
             else:
                 self.schema, self.legacy = version, version < 2
         self._unchained = self.write and meta.get("unchained") == "1"
 
     def _migrate(self, db: sqlite3.Connection, version: int) -> None:
-        """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
-        each match's next change rebuilds them from its log), and the import fingerprint. Schema 2
-        to 3: each match's key (made now) and revision (its log's length, which is what ``--expect``
-        compared before), and the highest match id given so far, so that no id is given twice
-        from now on. Schema 3 to 4: each snapshot's figures and running checksums (written for
-        every match whose snapshots check out, once the file is open: ``_chain_every_match``).
-        Everything else is kept as it is."""
+        """Move the file from schema ``version`` to this one, each step in turn (``MIGRATIONS``), in
+        one transaction; everything else is kept as it is."""
         db.execute("BEGIN IMMEDIATE")
         try:
-            text = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
-            if int(text) < 2:
-                db.execute("DROP TABLE snapshots")
-                db.execute(_SNAPSHOTS)
-                db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
-            elif int(text) < 4:
-                for column in ("figures TEXT", "log_crc INTEGER", "book_crc INTEGER"):
-                    db.execute(f"ALTER TABLE snapshots ADD COLUMN {column}")
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
-            if int(text) < 3:
-                db.execute("ALTER TABLE matches ADD COLUMN key TEXT")
-                db.execute("ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
-                db.execute("UPDATE matches SET key = lower(hex(randomblob(8))),"
-                           " revision = (SELECT count(*) FROM actions WHERE match_id = matches.id)")
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('last_match',"
-                           " (SELECT CAST(coalesce(max(id), 0) AS TEXT) FROM matches))")
-            if int(text) < SCHEMA_VERSION:
-                db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+            for step in MIGRATIONS[version:]:
+                step(db)
+            db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -567,8 +595,8 @@ class Store:
         if not isinstance(created, str):
             raise DamagedError(mid, Words("its date is not text"))
         try:
-            players, rules = players.split("\n"), stored_rules(rules)
-        except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
+            players, rules = players.split("\n"), self.rules_of(rules)
+        except (ValueError, TypeError) as err:  # NotationError naming the option, or Rules.from_dict's refusal
             raise DamagedError(mid, _reason(err)) from None
         if not isinstance(dealer, int) or not 0 <= dealer < len(players):
             raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
@@ -753,7 +781,7 @@ class Store:
                 or (key is not None and not isinstance(key, str))):
             return None
         if rules_text not in rules_read:
-            rules_read[rules_text] = stored_rules(rules_text)
+            rules_read[rules_text] = self.rules_of(rules_text)
         names, rules = players.split("\n"), rules_read[rules_text]
         if not 0 <= dealer < len(names):
             return None
@@ -771,6 +799,22 @@ class Store:
             totals = dict(match.totals)
         return Standing(mid, created, tuple(names), tuple(seats), rules.preset, deals, totals,
                         match_winner(totals, deals, rules), figures)
+
+    def rules_text(self, rules: Rules) -> str:
+        """The rules as this file stores them: the JSON of ``Rules.as_dict`` (NAME=VALUE lines in a
+        file of a schema before 5, read without migrating it)."""
+        return as_json(rules.as_dict()) if self.schema >= 5 else rules_lines(rules)
+
+    def rules_of(self, text: str) -> Rules:
+        """The rules ``rules_text`` stored: the one reader of stored rules (``stored_rules`` reads a
+        file of a schema before 5). Raises ValueError (NotationError naming the option) or
+        TypeError for a text that is not such rules."""
+        if self.schema < 5:
+            return stored_rules(text)
+        data = read_object(self.db, text)
+        if data is None:
+            raise NotationError("the rules {rules!r} are not what pasur writes.", rules=shorten(text, 60))
+        return Rules.from_dict(data)
 
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
@@ -810,7 +854,7 @@ class Store:
         exported from this file, say: the same match by its content), or None. ``texts``: the
         actions' lines, when known."""
         try:
-            return _same_content(self.db, players, rules, dealer, actions, texts)
+            return _same_content(self.db, players, self.rules_text(rules), dealer, actions, texts)
         except (sqlite3.Error, UnicodeDecodeError) as err:
             raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
@@ -878,7 +922,8 @@ class Store:
                 if earlier is not None:
                     raise AlreadyImported("this record was already imported as match {match}; nothing was changed"
                                           " (give --again to import it once more).", match=earlier)
-                same = _same_content(db, players, rules, dealer, actions, texts)  # a match of this file, by content
+                # a match of this file, by content
+                same = _same_content(db, players, self.rules_text(rules), dealer, actions, texts)
                 if same is not None:
                     raise AlreadyImported("this record is match {match} of this database already (the same players,"
                                           " rules and plays); nothing was changed (give --again to import it as a"
@@ -886,8 +931,8 @@ class Store:
             mid = self._next_id(db)
             db.execute("INSERT INTO matches (id, created, players, rules, dealer, touched, fingerprint, key, revision)"
                        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                       (mid, created or now(), "\n".join(players), rules_lines(rules), dealer, fingerprint, new_key(),
-                        len(texts)))
+                       (mid, created or now(), "\n".join(players), self.rules_text(rules), dealer, fingerprint,
+                        new_key(), len(texts)))
             moments = times if times else [now()] * len(texts)
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",  # each row made as SQLite takes it
                            ((mid, seq, at, text) for seq, (at, text) in enumerate(zip(moments, texts, strict=True), 1)))
@@ -1012,13 +1057,13 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
                      " length of its log is {length}); nothing was recorded. Look again and re-enter.", **facts)
 
 
-def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
+def _same_content(db: sqlite3.Connection, players: list[str], rules: str, dealer: int,
                   actions: Sequence[dict[str, Any]], texts: list[str] | None = None) -> int | None:
     """See Store.stored_as: the matches of the same players, rules and dealer are found by the
     index of their columns, and only their logs are read and compared (``texts``: the actions'
     lines, when known)."""
     rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
-                      ("\n".join(players), rules_lines(rules), dealer)).fetchall()
+                      ("\n".join(players), rules, dealer)).fetchall()
     if rows and texts is None:
         texts = [action_text(a) for a in actions]
     for (mid,) in rows:

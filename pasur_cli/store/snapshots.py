@@ -55,23 +55,44 @@ def read_result(text: object, sides: Sequence[str]) -> DealResult:
     return found
 
 
-def json_totals(db: sqlite3.Connection, text: object) -> dict[str, int] | None:
-    """Stored running totals read back (``{"Ali": 12, "Sara": 30}``), or None when they are not an
-    object of whole numbers. SQLite reads the JSON, so that ``show`` and ``play`` load no json
-    module; the json module reads it only where SQLite has no JSON functions (built in since 3.38)."""
+_KINDS = {"integer": int, "text": str, "real": float}  # json_each's types of a scalar, besides true, false, null
+
+
+def read_object(db: sqlite3.Connection, text: object) -> dict[str, object] | None:
+    """A stored JSON object of plain values (numbers, text, true, false, null) read back: the
+    running totals, the rules. None when the text is no such object. SQLite reads it, so that
+    ``show`` and ``play`` load no json module; the json module reads it only where SQLite has no
+    JSON functions (built in since 3.38)."""
     try:
         if db.execute("SELECT json_type(?)", (text,)).fetchone()[0] != "object":
             return None
         rows = db.execute("SELECT key, value, type FROM json_each(?)", (text,)).fetchall()
     except sqlite3.OperationalError:
-        import json
-        try:
-            totals = json.loads(text)  # type: ignore[arg-type]
-        except (ValueError, TypeError, RecursionError):
-            return None
-        rows = [(k, v, "integer" if type(v) is int else "") for k, v in totals.items()] \
-            if isinstance(totals, dict) else [("", None, "")]
-    return {str(k): v for k, v, kind in rows} if all(kind == "integer" for _, _, kind in rows) else None
+        return _json_object(text)
+    if not all(kind in _KINDS or kind in ("true", "false", "null") for _, _, kind in rows):
+        return None
+    return {str(key): (kind == "true") if kind in ("true", "false") else value for key, value, kind in rows}
+
+
+def _json_object(text: object) -> dict[str, object] | None:
+    """``read_object`` by the json module."""
+    import json
+    try:
+        data = json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(data, dict) or any(isinstance(v, dict | list) for v in data.values()):
+        return None
+    return data
+
+
+def json_totals(db: sqlite3.Connection, text: object) -> dict[str, int] | None:
+    """Stored running totals read back (``{"Ali": 12, "Sara": 30}``), or None when they are not an
+    object of whole numbers."""
+    totals = read_object(db, text)
+    if totals is None or not all(type(v) is int for v in totals.values()):
+        return None
+    return totals  # type: ignore[return-value]
 
 
 def figures_from(text: object, sides: list[str]) -> dict[str, SideFigures] | None:
