@@ -310,6 +310,21 @@ def _to_5(db: sqlite3.Connection) -> None:
 MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
 
 
+def _check_header(where: str, exists: bool) -> None:
+    """Raise StoreError unless the file at ``where`` (if any, and not empty) begins as SQLite's do."""
+    if exists and os.path.isdir(where):
+        raise StoreError("{path} is a folder, not a pasur database.", path=where)
+    if exists and os.path.getsize(where):
+        try:
+            header = _read_header(where)
+        except OSError as err:
+            raise StoreError("{path} cannot be read ({reason}); it was left untouched.",
+                             path=where, reason=err.strerror or err) from None
+        if header != b"SQLite format 3\x00":
+            raise StoreError("{path} is not a pasur database (not SQLite at all); it was left untouched.",
+                             path=where)
+
+
 class MatchRecord(Value):
     """A stored match: who plays, the rules, the first dealer, the ``touched`` counter it was read
     at, the results of its first ``start`` actions (from snapshots) with the totals and action
@@ -409,17 +424,7 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         where = self.path
         exists = os.path.exists(where)
-        if exists and os.path.isdir(where):
-            raise StoreError("{path} is a folder, not a pasur database.", path=where)
-        if exists and os.path.getsize(where):
-            try:
-                header = _read_header(where)
-            except OSError as err:
-                raise StoreError("{path} cannot be read ({reason}); it was left untouched.",
-                                 path=where, reason=err.strerror or err) from None
-            if header != b"SQLite format 3\x00":
-                raise StoreError("{path} is not a pasur database (not SQLite at all); it was left untouched.",
-                                 path=where)
+        _check_header(where, exists)
         if not self.may_create and not exists:
             raise StoreError("no database at {path} yet: start a match with `pasur new NAME NAME`.", path=where)
         if not exists:
