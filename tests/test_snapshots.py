@@ -618,7 +618,7 @@ def test_a_deal_finished_by_another_program_while_score_reads_is_not_damage(pasu
     before = pasur("score", "--json")
 
     def finish(sql: str) -> None:
-        if "SELECT seq, result FROM snapshots" in sql and plays:
+        if "SELECT seq, CAST(result AS TEXT) FROM snapshots" in sql and plays:
             store = Store(db, write=True)
             while plays:
                 card, take, player = plays.pop(0)
@@ -728,7 +728,7 @@ def test_a_deal_end_taken_back_by_another_program_while_score_reads_is_not_damag
     undone: list[int] = []
 
     def undo(sql: str) -> None:
-        if "SELECT seq, result FROM snapshots" in sql and not undone:
+        if "SELECT seq, CAST(result AS TEXT) FROM snapshots" in sql and not undone:
             undone.append(1)
             store = Store(db, write=True)
             take_back(store, 1, 1)

@@ -214,9 +214,10 @@ def chain_holds(head: Sequence[object], book: Sequence[object] | None, log: Sequ
 
 
 # what crc32 of "\n".join((the deal's action lines, result, totals)) is, computed by SQLite with pasur_crc
-# The rows a trusted chain holds, up to the newest a load read (?2): a deal another program finished since is not
+# The rows a trusted chain holds (the result as text: the checksums cover its bytes, whatever its type), up to the
+# newest a load read (?2): a deal another program finished since is not
 # this read's
-TRUSTED = "SELECT seq, result FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq"
+TRUSTED = "SELECT seq, CAST(result AS TEXT) FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq"
 
 
 def totals_text(totals: Mapping[str, int], sides: Sequence[str]) -> str:
