@@ -34,7 +34,6 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import chain, repeat
 from typing import Any
 
 from pasur_cli.engine.action import ACTIONS_MOST, action_text, parse_action
@@ -47,12 +46,11 @@ from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.scoring import match_winner
 from pasur_cli.engine.stats import Standing, standing_of
 from pasur_cli.engine.values import Value
+from pasur_cli.store.connection import Patient, busy_timeout, failure, identity, is_busy, moved, stored_text
 from pasur_cli.store.errors import (
     AlreadyImported,
-    BusyError,
     DamagedError,
     FullError,
-    GoneError,
     NoMatchError,
     StaleError,
     StoreError,
@@ -60,6 +58,7 @@ from pasur_cli.store.errors import (
 )
 from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.resume import newest_snapshot
+from pasur_cli.store.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 from pasur_cli.store.snapshots import (
     EVERY_BOOK,
     EVERY_LOG,
@@ -73,46 +72,6 @@ from pasur_cli.store.snapshots import (
     sql_crc,
     write_snapshot,
 )
-
-SCHEMA_VERSION = 5
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE matches (
-    id INTEGER PRIMARY KEY,
-    created TEXT NOT NULL,
-    players TEXT NOT NULL,          -- one name per line, in playing order
-    rules TEXT NOT NULL,            -- the JSON of Rules.as_dict (from schema 5, NAME=VALUE lines before)
-    dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
-    touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
-    fingerprint TEXT,               -- of the imported record it came from (see pasur_cli.engine.record)
-    key TEXT,                       -- random, given when the match is made: no other match has it
-    revision INTEGER NOT NULL DEFAULT 0  -- +1 for each action appended and for each undo, never back
-);
-CREATE TABLE actions (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
-    at TEXT NOT NULL,               -- UTC time it was recorded
-    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.action.action_text
-    PRIMARY KEY (match_id, seq)
-);
-""" + """
-CREATE TABLE snapshots (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,           -- a deal finished with this action
-    engine INTEGER NOT NULL,        -- ENGINE_VERSION of the pasur that computed it
-    crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines, its result and the totals
-    result TEXT NOT NULL,           -- the deal's result as JSON, see result_text
-    totals TEXT NOT NULL,           -- JSON {side: match total after this deal}
-    figures TEXT,                   -- JSON {side: [deals, points, surs, clubs, two_clubs, ten_diamonds, best,
-                                    --   best_deal]} after this deal (pasur_cli.engine.stats.SideFigures)
-    log_crc INTEGER,                -- CRC-32 of the match's action lines up to this deal's last
-    book_crc INTEGER,               -- CRC-32 of the match's players, rules, dealer and snapshots up to this one
-                                    -- (NULL in these three: written before schema 4, checked deal by deal)
-    PRIMARY KEY (match_id, seq)
-);
-"""
-_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
-
 
 
 class Expected(Value):
@@ -152,162 +111,14 @@ def new_key() -> str:
     return os.urandom(8).hex()
 
 
-def busy_timeout() -> float:
-    """Seconds to wait for another program's lock: ``PASUR_BUSY_TIMEOUT``, else 10."""
-    try:
-        return min(max(float(os.environ.get("PASUR_BUSY_TIMEOUT", "10")), 0.0), 600.0)
-    except ValueError:
-        return 10.0
-
-
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
-
-
-def _is_busy(err: BaseException) -> bool:
-    name = getattr(err, "sqlite_errorname", "")
-    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(err)
-
-
-def _failure(err: BaseException, path: str, template: str) -> StoreError:
-    """The StoreError for a SQLite or decoding failure: busy, moved, or ``template`` with path and reason."""
-    if _is_busy(err):
-        return BusyError("{path} is busy: another program is using it. Nothing was changed; try again in a"
-                         " moment.", path=path)
-    if getattr(err, "sqlite_errorname", "") == "SQLITE_READONLY_DBMOVED":
-        return _moved(path)
-    return StoreError(template, path=path, reason=str(err))
-
-
-def _moved(path: str) -> GoneError:
-    return GoneError("{path} was replaced or deleted after pasur opened it; nothing was recorded.", path=path)
-
-
-SLICE = 0.05  # the longest pause between two tries at a busy file, and how long a wait lasts before it is said
-PAUSES = (0.001, 0.002, 0.005, 0.01, 0.02)  # the first pauses, then SLICE: a lock held briefly costs little
-_EXECUTE, _EXECUTEMANY = sqlite3.Connection.execute, sqlite3.Connection.executemany
-
-
-class Patient(sqlite3.Connection):
-    """A connection that waits for another program's lock in Python, never in SQLite: SQLite's own
-    wait (its busy timeout) sleeps in C and keeps sleeping through a signal, so a Ctrl-C was acted
-    on only when that wait ended. Here SQLite gives up at once (the connection's timeout is 0) and
-    a statement that finds the file busy is tried again after pauses growing to ``SLICE``, up to
-    ``patience`` seconds in all; each pause is ``time.sleep``, which a signal's handler ends at once
-    (Ctrl-C raises KeyboardInterrupt there, and the statement is not tried again). ``waiting`` (if
-    set) is called once a statement has waited ``SLICE``, once until a statement succeeds again. A
-    statement is tried again only where SQLite allows it: outside a transaction, or COMMIT. Raises
-    the last sqlite3.OperationalError when the file stays busy, or at once for any other error."""
-
-    patience = 10.0
-    waiting: Any = None
-    told = False  # whether ``waiting`` was called since the last statement that succeeded
-
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        try:
-            cursor = _EXECUTE(self, sql, parameters)
-        except sqlite3.OperationalError as err:
-            return self._patiently(err, _EXECUTE, sql, parameters)
-        if self.told:
-            self.told = False
-        return cursor
-
-    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        try:
-            return _EXECUTEMANY(self, sql, parameters)
-        except sqlite3.OperationalError as err:
-            return self._patiently(err, _EXECUTEMANY, sql, parameters)
-
-    def _patiently(self, err: sqlite3.OperationalError, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
-        """Try the statement again after ``err`` while the file is busy, up to ``patience`` seconds."""
-        began = time.monotonic()
-        deadline = began + self.patience
-        pauses = chain(PAUSES, repeat(SLICE))
-        while True:
-            now = time.monotonic()
-            if not _is_busy(err) or (self.in_transaction and sql != "COMMIT") or now >= deadline:
-                raise err
-            if self.waiting is not None and not self.told and now - began >= SLICE:
-                self.told = True
-                self.waiting()
-            time.sleep(min(next(pauses), deadline - now))  # a signal ends it: its handler's exception goes on from here
-            try:
-                cursor = run(self, sql, parameters)
-            except sqlite3.OperationalError as again:
-                err = again
-                continue
-            self.told = False
-            return cursor  # type: ignore[no-any-return]
-
-
-def _text(data: bytes) -> str | bytes:
-    """A stored text as str, or as its bytes when they are not UTF-8 (a hand-edited row): the
-    match that holds it is then damaged ("not text"), not the whole file."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data
-
-
-def _identity(path: str) -> tuple[int, int] | None:
-    """(device, inode) of the file at ``path``; None when there is none."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
 
 
 def _read_header(path: str) -> bytes:
     """The first 16 bytes of the file (a seam the tests use to simulate a file nobody may read)."""
     with open(path, "rb") as f:
         return f.read(16)
-
-
-def _to_2(db: sqlite3.Connection) -> None:
-    """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
-    each match's next change rebuilds them from its log), and the import fingerprint."""
-    db.execute("DROP TABLE snapshots")
-    db.execute(_SNAPSHOTS)
-    db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
-
-
-def _to_3(db: sqlite3.Connection) -> None:
-    """Schema 2 to 3: each match's key (made now) and revision (its log's length, which is what
-    ``--expect`` compared before), and the highest match id given so far, so that no id is given
-    twice from now on."""
-    db.execute("ALTER TABLE matches ADD COLUMN key TEXT")
-    db.execute("ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
-    db.execute("UPDATE matches SET key = lower(hex(randomblob(8))),"
-               " revision = (SELECT count(*) FROM actions WHERE match_id = matches.id)")
-    db.execute("INSERT OR REPLACE INTO meta VALUES ('last_match', (SELECT CAST(coalesce(max(id), 0) AS TEXT)"
-               " FROM matches))")
-
-
-def _to_4(db: sqlite3.Connection) -> None:
-    """Schema 3 to 4: each snapshot's figures and running checksums (columns made here, written
-    once the file is open: ``Store._chain_every_match``)."""
-    have = {row[1] for row in db.execute("PRAGMA table_info(snapshots)")}
-    for column in ("figures TEXT", "log_crc INTEGER", "book_crc INTEGER"):
-        if column.split()[0] not in have:  # a schema-1 file's snapshots were made afresh with them
-            db.execute(f"ALTER TABLE snapshots ADD COLUMN {column}")
-
-
-def _to_5(db: sqlite3.Connection) -> None:
-    """Schema 4 to 5: each match's rules stored as the JSON of ``Rules.as_dict`` (read by the
-    NAME=VALUE reader of the schema before; rules it refuses are left as they are, and the match
-    stays damaged). The running checksums start from the rules' text, so every match's are written
-    again once the file is open (``unchained``)."""
-    for mid, text in db.execute("SELECT id, rules FROM matches").fetchall():
-        try:
-            rules = stored_rules(text)
-        except (ValueError, TypeError, AttributeError):
-            continue
-        db.execute("UPDATE matches SET rules = ? WHERE id = ?", (as_json(rules.as_dict()), mid))
-    db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
-
-
-MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
 
 
 def _check_header(where: str, exists: bool) -> None:
@@ -411,7 +222,7 @@ class Store:
         self._waiting = waiting  # called when the file is first found busy (see Patient)
         self._unchained = False  # the snapshots' figures and running checksums are yet to be written (schema 4)
         self.db = self._open()
-        self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
+        self.identity = identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
         self._replayed: tuple[MatchRecord, Match] | None = None
         # match id -> the first deal whose stored figures did not match its log (they were
@@ -447,10 +258,10 @@ class Store:
                                  isolation_level=None, factory=Patient)
             db.patience = patience
             db.waiting = self._waiting
-            db.text_factory = _text
+            db.text_factory = stored_text
             db.create_function("pasur_crc", 1, sql_crc, deterministic=True)
         except sqlite3.Error as err:
-            raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
+            raise failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:
             db.execute("PRAGMA foreign_keys = ON")
             self._check_schema(db)
@@ -458,7 +269,7 @@ class Store:
             db.close()
             if isinstance(err, PasurError):
                 raise
-            raise _failure(err, where, N_("{path} cannot be read as a pasur database ({reason});"
+            raise failure(err, where, N_("{path} cannot be read as a pasur database ({reason});"
                                        " it was left untouched.")) from None
         except BaseException:
             db.close()
@@ -546,7 +357,7 @@ class Store:
         except sqlite3.OperationalError as err:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise _failure(err, self.path, N_("cannot write to {path}: {reason}.")) from None
+            raise failure(err, self.path, N_("cannot write to {path}: {reason}.")) from None
 
     def reopen(self) -> Store:
         """The same file opened again, read-only (after this one was closed)."""
@@ -558,8 +369,8 @@ class Store:
     def check_file(self) -> None:
         """Raise GoneError when the path no longer names the file this store opened (it was
         replaced by another, or deleted): what would be written now would be lost with it."""
-        if _identity(self.path) != self.identity:
-            raise _moved(self.path)
+        if identity(self.path) != self.identity:
+            raise moved(self.path)
 
     def hold_little(self) -> None:
         """For a process that lives long (the session): SQLite keeps at most 256 KiB of the file in
@@ -569,7 +380,7 @@ class Store:
         try:
             self.db.execute("PRAGMA cache_size = -256")
         except sqlite3.Error as err:
-            raise _failure(err, self.path, N_("{path} cannot be read ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} cannot be read ({reason}); it was left untouched.")) from None
 
     def waiting(self, call: Any) -> None:
         """Call ``call()`` whenever a statement first finds the file busy (the session says it waits)."""
@@ -583,7 +394,7 @@ class Store:
         try:
             return self._load(match_id, full)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def _load(self, match_id: int, full: bool) -> MatchRecord:
         identity = "key, revision" if self.schema >= 3 else "NULL, -1"
@@ -626,8 +437,8 @@ class Store:
             try:
                 row = self.db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
             except (sqlite3.Error, UnicodeDecodeError) as err:
-                if _is_busy(err):  # waited already: not a second time through load
-                    raise _failure(err, self.path, "") from None
+                if is_busy(err):  # waited already: not a second time through load
+                    raise failure(err, self.path, "") from None
                 row = None
             if row and row[0] == kept[0].touched:
                 return kept
@@ -688,7 +499,7 @@ class Store:
         try:
             number = first_mismatch(self.db, match_id, match, self.schema >= 4)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         if number is not None:
             self.mismatched.setdefault(match_id, number)
 
@@ -715,7 +526,7 @@ class Store:
             row = self.db.execute(f"SELECT {identity}, (SELECT count(*) FROM actions WHERE match_id = ?)"
                                   " FROM matches WHERE id = ?", (match_id, match_id)).fetchone()
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         if row is None:
             return None
         key, revision, count = row
@@ -729,7 +540,7 @@ class Store:
         try:
             return int(self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def standings(self) -> list[tuple[int, Standing | DamagedError]]:
         """Every match's standing (what `matches` lists and `stats` adds up), most recently changed
@@ -752,7 +563,7 @@ class Store:
                         held[mid] = (*book[:-1], log[0] - book[1])  # the rows' text no longer needed
                 del books
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         rules_read: dict[object, Rules] = {}
         out: list[tuple[int, Standing | DamagedError]] = []
         for head in heads:
@@ -826,7 +637,7 @@ class Store:
         try:
             return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY touched DESC, id DESC")]
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def summary(self, match_id: int) -> tuple[list[str], int]:
         """(players, log length) of a match read without replaying it (for a damaged one)."""
@@ -834,7 +645,7 @@ class Store:
             row = self.db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
             count, = self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         if row is None:
             return [], 0
         return (row[0].split("\n") if isinstance(row[0], str) else ["?"]), int(count)
@@ -846,7 +657,7 @@ class Store:
         try:
             return self._imported_as(fingerprint)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def _imported_as(self, fingerprint: str) -> int | None:
         row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
@@ -861,7 +672,7 @@ class Store:
         try:
             return _same_content(self.db, players, self.rules_text(rules), dealer, actions, texts)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
@@ -873,7 +684,7 @@ class Store:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
+            raise failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
         try:
             yield self.db
             self.check_file()  # written into a file no longer at its path, it would be lost: roll back
@@ -883,7 +694,7 @@ class Store:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             if isinstance(err, (sqlite3.Error, UnicodeError)):
-                raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
+                raise failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
             raise
 
     def _touch(self, db: sqlite3.Connection, match_id: int, steps: int = 0) -> None:
