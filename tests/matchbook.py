@@ -161,3 +161,14 @@ def store_largest(path: Path, kind: str, seed: int = 0, most: int | None = None)
         return store.create(players, rules, 0, match.log, times or None, match=match)
     finally:
         store.close()
+
+
+def rules_as_lines(con) -> None:
+    """Every match's rules as a file of a schema before 5 holds them (NAME=VALUE lines), for the
+    tests that make such a file from one of today's."""
+    import json
+
+    from pasur_cli.engine.rules import rules_lines
+    for mid, text in con.execute("SELECT id, rules FROM matches").fetchall():
+        con.execute("UPDATE matches SET rules = ? WHERE id = ?", (rules_lines(Rules.from_dict(json.loads(text))), mid))
+    con.commit()

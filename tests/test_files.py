@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from matchbook import rules_as_lines
 from simulate import enter, new_match, random_match
 from tier import sized
 
@@ -463,6 +464,7 @@ def test_an_old_schema_1_database_is_read_and_migrated(pasur, db):
         ALTER TABLE m2 RENAME TO matches;
         UPDATE meta SET value = '1' WHERE key = 'schema_version';
     """)
+    rules_as_lines(con)
     con.close()
     before = db.read_bytes()
     read = {c: json.loads(pasur(c, "--json").output) for c in ("show", "score")}

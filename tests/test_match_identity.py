@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from matchbook import rules_as_lines
 from simulate import random_table
 from tier import some
 
@@ -27,7 +28,7 @@ from pasur_cli.cli.app import main
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.record import read_record
-from pasur_cli.engine.rules import PRESETS
+from pasur_cli.engine.rules import PRESETS, Rules, stored_rules
 from pasur_cli.store import actions
 from pasur_cli.store.database import Expected, Store, parse_expected
 from pasur_cli.store.errors import AlreadyImported, NoMatchError, StaleError
@@ -272,6 +273,7 @@ def _downgrade(path: Path) -> None:
         DELETE FROM meta WHERE key = 'last_match';
         UPDATE meta SET value = '2' WHERE key = 'schema_version';
     """)
+    rules_as_lines(con)
     con.close()
 
 
@@ -291,7 +293,10 @@ def test_a_database_of_the_previous_version_is_migrated_keeping_everything(tmp_p
     assert rows(path) == old
     assert run(path, "new", "Ali", "Reza").output.startswith("Match 4:")  # a write migrates
     new = rows(path)
-    assert [r[:7] for r in new["matches"] if r[0] != 4] == [r[:7] for r in old["matches"]]
+    # every column kept, the rules now the JSON of the same rules
+    assert [(*r[:3], *r[4:7]) for r in new["matches"] if r[0] != 4] == [(*r[:3], *r[4:7]) for r in old["matches"]]
+    assert [Rules.from_dict(json.loads(r[3])) for r in new["matches"] if r[0] != 4] == \
+        [stored_rules(r[3]) for r in old["matches"]]
     assert new["actions"][:len(old["actions"])] == old["actions"]
     assert [r[:6] for r in new["snapshots"]] == old["snapshots"]  # and each with its figures and checksums now
     assert new["snapshots"] and all(None not in r for r in new["snapshots"])

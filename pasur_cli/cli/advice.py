@@ -5,31 +5,39 @@ Imported only when a player asks, so that no other command or prompt pays for th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pasur_cli.engine.errors import IllegalPlayError
 
 if TYPE_CHECKING:
+    from pasur_cli.engine.advice import DealReview
+    from pasur_cli.engine.match import Match
     from pasur_cli.store.database import Store
     from pasur_cli.text.render import Look
+
+
+def reviewed(store: Store, match_id: int, numbers: Callable[[Match], list[int]]) -> list[DealReview]:
+    """The reviews of the finished deals ``numbers`` picks, the match loaded once (its whole log:
+    a review replays a deal's plays) and replayed once: what `pasur review` and the session's
+    ``review`` show. Raises IllegalPlayError when no deal is finished, PasurError as ``review``."""
+    from pasur_cli.engine.advice import review as review_deal
+    match = store.load(match_id, full=True).replay()
+    if not match.results:
+        raise IllegalPlayError("no deal of this match is finished yet: there is nothing to review.")
+    return [review_deal(match, number) for number in numbers(match)]
 
 
 def session_advice(look: Look, store: Store, match_id: int, command: str, words: list[str]) -> str:
     """The session's ``review`` (the last finished deal) and ``hint CARDS`` (the hand of the player
     to move), as the commands print them. Raises PasurError as they do."""
     from pasur_cli.engine.advice import hint as weigh_hand
-    from pasur_cli.engine.advice import review as review_deal
     from pasur_cli.engine.advice import to_move
     from pasur_cli.engine.cards import parse_cards
     from pasur_cli.engine.errors import Words
-    from pasur_cli.engine.match import Match
     from pasur_cli.text.review import hint_text, review_text
     if command == "hint":
         hand = parse_cards(words, Words("hand"))
         match = store.match(match_id)[1]
         return hint_text(look, to_move(match), weigh_hand(match, hand))
-    record = store.load(match_id, full=True)
-    match = Match.replay(record.players, record.rules, record.dealer, record.actions)
-    if not match.results:
-        raise IllegalPlayError("no deal of this match is finished yet: there is nothing to review.")
-    return review_text(look, [review_deal(match, match.results[-1].number)])
+    return review_text(look, reviewed(store, match_id, lambda match: [match.results[-1].number]))

@@ -532,17 +532,5 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
 
 
 def current(ctx: click.Context, store: Store) -> tuple[int, Match]:
-    """(id, replayed match) of --match, else of the most recently changed match that is not
-    finished, else of the most recent one (so `pasur score` still shows a match just won)."""
-    from pasur_cli.store.errors import StoreError
-    chosen = ctx.meta.get("pasur.match_id")
-    if chosen is not None:
-        return chosen, store.match(chosen)[1]
-    ids = store.match_ids()
-    for mid in ids:  # a damaged match on the way is refused (DamagedError), never skipped silently
-        match = store.match(mid)[1]
-        if not match.finished:
-            return mid, match
-    if ids:
-        return ids[0], store.match(ids[0])[1]
-    raise StoreError("there is no match yet: start one with `pasur new NAME NAME`.")
+    """(id, replayed match) of --match, else the store's current match (``Store.current``)."""
+    return store.current(ctx.meta.get("pasur.match_id"))

@@ -9,7 +9,7 @@ pasur_cli.engine.action's ``read_action``; the match replays the values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pasur_cli.engine.action import Action, DealAction, PlayAction, TallyAction, read_action
@@ -18,6 +18,7 @@ from pasur_cli.engine.cards import Card, as_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
 from pasur_cli.engine.names import check_name_length, names_starting, side_names, sides_of
+from pasur_cli.engine.results import Results
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
 from pasur_cli.engine.tally import scored_tally
@@ -103,12 +104,12 @@ class Match:
             raise IllegalPlayError("a match has 2, 3 or 4 players and its dealer is one of their seats.")
         self.seat_sides = side_names(self.players, rules.teams)
         self.sides = sides_of(self.players, rules.teams)
-        self.results: list[DealResult] = []
-        self.completed_at: list[int] = []  # the log length when each result was added
+        self.results: Results[DealResult] = Results()
+        self.completed_at: Results[int] = Results()  # the log length when each result was added
         self.totals: dict[str, int] = {s: 0 for s in self.sides}  # running, kept by _finish
         self.deal: Deal | None = None
         self.start = 0  # actions before ``log`` (their results came from a snapshot)
-        self.base: list[DealResult] = []  # those results
+        self.start_totals: Mapping[str, int] = dict(self.totals)  # the totals after them
         self.log: list[Action] = []  # the canonical form of every action applied after ``start``
 
     @classmethod
@@ -118,16 +119,45 @@ class Match:
         (a snapshot) and the actions after them. Raises IllegalPlayError naming the first action
         that fails, with the reason as its ``reason`` fact."""
         match = cls(players, rules, dealer)
-        match.start, match.base = start, list(results)
-        for result in match.base:
-            match._finish(result, at=None)
-        for number, action in enumerate(actions, start + 1):
+        earlier = list(results)
+        if earlier or start:
+            totals = dict.fromkeys(match.sides, 0)
+            for result in earlier:
+                for side, score in result.scores.items():
+                    totals[side] = totals.get(side, 0) + score.total
+            match = cls.resume(players, rules, dealer, start=start, results=earlier,
+                               completed_at=[start] * len(earlier), totals=totals)
+        match.replay_more(actions)
+        return match
+
+    @classmethod
+    def resume(cls, players: list[str], rules: Rules, dealer: int, *, start: int, results: Sequence[DealResult],
+               completed_at: Sequence[int], totals: Mapping[str, int]) -> Match:
+        """A match resumed from a snapshot of its first ``start`` actions: the ``results`` of the
+        deals they finished (a sequence read only when an item is wanted, so a long match resumes
+        as a short one does), the action after which each finished, and the match totals after
+        them; ``replay_more`` applies the actions after the snapshot. Raises IllegalPlayError when
+        they do not fit (one finishing action a result, totals of these sides, ``start`` not
+        before the actions), NotationError for a wrong type."""
+        check_type("start", start, int)
+        match = cls(players, rules, dealer)
+        if (len(results) != len(completed_at) or sorted(totals) != sorted(match.sides) or start < 0
+                or not all(type(total) is int for total in totals.values())):
+            raise IllegalPlayError("a snapshot's results, their actions and its totals do not fit this match.")
+        match.start, match.start_totals = start, dict(totals)
+        match.results, match.completed_at = Results(results), Results(completed_at)
+        match.totals = {side: totals[side] for side in match.sides}
+        return match
+
+    def replay_more(self, actions: Iterable[Action | dict[str, Any]]) -> None:
+        """Apply stored actions in order, numbered after those applied already. Raises
+        IllegalPlayError naming the first that fails, with the reason as its ``reason`` fact."""
+        for number, action in enumerate(actions, self.length + 1):
             try:
-                match.apply(action)
+                self.apply(action)
             except (ValueError, KeyError, TypeError, AttributeError) as err:  # PasurError is a ValueError
                 raise IllegalPlayError("action {number} ({action}) cannot be replayed: {reason}", number=number,
                                        action=_describe(action), reason=err) from err
-        return match
 
     # -- position --------------------------------------------------------------------------
     @property
@@ -386,11 +416,10 @@ class Match:
             raise IllegalPlayError("cannot undo {count}: at most {have} can be taken back here.", count=count,
                                    have=len(self.log))
         last = self.log[-1]
-        kept = len(self.results)  # the results of the first ``start`` actions: not those the log finished since
-        while kept and self.completed_at[kept - 1] > self.start:
-            kept -= 1
-        again = Match.replay(self.players, self.rules, self.first_dealer, self.log[:-count], self.results[:kept],
-                             self.start)
+        again = Match.resume(self.players, self.rules, self.first_dealer, start=self.start,
+                             results=self.results.earlier, completed_at=self.completed_at.earlier,
+                             totals=self.start_totals)
+        again.replay_more(self.log[:-count])
         for name in ("results", "completed_at", "totals", "log"):
             setattr(self, name, getattr(again, name))
         if self.deal is not None and again.deal is not None:

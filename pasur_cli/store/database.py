@@ -34,7 +34,6 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import chain, repeat
 from typing import Any
 
 from pasur_cli.engine.action import Action, read_action, read_line
@@ -47,70 +46,32 @@ from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.scoring import match_winner
 from pasur_cli.engine.stats import Standing, standing_of
 from pasur_cli.engine.values import Value
+from pasur_cli.store.connection import Patient, busy_timeout, failure, identity, is_busy, moved, stored_text
 from pasur_cli.store.errors import (
     AlreadyImported,
-    BusyError,
     DamagedError,
     FullError,
-    GoneError,
     NoMatchError,
     StaleError,
     StoreError,
     check_rows,
 )
 from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
+from pasur_cli.store.resume import newest_snapshot
+from pasur_cli.store.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 from pasur_cli.store.snapshots import (
     EVERY_BOOK,
     EVERY_LOG,
+    as_json,
     chain_holds,
-    chained,
     figures_from,
+    first_mismatch,
     json_totals,
-    newest_snapshot,
+    read_object,
     rebuild_snapshots,
     sql_crc,
     write_snapshot,
 )
-
-SCHEMA_VERSION = 4
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE matches (
-    id INTEGER PRIMARY KEY,
-    created TEXT NOT NULL,
-    players TEXT NOT NULL,          -- one name per line, in playing order
-    rules TEXT NOT NULL,            -- every rule option, one NAME=VALUE per line
-    dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
-    touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
-    fingerprint TEXT,               -- of the imported record it came from (see pasur_cli.engine.record)
-    key TEXT,                       -- random, given when the match is made: no other match has it
-    revision INTEGER NOT NULL DEFAULT 0  -- +1 for each action appended and for each undo, never back
-);
-CREATE TABLE actions (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
-    at TEXT NOT NULL,               -- UTC time it was recorded
-    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.action (Action.line)
-    PRIMARY KEY (match_id, seq)
-);
-""" + """
-CREATE TABLE snapshots (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,           -- a deal finished with this action
-    engine INTEGER NOT NULL,        -- ENGINE_VERSION of the pasur that computed it
-    crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines, its result and the totals
-    result TEXT NOT NULL,           -- the deal's result as JSON, see result_text
-    totals TEXT NOT NULL,           -- JSON {side: match total after this deal}
-    figures TEXT,                   -- JSON {side: [deals, points, surs, clubs, two_clubs, ten_diamonds, best,
-                                    --   best_deal]} after this deal (pasur_cli.engine.stats.SideFigures)
-    log_crc INTEGER,                -- CRC-32 of the match's action lines up to this deal's last
-    book_crc INTEGER,               -- CRC-32 of the match's players, rules, dealer and snapshots up to this one
-                                    -- (NULL in these three: written before schema 4, checked deal by deal)
-    PRIMARY KEY (match_id, seq)
-);
-"""
-_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
-
 
 
 class Expected(Value):
@@ -150,116 +111,29 @@ def new_key() -> str:
     return os.urandom(8).hex()
 
 
-def busy_timeout() -> float:
-    """Seconds to wait for another program's lock: ``PASUR_BUSY_TIMEOUT``, else 10."""
-    try:
-        return min(max(float(os.environ.get("PASUR_BUSY_TIMEOUT", "10")), 0.0), 600.0)
-    except ValueError:
-        return 10.0
-
-
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
-
-
-def _is_busy(err: BaseException) -> bool:
-    name = getattr(err, "sqlite_errorname", "")
-    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(err)
-
-
-def _failure(err: BaseException, path: str, template: str) -> StoreError:
-    """The StoreError for a SQLite or decoding failure: busy, moved, or ``template`` with path and reason."""
-    if _is_busy(err):
-        return BusyError("{path} is busy: another program is using it. Nothing was changed; try again in a"
-                         " moment.", path=path)
-    if getattr(err, "sqlite_errorname", "") == "SQLITE_READONLY_DBMOVED":
-        return _moved(path)
-    return StoreError(template, path=path, reason=str(err))
-
-
-def _moved(path: str) -> GoneError:
-    return GoneError("{path} was replaced or deleted after pasur opened it; nothing was recorded.", path=path)
-
-
-SLICE = 0.05  # the longest pause between two tries at a busy file, and how long a wait lasts before it is said
-PAUSES = (0.001, 0.002, 0.005, 0.01, 0.02)  # the first pauses, then SLICE: a lock held briefly costs little
-_EXECUTE, _EXECUTEMANY = sqlite3.Connection.execute, sqlite3.Connection.executemany
-
-
-class Patient(sqlite3.Connection):
-    """A connection that waits for another program's lock in Python, never in SQLite: SQLite's own
-    wait (its busy timeout) sleeps in C and keeps sleeping through a signal, so a Ctrl-C was acted
-    on only when that wait ended. Here SQLite gives up at once (the connection's timeout is 0) and
-    a statement that finds the file busy is tried again after pauses growing to ``SLICE``, up to
-    ``patience`` seconds in all; each pause is ``time.sleep``, which a signal's handler ends at once
-    (Ctrl-C raises KeyboardInterrupt there, and the statement is not tried again). ``waiting`` (if
-    set) is called once a statement has waited ``SLICE``, once until a statement succeeds again. A
-    statement is tried again only where SQLite allows it: outside a transaction, or COMMIT. Raises
-    the last sqlite3.OperationalError when the file stays busy, or at once for any other error."""
-
-    patience = 10.0
-    waiting: Any = None
-    told = False  # whether ``waiting`` was called since the last statement that succeeded
-
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        try:
-            cursor = _EXECUTE(self, sql, parameters)
-        except sqlite3.OperationalError as err:
-            return self._patiently(err, _EXECUTE, sql, parameters)
-        if self.told:
-            self.told = False
-        return cursor
-
-    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        try:
-            return _EXECUTEMANY(self, sql, parameters)
-        except sqlite3.OperationalError as err:
-            return self._patiently(err, _EXECUTEMANY, sql, parameters)
-
-    def _patiently(self, err: sqlite3.OperationalError, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
-        """Try the statement again after ``err`` while the file is busy, up to ``patience`` seconds."""
-        began = time.monotonic()
-        deadline = began + self.patience
-        pauses = chain(PAUSES, repeat(SLICE))
-        while True:
-            now = time.monotonic()
-            if not _is_busy(err) or (self.in_transaction and sql != "COMMIT") or now >= deadline:
-                raise err
-            if self.waiting is not None and not self.told and now - began >= SLICE:
-                self.told = True
-                self.waiting()
-            time.sleep(min(next(pauses), deadline - now))  # a signal ends it: its handler's exception goes on from here
-            try:
-                cursor = run(self, sql, parameters)
-            except sqlite3.OperationalError as again:
-                err = again
-                continue
-            self.told = False
-            return cursor  # type: ignore[no-any-return]
-
-
-def _text(data: bytes) -> str | bytes:
-    """A stored text as str, or as its bytes when they are not UTF-8 (a hand-edited row): the
-    match that holds it is then damaged ("not text"), not the whole file."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data
-
-
-def _identity(path: str) -> tuple[int, int] | None:
-    """(device, inode) of the file at ``path``; None when there is none."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
 
 
 def _read_header(path: str) -> bytes:
     """The first 16 bytes of the file (a seam the tests use to simulate a file nobody may read)."""
     with open(path, "rb") as f:
         return f.read(16)
+
+
+def _check_header(where: str, exists: bool) -> None:
+    """Raise StoreError unless the file at ``where`` (if any, and not empty) begins as SQLite's do."""
+    if exists and os.path.isdir(where):
+        raise StoreError("{path} is a folder, not a pasur database.", path=where)
+    if exists and os.path.getsize(where):
+        try:
+            header = _read_header(where)
+        except OSError as err:
+            raise StoreError("{path} cannot be read ({reason}); it was left untouched.",
+                             path=where, reason=err.strerror or err) from None
+        if header != b"SQLite format 3\x00":
+            raise StoreError("{path} is not a pasur database (not SQLite at all); it was left untouched.",
+                             path=where)
 
 
 class MatchRecord(Value):
@@ -275,11 +149,11 @@ class MatchRecord(Value):
     dealer: int
     touched: int
     start: int
-    results: list[DealResult]
+    results: Sequence[DealResult]
     texts: list[str]
     times: list[str]
     totals: dict[str, int] | None = None
-    completed_at: list[int] | None = None
+    completed_at: Sequence[int] | None = None
     key: str | None = None  # None in a file of an older schema, read without migrating it
     revision: int = -1  # -1: the log's length (a file of an older schema)
 
@@ -306,25 +180,16 @@ class MatchRecord(Value):
         return out
 
     def replay(self) -> Match:
-        """The match replayed from its snapshot and the actions after it. Raises DamagedError."""
+        """The match resumed from its snapshot (``Match.resume``) and replayed on with the actions
+        after it. Raises DamagedError."""
         actions = self.actions
         try:
             if not self.start:
                 return Match.replay(self.players, self.rules, self.dealer, actions)
-            match = Match(self.players, self.rules, self.dealer)
-            match.results = self.results
-            match.completed_at = self.completed_at if self.completed_at is not None else []
-            match.totals = dict(self.totals or {})
-            match.start, match.base = self.start, self.results
-            for number, action in enumerate(actions, self.start + 1):
-                try:
-                    match.apply(action)
-                except Exception as err:  # whatever the engine says about a stored log: damaged
-                    raise DamagedError(self.id, Words("action {number} cannot be replayed ({reason})",
-                                                      number=number, reason=_reason(err))) from None
+            match = Match.resume(self.players, self.rules, self.dealer, start=self.start, results=self.results,
+                                 completed_at=self.completed_at or (), totals=self.totals or {})
+            match.replay_more(actions)
             return match
-        except DamagedError:
-            raise
         except Exception as err:  # a stored log the engine cannot replay, for whatever reason, is damaged
             raise DamagedError(self.id, _reason(err)) from None
 
@@ -357,7 +222,7 @@ class Store:
         self._waiting = waiting  # called when the file is first found busy (see Patient)
         self._unchained = False  # the snapshots' figures and running checksums are yet to be written (schema 4)
         self.db = self._open()
-        self.identity = _identity(self.path)  # the file opened, to notice it replaced or deleted
+        self.identity = identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
         self._replayed: tuple[MatchRecord, Match] | None = None
         # match id -> the first deal whose stored figures did not match its log (they were
@@ -370,17 +235,7 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         where = self.path
         exists = os.path.exists(where)
-        if exists and os.path.isdir(where):
-            raise StoreError("{path} is a folder, not a pasur database.", path=where)
-        if exists and os.path.getsize(where):
-            try:
-                header = _read_header(where)
-            except OSError as err:
-                raise StoreError("{path} cannot be read ({reason}); it was left untouched.",
-                                 path=where, reason=err.strerror or err) from None
-            if header != b"SQLite format 3\x00":
-                raise StoreError("{path} is not a pasur database (not SQLite at all); it was left untouched.",
-                                 path=where)
+        _check_header(where, exists)
         if not self.may_create and not exists:
             raise StoreError("no database at {path} yet: start a match with `pasur new NAME NAME`.", path=where)
         if not exists:
@@ -403,10 +258,10 @@ class Store:
                                  isolation_level=None, factory=Patient)
             db.patience = patience
             db.waiting = self._waiting
-            db.text_factory = _text
+            db.text_factory = stored_text
             db.create_function("pasur_crc", 1, sql_crc, deterministic=True)
         except sqlite3.Error as err:
-            raise _failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
+            raise failure(err, where, N_("{path} cannot be opened ({reason}); it was left untouched.")) from None
         try:
             db.execute("PRAGMA foreign_keys = ON")
             self._check_schema(db)
@@ -414,7 +269,7 @@ class Store:
             db.close()
             if isinstance(err, PasurError):
                 raise
-            raise _failure(err, where, N_("{path} cannot be read as a pasur database ({reason});"
+            raise failure(err, where, N_("{path} cannot be read as a pasur database ({reason});"
                                        " it was left untouched.")) from None
         except BaseException:
             db.close()
@@ -449,39 +304,19 @@ class Store:
         if version < SCHEMA_VERSION:
             if self.write:
                 self._migrate(db, version)
-                meta["unchained"] = "1" if 2 <= version < 4 else ""
+                meta["unchained"] = "1" if version >= 2 else ""
             else:
                 self.schema, self.legacy = version, version < 2
         self._unchained = self.write and meta.get("unchained") == "1"
 
     def _migrate(self, db: sqlite3.Connection, version: int) -> None:
-        """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
-        each match's next change rebuilds them from its log), and the import fingerprint. Schema 2
-        to 3: each match's key (made now) and revision (its log's length, which is what ``--expect``
-        compared before), and the highest match id given so far, so that no id is given twice
-        from now on. Schema 3 to 4: each snapshot's figures and running checksums (written for
-        every match whose snapshots check out, once the file is open: ``_chain_every_match``).
-        Everything else is kept as it is."""
+        """Move the file from schema ``version`` to this one, each step in turn (``MIGRATIONS``), in
+        one transaction; everything else is kept as it is."""
         db.execute("BEGIN IMMEDIATE")
         try:
-            text = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
-            if int(text) < 2:
-                db.execute("DROP TABLE snapshots")
-                db.execute(_SNAPSHOTS)
-                db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
-            elif int(text) < 4:
-                for column in ("figures TEXT", "log_crc INTEGER", "book_crc INTEGER"):
-                    db.execute(f"ALTER TABLE snapshots ADD COLUMN {column}")
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
-            if int(text) < 3:
-                db.execute("ALTER TABLE matches ADD COLUMN key TEXT")
-                db.execute("ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
-                db.execute("UPDATE matches SET key = lower(hex(randomblob(8))),"
-                           " revision = (SELECT count(*) FROM actions WHERE match_id = matches.id)")
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('last_match',"
-                           " (SELECT CAST(coalesce(max(id), 0) AS TEXT) FROM matches))")
-            if int(text) < SCHEMA_VERSION:
-                db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+            for step in MIGRATIONS[version:]:
+                step(db)
+            db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -522,7 +357,7 @@ class Store:
         except sqlite3.OperationalError as err:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise _failure(err, self.path, N_("cannot write to {path}: {reason}.")) from None
+            raise failure(err, self.path, N_("cannot write to {path}: {reason}.")) from None
 
     def reopen(self) -> Store:
         """The same file opened again, read-only (after this one was closed)."""
@@ -534,8 +369,8 @@ class Store:
     def check_file(self) -> None:
         """Raise GoneError when the path no longer names the file this store opened (it was
         replaced by another, or deleted): what would be written now would be lost with it."""
-        if _identity(self.path) != self.identity:
-            raise _moved(self.path)
+        if identity(self.path) != self.identity:
+            raise moved(self.path)
 
     def hold_little(self) -> None:
         """For a process that lives long (the session): SQLite keeps at most 256 KiB of the file in
@@ -545,7 +380,7 @@ class Store:
         try:
             self.db.execute("PRAGMA cache_size = -256")
         except sqlite3.Error as err:
-            raise _failure(err, self.path, N_("{path} cannot be read ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} cannot be read ({reason}); it was left untouched.")) from None
 
     def waiting(self, call: Any) -> None:
         """Call ``call()`` whenever a statement first finds the file busy (the session says it waits)."""
@@ -559,7 +394,7 @@ class Store:
         try:
             return self._load(match_id, full)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def _load(self, match_id: int, full: bool) -> MatchRecord:
         identity = "key, revision" if self.schema >= 3 else "NULL, -1"
@@ -576,8 +411,8 @@ class Store:
         if not isinstance(created, str):
             raise DamagedError(mid, Words("its date is not text"))
         try:
-            players, rules = players.split("\n"), stored_rules(rules)
-        except ValueError as err:  # NotationError, or whatever else the stored rules make parse_rules say
+            players, rules = players.split("\n"), self.rules_of(rules)
+        except (ValueError, TypeError) as err:  # NotationError naming the option, or Rules.from_dict's refusal
             raise DamagedError(mid, _reason(err)) from None
         if not isinstance(dealer, int) or not 0 <= dealer < len(players):
             raise DamagedError(mid, Words("its first dealer is seat {seat}", seat=repr(dealer)))
@@ -590,9 +425,9 @@ class Store:
                 raise DamagedError(mid, Words("its actions are not numbered 1 to {count}", count=len(log)))
             return MatchRecord(mid, created, players, rules, dealer, touched, 0, [],
                                [a for _, _, a in log], [t for _, t, _ in log], key=key, revision=revision)
-        start, results, totals, completed, log = snap
-        return MatchRecord(mid, created, players, rules, dealer, touched, start, results,
-                           [a for _, _, a in log], [t for _, t, _ in log], totals, completed, key, revision)
+        return MatchRecord(mid, created, players, rules, dealer, touched, snap.start, snap.results,
+                           [a for _, _, a in snap.log], [t for _, t, _ in snap.log], snap.totals, snap.completed_at,
+                           key, revision)
 
     def match(self, match_id: int) -> tuple[MatchRecord, Match]:
         """The stored match replayed (kept, so a change in the same command need not replay it
@@ -602,8 +437,8 @@ class Store:
             try:
                 row = self.db.execute("SELECT touched FROM matches WHERE id = ?", (match_id,)).fetchone()
             except (sqlite3.Error, UnicodeDecodeError) as err:
-                if _is_busy(err):  # waited already: not a second time through load
-                    raise _failure(err, self.path, "") from None
+                if is_busy(err):  # waited already: not a second time through load
+                    raise failure(err, self.path, "") from None
                 row = None
             if row and row[0] == kept[0].touched:
                 return kept
@@ -613,8 +448,27 @@ class Store:
         except DamagedError:
             self.mismatched.pop(match_id, None)  # damaged, said as such: not merely figures recomputed
             raise
+        if not record.start and not self.legacy:  # the snapshots, if any, were not trusted
+            self._compare(match_id, match)
         self._replayed = (record, match)
         return record, match
+
+    def current(self, match_id: int | None = None) -> tuple[int, Match]:
+        """The match every front end means when none is named: ``match_id`` when given, else the
+        most recently changed match that is not finished, else the most recent one (so a match just
+        won is still the one shown), with the match replayed. Raises NoMatchError for a ``match_id``
+        that names no match, DamagedError for a damaged match on the way (never skipped silently),
+        StoreError when the file holds no match."""
+        if match_id is not None:
+            return match_id, self.match(match_id)[1]
+        ids = self.match_ids()
+        for mid in ids:
+            match = self.match(mid)[1]
+            if not match.finished:
+                return mid, match
+        if not ids:
+            raise StoreError("there is no match yet: start one with `pasur new NAME NAME`.")
+        return ids[0], self.match(ids[0])[1]
 
     def deal_actions(self, record: MatchRecord, number: int) -> tuple[list[DealResult], int, list[Action]]:
         """What `log --deal N` replays: the results of the deals before deal ``number`` (from the
@@ -637,16 +491,23 @@ class Store:
                 actions.append(read_line(text))
             except (ValueError, TypeError, KeyError):
                 raise _unreadable(record.id, seq, text) from None
-        return record.results[:number - 1], first, actions
+        return list(record.results[:number - 1]), first, actions
+
+    def _compare(self, match_id: int, match: Match) -> None:
+        """Note in ``mismatched`` the first deal whose stored snapshot is not what the match, replayed
+        from its whole log, makes of it (its figures are shown recomputed)."""
+        try:
+            number = first_mismatch(self.db, match_id, match, self.schema >= 4)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+        if number is not None:
+            self.mismatched.setdefault(match_id, number)
 
     def checked(self, match_id: int) -> tuple[MatchRecord, Match]:
-        """``match``, with every finished deal's snapshot checked against its deal's actions (as
-        ``score`` reads them): one that does not match is recomputed from the log and noted in
-        ``mismatched``. Raises DamagedError."""
-        record, match = self.match(match_id)
-        for _ in match.results:
-            pass
-        return record, match
+        """``match``: every finished deal's snapshot is trusted at once or the whole log replayed and
+        compared with them (a deal that does not match is noted in ``mismatched``). Raises
+        DamagedError."""
+        return self.match(match_id)
 
 
     def expected(self, match_id: int) -> Expected:
@@ -665,7 +526,7 @@ class Store:
             row = self.db.execute(f"SELECT {identity}, (SELECT count(*) FROM actions WHERE match_id = ?)"
                                   " FROM matches WHERE id = ?", (match_id, match_id)).fetchone()
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         if row is None:
             return None
         key, revision, count = row
@@ -679,7 +540,7 @@ class Store:
         try:
             return int(self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def standings(self) -> list[tuple[int, Standing | DamagedError]]:
         """Every match's standing (what `matches` lists and `stats` adds up), most recently changed
@@ -702,7 +563,7 @@ class Store:
                         held[mid] = (*book[:-1], log[0] - book[1])  # the rows' text no longer needed
                 del books
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         rules_read: dict[object, Rules] = {}
         out: list[tuple[int, Standing | DamagedError]] = []
         for head in heads:
@@ -716,7 +577,6 @@ class Store:
                 if quick is None:
                     record, match = self.checked(mid)
                     quick = standing_of(mid, record.created, match)
-                    self._figures_checked(quick)
                 read = quick
             except DamagedError as err:
                 self.mismatched.pop(mid, None)  # damaged, said as such
@@ -725,21 +585,6 @@ class Store:
                 continue  # deleted by another program since the list was read: not listed, as after it
             out.append((mid, read))
         return out
-
-    def _figures_checked(self, standing: Standing) -> None:
-        """A match read deal by deal (its running checksums did not hold) whose every result checks
-        out may still have its newest snapshot's figures changed (they are covered by book_crc alone):
-        compared with those just recomputed from the log, so that `matches` and `stats` say the
-        deal's figures were recomputed. Nothing to say when that snapshot is not the last deal's."""
-        mid = standing.id
-        if self.schema < 4 or self.legacy or mid in self.mismatched or not standing.deals:
-            return
-        row = self.db.execute("SELECT figures, (SELECT count(*) FROM snapshots WHERE match_id = ?1) FROM snapshots"
-                              " WHERE match_id = ?1 ORDER BY seq DESC LIMIT 1", (mid,)).fetchone()
-        if row is None or row[0] is None or row[1] != standing.deals:
-            return
-        if figures_from(row[0], list(standing.figures)) != dict(standing.figures):
-            self.mismatched.setdefault(mid, standing.deals)
 
     def _standing(self, head: Any, book: Any, rules_read: dict[object, Rules]) -> Standing | None:
         """One match's standing from its row and its newest snapshot (``book``: the row of EVERY_BOOK
@@ -752,13 +597,13 @@ class Store:
                 or (key is not None and not isinstance(key, str))):
             return None
         if rules_text not in rules_read:
-            rules_read[rules_text] = stored_rules(rules_text)
+            rules_read[rules_text] = self.rules_of(rules_text)
         names, rules = players.split("\n"), rules_read[rules_text]
         if not 0 <= dealer < len(names):
             return None
         deals, _, _, _, _, totals_text, figures_text, after = book
         seats, sides = side_names(names, rules.teams), sides_of(names, rules.teams)
-        stored = json_totals(totals_text)
+        stored = json_totals(self.db, totals_text)
         figures = figures_from(figures_text, sides)
         if stored is None or figures is None or sorted(stored) != sorted(sides):
             return None
@@ -771,12 +616,28 @@ class Store:
         return Standing(mid, created, tuple(names), tuple(seats), rules.preset, deals, totals,
                         match_winner(totals, deals, rules), figures)
 
+    def rules_text(self, rules: Rules) -> str:
+        """The rules as this file stores them: the JSON of ``Rules.as_dict`` (NAME=VALUE lines in a
+        file of a schema before 5, read without migrating it)."""
+        return as_json(rules.as_dict()) if self.schema >= 5 else rules_lines(rules)
+
+    def rules_of(self, text: str) -> Rules:
+        """The rules ``rules_text`` stored: the one reader of stored rules (``stored_rules`` reads a
+        file of a schema before 5). Raises ValueError (NotationError naming the option) or
+        TypeError for a text that is not such rules."""
+        if self.schema < 5:
+            return stored_rules(text)
+        data = read_object(self.db, text)
+        if data is None:
+            raise NotationError("the rules {rules!r} are not what pasur writes.", rules=shorten(text, 60))
+        return Rules.from_dict(data)
+
     def match_ids(self) -> list[int]:
         """Every match id, most recently changed first."""
         try:
             return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY touched DESC, id DESC")]
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def summary(self, match_id: int) -> tuple[list[str], int]:
         """(players, log length) of a match read without replaying it (for a damaged one)."""
@@ -784,7 +645,7 @@ class Store:
             row = self.db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
             count, = self.db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
         if row is None:
             return [], 0
         return (row[0].split("\n") if isinstance(row[0], str) else ["?"]), int(count)
@@ -796,7 +657,7 @@ class Store:
         try:
             return self._imported_as(fingerprint)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     def _imported_as(self, fingerprint: str) -> int | None:
         row = self.db.execute("SELECT id FROM matches WHERE fingerprint = ? ORDER BY id LIMIT 1",
@@ -809,9 +670,9 @@ class Store:
         exported from this file, say: the same match by its content), or None. ``texts``: the
         actions' lines, when known."""
         try:
-            return _same_content(self.db, players, rules, dealer, actions, texts)
+            return _same_content(self.db, players, self.rules_text(rules), dealer, actions, texts)
         except (sqlite3.Error, UnicodeDecodeError) as err:
-            raise _failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+            raise failure(err, self.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
@@ -823,7 +684,7 @@ class Store:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
+            raise failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
         try:
             yield self.db
             self.check_file()  # written into a file no longer at its path, it would be lost: roll back
@@ -833,7 +694,7 @@ class Store:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             if isinstance(err, (sqlite3.Error, UnicodeError)):
-                raise _failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
+                raise failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
             raise
 
     def _touch(self, db: sqlite3.Connection, match_id: int, steps: int = 0) -> None:
@@ -877,7 +738,8 @@ class Store:
                 if earlier is not None:
                     raise AlreadyImported("this record was already imported as match {match}; nothing was changed"
                                           " (give --again to import it once more).", match=earlier)
-                same = _same_content(db, players, rules, dealer, actions, texts)  # a match of this file, by content
+                # a match of this file, by content
+                same = _same_content(db, players, self.rules_text(rules), dealer, actions, texts)
                 if same is not None:
                     raise AlreadyImported("this record is match {match} of this database already (the same players,"
                                           " rules and plays); nothing was changed (give --again to import it as a"
@@ -885,8 +747,8 @@ class Store:
             mid = self._next_id(db)
             db.execute("INSERT INTO matches (id, created, players, rules, dealer, touched, fingerprint, key, revision)"
                        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                       (mid, created or now(), "\n".join(players), rules_lines(rules), dealer, fingerprint, new_key(),
-                        len(texts)))
+                       (mid, created or now(), "\n".join(players), self.rules_text(rules), dealer, fingerprint,
+                        new_key(), len(texts)))
             moments = times if times else [now()] * len(texts)
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",  # each row made as SQLite takes it
                            ((mid, seq, at, text) for seq, (at, text) in enumerate(zip(moments, texts, strict=True), 1)))
@@ -954,8 +816,6 @@ class Store:
                 elif len(match.results) > finished:
                     write_snapshot(db, match_id, match, len(match.results) - 1, match.totals)
                     self._repair(db, match_id, match)
-                elif not change.dropped and match_id in self.mismatched:
-                    self._repair(db, match_id, match)
                 self._touch(db, match_id, change.steps)
                 # the match stays the log's, so the next read needs no replay; not once a deal is over: the
                 # next read starts from its snapshot, so a long session holds one deal's actions, not all
@@ -968,30 +828,12 @@ class Store:
         self._replayed = after  # set once committed
 
     def _repair(self, db: sqlite3.Connection, match_id: int, match: Match) -> None:
-        """Every older snapshot of a match checked (all at once by their running checksums, else
-        each as ``score`` checks it) when a change finishes a deal, or after this command found one
-        that does not match its log: the figures are then recomputed from the whole log and every
-        snapshot written again; snapshots that check out one by one but not all at once (written
-        before schema 4) are written again from the match as it is."""
-        if not match.start:
-            return  # replayed from the whole log: its snapshots were just written afresh
+        """After a change finished a deal of a match resumed from its (trusted) snapshot: when a
+        finished deal has no snapshot (rows deleted by hand: the one before still chained, and a deal
+        finished in the actions after it), every snapshot is written again from the whole log."""
         count = db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()[0]
-        if count != len(match.results):
-            # a finished deal has no snapshot (the newest rows deleted by hand: the one before still
-            # chains, and a deal finished in the actions after it): the snapshot just written continued
-            # the chain over the gap, and the older ones cannot be read as one per deal; the log still
-            # replays, so every snapshot is written again from it
+        if match.start and count != len(match.results):
             rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
-            return
-        if match_id not in self.mismatched and chained(self.db, match_id):
-            return
-        for _ in match.base:
-            if match_id in self.mismatched:
-                break
-        if match_id in self.mismatched:
-            rebuild_snapshots(db, match_id, self._load(match_id, True).replay())
-        else:
-            rebuild_snapshots(db, match_id, match)
 
 
 def _no_match(match_id: object) -> NoMatchError:
@@ -1031,13 +873,13 @@ def _check_expect(expect: Expected | None, match_id: int, key: object, revision:
                      " length of its log is {length}); nothing was recorded. Look again and re-enter.", **facts)
 
 
-def _same_content(db: sqlite3.Connection, players: list[str], rules: Rules, dealer: int,
+def _same_content(db: sqlite3.Connection, players: list[str], rules: str, dealer: int,
                   actions: Sequence[Action | dict[str, Any]], texts: list[str] | None = None) -> int | None:
     """See Store.stored_as: the matches of the same players, rules and dealer are found by the
     index of their columns, and only their logs are read and compared (``texts``: the actions'
     lines, when known)."""
     rows = db.execute("SELECT id FROM matches WHERE players = ? AND rules = ? AND dealer = ? ORDER BY id",
-                      ("\n".join(players), rules_lines(rules), dealer)).fetchall()
+                      ("\n".join(players), rules, dealer)).fetchall()
     if rows and texts is None:
         texts = [read_action(a).line for a in actions]
     for (mid,) in rows:

@@ -7,14 +7,12 @@ import click
 from pasur_cli.cli.app import (
     Count,
     PasurCommand,
-    current,
     json_option,
     look,
     look_options,
     open_store,
     store_options,
 )
-from pasur_cli.engine.errors import IllegalPlayError
 
 
 @click.command(cls=PasurCommand)
@@ -29,23 +27,22 @@ def review(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
     expected points it cost against the best option given only what that player knew then (own
     hand, the table, every card seen), labelled inaccuracy (1 point or more), mistake (2) or
     blunder (4); then per player the choices made, the points lost and the two worst plays."""
-    from pasur_cli.engine.advice import review as review_deal
+    from pasur_cli.cli.advice import reviewed
     from pasur_cli.engine.match import Match
     from pasur_cli.text.review import review_json, review_text
     from pasur_cli.text.shapes import dumps
     store = open_store(ctx)
-    mid, _ = current(ctx, store)
-    record = store.load(mid, full=True)
-    match = Match.replay(record.players, record.rules, record.dealer, record.actions)
-    if not match.results:
-        raise IllegalPlayError("no deal of this match is finished yet: there is nothing to review.")
-    if deal_number is not None:
-        numbers = [deal_number]
-    elif ctx.meta.get("pasur.match_id") is not None:
-        numbers = [r.number for r in match.results if not r.tallied] or [match.results[-1].number]
-    else:
-        numbers = [match.results[-1].number]
-    reviews = [review_deal(match, number) for number in numbers]
+    named = ctx.meta.get("pasur.match_id")
+    mid = named if named is not None else store.current()[0]
+
+    def numbers(match: Match) -> list[int]:
+        if deal_number is not None:
+            return [deal_number]
+        if named is not None:  # with --match alone, every finished deal
+            return [r.number for r in match.results if not r.tallied] or [match.results[-1].number]
+        return [match.results[-1].number]
+
+    reviews = reviewed(store, mid, numbers)
     if as_json:
         click.echo(dumps(review_json(mid, reviews)))
     else:  # a deal's review is some fifty lines: through the pager at a terminal, as log is

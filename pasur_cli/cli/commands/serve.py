@@ -127,7 +127,8 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
             click.echo(_("Only this computer can open it; add --lan to show it on phones and a TV."))
         click.echo(_("Ctrl-C stops the server."))
 
-    app, hub = create_app(path, lambda s: current(ctx, s), i18n.language(), token, banner)
+    chosen = ctx.meta.get("pasur.match_id")
+    app, hub = create_app(path, lambda s: s.current(chosen), i18n.language(), token, banner)
 
     gate = connections.Gate(plan.bound)
 

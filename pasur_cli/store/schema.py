@@ -1,0 +1,93 @@
+"""The database's schema (tables and columns) and the migration from each older one, step by step."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from pasur_cli.engine.rules import stored_rules
+from pasur_cli.store.snapshots import as_json
+
+SCHEMA_VERSION = 5
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    created TEXT NOT NULL,
+    players TEXT NOT NULL,          -- one name per line, in playing order
+    rules TEXT NOT NULL,            -- the JSON of Rules.as_dict (from schema 5, NAME=VALUE lines before)
+    dealer INTEGER NOT NULL,        -- seat of the first deal's dealer
+    touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
+    fingerprint TEXT,               -- of the imported record it came from (see pasur_cli.engine.record)
+    key TEXT,                       -- random, given when the match is made: no other match has it
+    revision INTEGER NOT NULL DEFAULT 0  -- +1 for each action appended and for each undo, never back
+);
+CREATE TABLE actions (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,           -- 1, 2, 3 ... within the match
+    at TEXT NOT NULL,               -- UTC time it was recorded
+    action TEXT NOT NULL,           -- one line, see pasur_cli.engine.action (Action.line)
+    PRIMARY KEY (match_id, seq)
+);
+""" + """
+CREATE TABLE snapshots (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,           -- a deal finished with this action
+    engine INTEGER NOT NULL,        -- ENGINE_VERSION of the pasur that computed it
+    crc INTEGER NOT NULL,           -- CRC-32 of the deal's action lines, its result and the totals
+    result TEXT NOT NULL,           -- the deal's result as JSON, see result_text
+    totals TEXT NOT NULL,           -- JSON {side: match total after this deal}
+    figures TEXT,                   -- JSON {side: [deals, points, surs, clubs, two_clubs, ten_diamonds, best,
+                                    --   best_deal]} after this deal (pasur_cli.engine.stats.SideFigures)
+    log_crc INTEGER,                -- CRC-32 of the match's action lines up to this deal's last
+    book_crc INTEGER,               -- CRC-32 of the match's players, rules, dealer and snapshots up to this one
+                                    -- (NULL in these three: written before schema 4, checked deal by deal)
+    PRIMARY KEY (match_id, seq)
+);
+"""
+_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
+
+
+def _to_2(db: sqlite3.Connection) -> None:
+    """Schema 1 to 2: snapshots by field name with the engine version (the old rows are dropped;
+    each match's next change rebuilds them from its log), and the import fingerprint."""
+    db.execute("DROP TABLE snapshots")
+    db.execute(_SNAPSHOTS)
+    db.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
+
+
+def _to_3(db: sqlite3.Connection) -> None:
+    """Schema 2 to 3: each match's key (made now) and revision (its log's length, which is what
+    ``--expect`` compared before), and the highest match id given so far, so that no id is given
+    twice from now on."""
+    db.execute("ALTER TABLE matches ADD COLUMN key TEXT")
+    db.execute("ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE matches SET key = lower(hex(randomblob(8))),"
+               " revision = (SELECT count(*) FROM actions WHERE match_id = matches.id)")
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('last_match', (SELECT CAST(coalesce(max(id), 0) AS TEXT)"
+               " FROM matches))")
+
+
+def _to_4(db: sqlite3.Connection) -> None:
+    """Schema 3 to 4: each snapshot's figures and running checksums (columns made here, written
+    once the file is open: ``Store._chain_every_match``)."""
+    have = {row[1] for row in db.execute("PRAGMA table_info(snapshots)")}
+    for column in ("figures TEXT", "log_crc INTEGER", "book_crc INTEGER"):
+        if column.split()[0] not in have:  # a schema-1 file's snapshots were made afresh with them
+            db.execute(f"ALTER TABLE snapshots ADD COLUMN {column}")
+
+
+def _to_5(db: sqlite3.Connection) -> None:
+    """Schema 4 to 5: each match's rules stored as the JSON of ``Rules.as_dict`` (read by the
+    NAME=VALUE reader of the schema before; rules it refuses are left as they are, and the match
+    stays damaged). The running checksums start from the rules' text, so every match's are written
+    again once the file is open (``unchained``)."""
+    for mid, text in db.execute("SELECT id, rules FROM matches").fetchall():
+        try:
+            rules = stored_rules(text)
+        except (ValueError, TypeError, AttributeError):
+            continue
+        db.execute("UPDATE matches SET rules = ? WHERE id = ?", (as_json(rules.as_dict()), mid))
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
+
+
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
