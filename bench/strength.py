@@ -6,6 +6,7 @@
     nice -n 10 python bench/strength.py --sees-all [--pairs 1000] [--sees-all-plays 4] [--jobs 2]
     python bench/strength.py --speed
     python bench/strength.py --stability DEALS
+    python bench/strength.py --quick
 
 Strength: each pair is one shuffled deck played twice by two players, seats swapped (the second
 deal gives each seat the cards the other had), so the luck of the cards cancels out. The engine
@@ -26,9 +27,9 @@ N``: N processes; each line's round runs whole in one of them, so no figure depe
 ms/decision are CPU times). Every line advances ``--step`` pairs per round
 and the whole table is printed after each round, so a run cut short still reports every line.
 
-The deals are played in the engine's simulator (``pasur_cli/engine/playout.py``, which the tests
-replay through the referee's ``Deal``), and the engine decides with ``advise``'s own search
-(``playout.search``) on what its player has seen.
+The deals are played by ``pasur.play_deal`` (the analysis engine's simulator, which the tests
+replay through the referee's ``Deal``), and the engine decides with ``Turn.search``, ``advise``'s own
+search on what its player has seen.
 
 ``--sees-all``: the upper reference instead of advise's lines (add ``--opponents`` for those too):
 a player that sees every hand and the stock (``sees_all``: the true deal searched by minimax to
@@ -42,11 +43,13 @@ random and greedy (``--sees-all-opponents``), both presets, on the same seeded p
 and the wall time of ``pasur review`` of a 2-player deal and of ``pasur hint`` (start-up included).
 ``--stability DEALS``: two seeds' reviews of DEALS deals of examples/ compared (labels, and the best
 option where it leads by more than a point), with the CPU time of a review.
+``--quick``: every table once with 2 pairs a line at small efforts (that the script runs; no figure).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 import multiprocessing
 import os
@@ -62,152 +65,66 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from simulate import random_table  # the tests' legal initial tables
 
-from pasur_cli.engine import playout as sim
-from pasur_cli.engine.advice import EFFORT, INDEX
-from pasur_cli.engine.cards import Card
-from pasur_cli.engine.match import side_names
-from pasur_cli.engine.rules import PRESETS, Rules
+import pasur_cli as pasur
+from pasur_cli import DECK, PRESETS, Card, Rules, Turn, parse_card
 
-Chooser = Callable[["Table", int, random.Random], tuple[int, sim.Take]]
-
-
-class Table:
-    """One deal played in the simulator (the tests check it against the referee): the true
-    position, and the cards every seat has seen (the initial table and every card played)."""
-
-    def __init__(self, rules: Rules, players: int, table: list[Card], stock: list[Card]) -> None:
-        sides = side_names([str(k) for k in range(players)], rules.teams)
-        order = list(dict.fromkeys(sides))
-        self.game = sim.Game(rules, [order.index(s) for s in sides], 0, [True] * len(order))
-        deck = [INDEX[c] for c in stock]
-        hands = [deck[-4 * (k + 1):len(deck) - 4 * k] for k in range(players)]
-        del deck[len(deck) - 4 * players:]
-        self.pos = sim.Position(tuple(sorted(INDEX[c] for c in table)), hands, deck, 0, [0] * len(order),
-                                [0] * len(order), [0] * len(order), -1)
-        self.seen = set(self.pos.table)
-
-    def options(self, seat: int) -> list[tuple[int, sim.Take]]:
-        table = self.pos.table
-        return [(c, t) for c in self.pos.hands[seat] for t in (sim.captures(c, table, self.game) or [()])]
+Option = tuple[Card, tuple[Card, ...]]
+Chooser = Callable[[Turn], Option]
+EFFORT: int = inspect.signature(pasur.advise).parameters["effort"].default
+ORDER = {card: k for k, card in enumerate(DECK)}
+TWO_CLUBS, TEN_DIAMONDS = parse_card("2C"), parse_card("10D")
 
 
-def worth(card: int) -> float:
+def worth(card: Card) -> float:
     """What greedy thinks a card is worth: its points, and half a point for a club."""
-    return ((sim.RANK[card] in (1, 11)) + 2 * (card == sim.TWO_CLUBS) + 3 * (card == sim.TEN_DIAMONDS)
-            + 0.5 * sim.CLUB[card])
+    return (card.rank in (1, 11)) + 2 * (card is TWO_CLUBS) + 3 * (card is TEN_DIAMONDS) + 0.5 * (card.suit == "C")
 
 
-def greedy(t: Table, seat: int, rng: random.Random, noise: float = 0.0) -> tuple[int, sim.Take]:
-    options = t.options(seat)
-    if noise and rng.random() < noise:
-        return rng.choice(options)
+def greedy(t: Turn, noise: float = 0.0) -> Option:
+    options = t.options
+    if noise and t.rng.random() < noise:
+        return t.rng.choice(options)
     captures = [(c, take) for c, take in options if take]
     if captures:
-        size = len(t.pos.table)
+        size = len(t.table)
         return max(captures, key=lambda o: worth(o[0]) + sum(worth(c) for c in o[1])
-                   + 5 * (len(o[1]) == size and sim.can_sur(t.pos, t.game, seat, o[0])))
-    return min(options, key=lambda o: (worth(o[0]), o[0]))
+                   + 5 * (len(o[1]) == size and t.sur(o[0])))
+    return min(options, key=lambda o: (worth(o[0]), ORDER[o[0]]))
 
 
-def uniform(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
-    return rng.choice(t.options(seat))
+def uniform(t: Turn) -> Option:
+    return t.rng.choice(t.options)
 
 
 def engine(effort: int) -> Chooser:
-    """advise's own search (``playout.search``, as ``advise`` runs it), always taking the best
-    option; at effort 0 the playout policy alone."""
-    def choose(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
-        options = t.options(seat)
-        if len(options) == 1:
-            return options[0]  # nothing to decide
-        if effort <= 0:
-            card, move = sim.policy(t.pos, t.game)
-            return card, move[0]
-        pos, game = t.pos, t.game
-        mine = pos.hands[seat]
-        unseen = [c for c in range(52) if c not in t.seen and c not in mine]
-        sizes = [0 if k == seat else len(h) for k, h in enumerate(pos.hands)]
-        base = sim.Position(pos.table, [], [], pos.played, pos.clubs[:], pos.points[:], pos.surs[:], pos.last)
-        values = sim.search(game, base, seat, mine[:], unseen, sizes, options, rng, effort)
-        return options[max(range(len(options)), key=lambda k: (values[k], -k))]
-    return choose
+    """advise's own search (``Turn.search``), always taking the best option; at effort 0 the playout
+    policy alone."""
+    return lambda t: t.search(effort)
 
 
 def sees_all(plays: int, random_model: bool = False) -> Chooser:
-    """The upper reference: a player that sees every hand and the stock. There is nothing to guess,
-    so instead of advise's guessed deals it searches the one true deal: every option is played and
-    then the deal is searched by alpha-beta minimax on the true cards (every seat's best play, the
-    true stock dealt when a hand ends) to the end of the hand of the play ``plays`` beyond the
-    decision (advise's horizon, there played by the policy on guessed deals), and judged there by
-    the simulator's ``judge`` (points, surs, clubs as they stand, the table the next leader may
-    clear); from the last hand on (the stock empty) that is the end of the deal, so it is exact.
-    ``random_model``: it also knows that the other side plays uniformly at random, so the other
-    side's plays are averaged over its options (expectimax: the best reply to random play) instead
-    of taken at their worst for it."""
-    def choose(t: Table, seat: int, rng: random.Random) -> tuple[int, sim.Take]:
-        options = t.options(seat)
-        if len(options) == 1:
-            return options[0]
-        game = t.game
-        side = game.seat_side[seat]
-        stop = _horizon(game, t.pos.played, plays)
-        best, best_value, alpha = options[0], -1e9, -1e9
-        for card, take in options:
-            pos = t.pos.copy()
-            sim.play(pos, game, card, take)
-            value = _expected(pos, game, side, stop) if random_model else sim.minimax(pos, game, side, alpha, 1e9, stop)
-            if value > best_value:
-                best, best_value, alpha = (card, take), value, value
-        return best
-    return choose
-
-
-def _horizon(game: sim.Game, played: int, plays: int) -> int:
-    """The end of the hand of play ``played + plays`` (the end of the deal at most)."""
-    per_hand = 4 * game.players
-    return min(game.total_plays, ((played + plays) // per_hand + 1) * per_hand)
-
-
-def _expected(pos: sim.Position, game: sim.Game, side: int, stop: int) -> float:
-    """``side``'s expected margin to play ``stop`` (judged there, exact at the end of the deal) when
-    ``side`` plays its best and every other seat uniformly at random over its (card, take) options."""
-    if pos.played >= game.total_plays:
-        return sim.margin(sim.scores(pos, game), side)
-    if pos.played >= stop:
-        return sim.judge(pos, game, side)
-    seat = (game.dealer + 1 + pos.played) % game.players
-    values = []
-    for card in pos.hands[seat]:
-        for move in sim.moves(card, pos.table, game):
-            child = pos.copy()
-            sim.play_move(child, game, card, move)
-            values.append(_expected(child, game, side, stop))
-    return max(values) if game.seat_side[seat] == side else sum(values) / len(values)
+    """The upper reference: a player that sees every hand and the stock (``Turn.sees_all``): every
+    option played and the true deal searched by alpha-beta minimax to the end of the hand ``plays``
+    plays ahead, judged there, exact from the last hand on. ``random_model``: it also knows that the
+    other side plays uniformly at random, so the other side's plays are averaged (expectimax)."""
+    return lambda t: t.sees_all(plays, random_model)
 
 
 OPPONENTS: dict[str, Chooser] = {
-    "greedy": lambda t, s, r: greedy(t, s, r),
+    "greedy": greedy,
     "random": uniform,
-    "noisy": lambda t, s, r: greedy(t, s, r, 0.2),
+    "noisy": lambda t: greedy(t, 0.2),
 }
 
 
-def play_deal(rules: Rules, seats: list[Chooser], table: list[Card], stock: list[Card], rng: random.Random,
-              timer: list[float], timed: Chooser) -> list[int]:
-    """One deal from this table and stock (dealt from the end, 4 cards a seat, seats in order,
-    seat 1 leads); each side's deal score."""
-    t = Table(rules, len(seats), table, stock)
-    game, pos = t.game, t.pos
-    while pos.played < game.total_plays:
-        seat = sim.turn(pos, game)
-        choose = seats[seat]
+def timed(choose: Chooser, timer: list[float]) -> Chooser:
+    """``choose``, adding the CPU time of each of its decisions to ``timer``."""
+    def seat(t: Turn) -> Option:
         start = time.process_time()
-        card, take = choose(t, seat, rng)
-        if choose is timed:
-            timer.append(time.process_time() - start)
-        t.seen.add(card)
-        sim.play(pos, game, card, take)
-    return sim.scores(pos, game)
+        option = choose(t)
+        timer.append(time.process_time() - start)
+        return option
+    return seat
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -223,8 +140,9 @@ def pairs_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int
     margins = []
     for _ in range(pairs):
         table, stock = random_table(rng, rules)
-        one = play_deal(rules, [me, them], table, stock, rng, timer, me)
-        two = play_deal(rules, [them, me], table, stock, rng, timer, me)
+        mine = timed(me, timer)
+        one = pasur.play_deal(rules, table, stock, [mine, them], rng)
+        two = pasur.play_deal(rules, table, stock, [them, mine], rng)
         margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
     return margins
 
@@ -236,8 +154,9 @@ def teams_margin(rules: Rules, me: Chooser, them: Chooser, pairs: int, seed: int
     margins = []
     for _ in range(pairs):
         table, stock = random_table(rng, rules)
-        one = play_deal(rules, [me, them, me, them], table, stock, rng, timer, me)
-        two = play_deal(rules, [them, me, them, me], table, stock, rng, timer, me)
+        mine = timed(me, timer)
+        one = pasur.play_deal(rules, table, stock, [mine, them, mine, them], rng)
+        two = pasur.play_deal(rules, table, stock, [them, mine, them, mine], rng)
         margins.append(((one[0] - one[1]) + (two[1] - two[0])) / 2)
     return margins
 
@@ -254,13 +173,11 @@ def measure_unit(unit: tuple[tuple[str, str, str, int], int, int]) -> tuple[list
 
 
 def speed() -> None:
-    from pasur_cli import advise
-    from pasur_cli.engine.match import Match
     rng = random.Random(3)
     timer: list[float] = []
     for number in range(8):
         rules = PRESETS[("standard", "pagat")[number % 2]]
-        match = Match(["A", "B"], rules)
+        match = pasur.Match(["A", "B"], rules)
         table, stock = random_table(rng, rules)
         match.start_deal(table)
         hands: dict[str, list[Card]] = {}
@@ -270,7 +187,7 @@ def speed() -> None:
                 hands = {p: [stock.pop() for _ in range(4)] for p in match.players}
             player = deal.turn or ""
             start = time.process_time()
-            best = advise(match, hands[player])[0]
+            best = pasur.advise(match, hands[player])[0]
             timer.append(time.process_time() - start)
             hands[player].remove(best.card)
             match.play(best.card, best.take)
@@ -282,7 +199,7 @@ def speed() -> None:
         env = {**os.environ, "PASUR_DB": os.path.join(folder, "s.db")}
         subprocess.run(["pasur", "import", str(example)], env=env, check=True, capture_output=True)
         for args in (["review", "--deal", "1"], ["review", "--deal", "1", "--json"]):
-            timed(["pasur", *args], env)
+            timed_run(["pasur", *args], env)
     hint_match()
 
 
@@ -291,10 +208,10 @@ def hint_match() -> None:
         env = {**os.environ, "PASUR_DB": os.path.join(folder, "s.db")}
         for args in (["new", "Ali", "Sara"], ["deal", "5C", "9D", "3H", "KS"]):
             subprocess.run(["pasur", *args], env=env, check=True, capture_output=True)
-        timed(["pasur", "hint", "2S", "7C", "QH", "AD"], env)
+        timed_run(["pasur", "hint", "2S", "7C", "QH", "AD"], env)
 
 
-def timed(command: list[str], env: dict[str, str]) -> None:
+def timed_run(command: list[str], env: dict[str, str]) -> None:
     """Run a whole pasur process; print its wall time and the CPU time it used (start-up included)."""
     import resource
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -310,23 +227,12 @@ def stability(deals: int) -> None:
     """Review ``deals`` finished deals of examples/ (the 2-player ones first: season-1, season-5,
     then season-3's 3 players, then 4) with seeds 1 and 2 and compare: the label of every play with
     a choice, and the best option of every play where either review says it leads the second by
-    more than a point. Also the CPU time and the playouts of a review."""
-    from pasur_cli import review
-    from pasur_cli.engine import playout as sim
-    from pasur_cli.engine.record import read_record
+    more than a point. Also the CPU time of a review."""
     examples = Path(__file__).resolve().parent.parent / "examples"
     found = []
     for season in (1, 5, 3, 2, 4, 6):
-        match = read_record((examples / f"season-{season}.json").read_text(encoding="utf-8")).match
+        match = pasur.read_record((examples / f"season-{season}.json").read_text(encoding="utf-8")).match
         found += [(season, match, r.number) for r in match.results if not r.tallied]
-    playouts = [0]
-    samples = sim.samples
-
-    def counted(*args: object) -> list[list[float]]:
-        result = samples(*args)  # type: ignore[arg-type]
-        playouts[0] += len(result) * len(result[0])
-        return result
-    sim.samples = counted  # type: ignore[assignment]
     same_label = plays = led = same_best = 0
     cpu: list[float] = []
     steady = []  # per deal: the share of its plays with a choice whose labels agree
@@ -335,7 +241,7 @@ def stability(deals: int) -> None:
         reviews = []
         for seed in (1, 2):
             start = time.process_time()
-            reviews.append(review(match, number, seed=seed).plays)
+            reviews.append(pasur.review(match, number, seed=seed).plays)
             cpu.append(time.process_time() - start)
         for a, b in zip(*reviews, strict=True):
             if a.choices > 1:
@@ -348,14 +254,13 @@ def stability(deals: int) -> None:
         print(f"season-{season} deal {number} ({len(match.players)} players): {cpu[-2]:.2f} + {cpu[-1]:.2f} s CPU;"
               f" the same label {same_label - before[0]}/{plays - before[1]}; so far {same_label}/{plays},"
               f" the same best {same_best}/{led}", flush=True)
-    sim.samples = samples  # type: ignore[assignment]
     print(f"review stability, {min(deals, len(found))} deals of examples/, seeds 1 and 2:"
           f" the same label for {same_label} of {plays} plays with a choice ({same_label / plays:.1%}); the same"
           f" best option for {same_best} of {led} plays where either review has it lead the second by more than"
           f" a point ({same_best / max(led, 1):.1%}); {sum(s >= 0.9 for s in steady)} of {len(steady)} deals"
           f" with the same label for 9 plays in 10 or more (the least {min(steady):.0%});"
           f" a review {statistics.median(cpu):.2f} s CPU median"
-          f" ({max(cpu):.2f} at most), {playouts[0] / len(cpu):.0f} playouts on average")
+          f" ({max(cpu):.2f} at most)")
 
 
 def main() -> None:
@@ -383,7 +288,13 @@ def main() -> None:
     parser.add_argument("--stability", type=int, default=0, metavar="DEALS")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1, help="processes (each line's round runs in one)")
+    parser.add_argument("--quick", action="store_true",
+                        help="every table once, 2 pairs a line at small efforts: the script runs (no figure)")
     args = parser.parse_args()
+    if args.quick:
+        args.pairs, args.step, args.effort, args.curve, args.efforts = 2, 2, 2, 2, "0,1"
+        args.teams, args.teams_pairs, args.sees_all, args.knows_random, args.sees_all_plays = True, 1, True, True, 0
+        args.opponents = "greedy,random,noisy"
     if args.speed:
         speed()
         return

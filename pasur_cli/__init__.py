@@ -29,7 +29,9 @@ leftover, each ``DealResult``), ``record_book`` (a ``RecordBook`` of every playe
 partnership's ``PlayerRecord`` across matches, and the head-to-head wins).
 Advice (the analysis engine): ``advise`` (every legal option of the hand of the player to move,
 best first, each an ``Advice`` with its expected deal margin), ``review`` (a finished deal's
-``DealReview``: a ``PlayReview`` per play with its cost and label, a ``PlayerReview`` per player).
+``DealReview``: a ``PlayReview`` per play with its cost and label, a ``PlayerReview`` per player),
+``play_deal`` (a whole deal played by a policy for each seat, each shown a ``Turn``: a bot's or a
+benchmark's arena, where ``Turn.search`` is advise's own choice).
 The record book (one SQLite file, as the commands keep it): ``Store(path, write=True, create=True)``
 opens it, ``store.create(players, rules, dealer)`` enters a match, and ``enter_table``,
 ``enter_play``, ``enter_tally`` and ``take_back`` record through the same code the commands use
@@ -93,6 +95,8 @@ _WHERE = {
     "review": "advice",
     "Advice": "advice",
     "DealReview": "advice",
+    "play_deal": "selfplay",
+    "Turn": "selfplay",
     "PlayReview": "advice",
     "PlayerReview": "advice",
     "DealResult": "match",
@@ -143,6 +147,7 @@ __all__ = [
     "Rules",
     "SideScore",
     "Suit",
+    "Turn",
     "advise",
     "capture_problem",
     "check_action",
@@ -155,6 +160,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_rules",
+    "play_deal",
     "read_record",
     "record_book",
     "review",
@@ -229,6 +235,8 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.scoring import clubs_winners as clubs_winners
     from pasur_cli.engine.scoring import match_winner as match_winner
     from pasur_cli.engine.scoring import score_deal as score_deal
+    from pasur_cli.engine.selfplay import Turn as Turn
+    from pasur_cli.engine.selfplay import play_deal as play_deal
     from pasur_cli.engine.stats import PlayerRecord as PlayerRecord
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book

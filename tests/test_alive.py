@@ -10,8 +10,7 @@ import pasur_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = sorted((ROOT / "bench").glob("*.py"))
-STILL_INSIDE = {"strength.py",  # drives the analysis engine's simulator (engine.playout): not yet public
-                "serve_load.py"}  # --per-change times the watcher's own work (web.state.page_state): not public
+STILL_INSIDE = {"serve_load.py"}  # --per-change times the watcher's own work (web.state.page_state): not public
 
 
 def private_uses(tree: ast.AST) -> list[str]:

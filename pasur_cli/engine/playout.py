@@ -609,13 +609,13 @@ def judge(pos: Position, game: Game, side: int) -> float:
     return value
 
 
-def horizon(game: Game, played: int) -> int:
+def horizon(game: Game, played: int, depth: int = DEPTH) -> int:
     """Where a guessed deal is played to from play number ``played``: the end of the hand of play
-    ``played + DEPTH`` (the end of the deal at most); DEPTH < 0: the end of the deal."""
-    if DEPTH < 0:
+    ``played + depth`` (the end of the deal at most); depth < 0: the end of the deal."""
+    if depth < 0:
         return game.total_plays
     per_hand = 4 * game.players
-    return min(game.total_plays, ((played + DEPTH) // per_hand + 1) * per_hand)
+    return min(game.total_plays, ((played + depth) // per_hand + 1) * per_hand)
 
 
 def deal_hidden(rng: random.Random, unseen: list[int], sizes: list[int]) -> tuple[list[list[int]], list[int]]:
