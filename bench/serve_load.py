@@ -26,17 +26,19 @@ Without --flood, --quick: 5 viewers, 3 s of plays, 2 s quiet.
 
     nice -n 10 python bench/serve_load.py --per-change [--quick]
 
-The scoreboard's work per change, in-process: a match stored with 0
-and with 39 finished deals (a match in its 1st deal and one in its 40th), then the next actions
-recorded one by one through another connection (the rest of a deal, the next table and its plays),
-and after each the server's watcher's work timed: ``page_state`` on its own connection and the
-state's JSON. Prints the median, mean and worst of each and the ratio of the means (the goal: at
-most 2). --quick: 12 actions around a deal's end instead of two whole deals.
+The scoreboard's work per change, through the process: a match stored with 0 and with 39 finished
+deals (a match in its 1st deal and one in its 40th) served by `pasur serve` with one viewer, then
+the next actions recorded one by one through the public Store (the rest of a deal, the next table
+and its plays), and for each the server process's CPU time (the scheduler's count, every thread)
+from the action to the viewer having its state, less its idle polling over that time. Prints the
+median, mean and worst of each and the ratio of the means (the goal: at most 2).
+--quick: 12 actions around a deal's end instead of two whole deals.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import math
 import os
@@ -56,8 +58,6 @@ from serving import Flood, Server, enough_files, served  # the tests' server in 
 from simulate import random_match
 
 from pasur_cli import Match, Store, enter_play, enter_table, parse_card, parse_rules
-from pasur_cli.web.app import dumps
-from pasur_cli.web.state import page_state
 
 PACE = 0.3  # seconds between two actions
 
@@ -242,9 +242,20 @@ def flood(count: int, files: int, rounds: int, plays: int) -> None:
           f" (ratio {median(busy) / median(calm):.2f}; {len(calm)} and {len(busy)} commands)")
 
 
+def cpu_ns(pid: int) -> int:
+    """Nanoseconds of CPU the process ``pid`` has run, all its threads (the scheduler's count)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
+    return total
+
+
 def changes(deals: int, plays: int, count: int) -> list[float]:
-    """Seconds of the watcher's work after each of ``count`` actions recorded in a match stored
-    with ``deals`` finished deals and ``plays`` plays of the next one (a random legal match)."""
+    """Seconds of the scoreboard server's CPU for each of ``count`` actions recorded in a match stored
+    with ``deals`` finished deals and ``plays`` plays of the next one (a random legal match): from
+    just before the action is recorded to one viewer's stream having the state of it, less what
+    the server spends idle (its look at the file every tenth of a second) over that time."""
     rules = parse_rules("standard", ["fixed_deals=100"])
     match = Match(["Ali", "Sara"], rules)
     actions = random_match(random.Random(deals), match)  # each applied to ``match`` before the next is asked for
@@ -254,31 +265,33 @@ def changes(deals: int, plays: int, count: int) -> list[float]:
         match.apply(history[-1])
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "per-change.db")
-        writer = Store(path, create=True)
+        writer = Store(path, write=True, create=True)
         mid = writer.create(["Ali", "Sara"], rules, 0, history)
-        reader = Store(path)  # the watcher's own connection
-
-        def choose(store: Store) -> tuple[int, Match]:
-            return mid, store.match(mid)[1]
-        dumps(page_state(reader, choose))  # the server's first state
         took = []
-        for action in itertools.islice(actions, count):
-            match.apply(action)
-            if action["type"] == "deal":
-                enter_table(writer, mid, action["table"])
-            else:
-                enter_play(writer, mid, parse_card(action["card"]), [parse_card(c) for c in action["take"]])
-            start = time.perf_counter()
-            dumps(page_state(reader, choose))
-            took.append(time.perf_counter() - start)
-        reader.close()
+        with served(path) as server, server.events() as stream:
+            stream.next()  # the first state
+            start, idle = time.perf_counter(), cpu_ns(server.pid)
+            time.sleep(1.0)
+            idle = (cpu_ns(server.pid) - idle) / (time.perf_counter() - start)  # ns a second, idle
+            for action in itertools.islice(actions, count):
+                match.apply(action)
+                start, before = time.perf_counter(), cpu_ns(server.pid)
+                if action["type"] == "deal":
+                    enter_table(writer, mid, action["table"])
+                else:
+                    enter_play(writer, mid, parse_card(action["card"]), [parse_card(c) for c in action["take"]])
+                while stream.next()[1].get("show", {}).get("length") != writer.length(mid):  # type: ignore[union-attr]
+                    pass
+                spent = cpu_ns(server.pid) - before - idle * (time.perf_counter() - start)
+                took.append(max(spent, 0.0) / 1e9)
         writer.close()
     return took
 
 
 def per_change(quick: bool) -> None:
     plays, count = (40, 12) if quick else (0, 98)
-    print(f"the scoreboard's work per change (page_state and its JSON), {count} actions recorded from play {plays}")
+    print(f"the scoreboard's work per change (`pasur serve`'s CPU from an action recorded to a viewer having it,"
+          f" idle polling taken off), {count} actions recorded from play {plays}")
     print(f"{'match':<14}{'median':>10}{'mean':>10}{'worst':>10}")
     means = []
     for deals in (0, 39):

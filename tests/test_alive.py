@@ -10,7 +10,6 @@ import pasur_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = sorted((ROOT / "bench").glob("*.py"))
-STILL_INSIDE = {"serve_load.py"}  # --per-change times the watcher's own work (web.state.page_state): not public
 
 
 def private_uses(tree: ast.AST) -> list[str]:
@@ -47,8 +46,6 @@ def test_each_bench_script_uses_public_names_only(path):
     through a process."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     assert private_uses(tree) == []
-    if path.name in STILL_INSIDE:
-        return
     inside = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
               and node.module.startswith("pasur_cli.")]
     inside += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names
@@ -59,7 +56,7 @@ def test_each_bench_script_uses_public_names_only(path):
     assert set(named) <= set(pasur_cli.__all__)
 
 
-@pytest.mark.parametrize("path", [p for p in BENCH if p.name not in STILL_INSIDE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", BENCH, ids=lambda p: p.name)
 def test_ci_runs_each_bench_scripts_quick_mode(path):
     """After the tests: each script with --quick (each mode of it that has one)."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
