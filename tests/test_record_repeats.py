@@ -108,6 +108,26 @@ def containers(value: object) -> list[object]:
     return []
 
 
+def read_as_careful_reading_says(players: list[str], rules, actions: list[dict]):  # type: ignore[no-untyped-def]
+    """The record of ``actions`` read and the careful reading's match (None when the record is
+    refused), once the record is checked against the careful reading of each action alone: refused
+    with its sentence, or the same actions, results (of the same JSON types: a score of 1 is never
+    one of true) and totals."""
+    doc = {"format": "pasur-match", "version": 1, "players": players, "dealer": players[0], "rules": rules.as_dict(),
+           "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in actions]}
+    expected = careful(json.loads(json.dumps(doc)))
+    try:
+        record = read_record(json.dumps(doc, ensure_ascii=False))
+    except PasurError as err:
+        assert (type(err), str(err)) == expected
+        return None
+    assert isinstance(expected, Match), expected
+    assert record.actions == expected.log and record.match.totals == expected.totals
+    assert json.dumps([r.as_dict() for r in record.match.results]) == json.dumps(
+        [r.as_dict() for r in expected.results])
+    return record, expected
+
+
 @sized(40)
 @given(st.integers(0, 10**6))
 def test_a_record_of_repeated_tallies_reads_as_each_action_applied_alone(seed):
@@ -129,18 +149,10 @@ def test_a_record_of_repeated_tallies_reads_as_each_action_applied_alone(seed):
     for _ in range(rng.choice([0, 0, 1, 2])):  # now and then one of them written otherwise
         at = rng.randrange(len(actions))
         actions[at] = changed(rng, actions[at], rng.choice(["type", "spelt", "twice", "sum", "stranger", "lower"]))
-    doc = {"format": "pasur-match", "version": 1, "players": players, "dealer": players[0], "rules": rules.as_dict(),
-           "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in actions]}
-    expected = careful(json.loads(json.dumps(doc)))
-    try:
-        record = read_record(json.dumps(doc, ensure_ascii=False))
-    except PasurError as err:
-        assert (type(err), str(err)) == expected
+    read = read_as_careful_reading_says(players, rules, actions)
+    if read is None:
         return
-    assert isinstance(expected, Match), expected
-    assert record.actions == expected.log and record.match.totals == expected.totals
-    assert json.dumps([r.as_dict() for r in record.match.results]) == json.dumps(
-        [r.as_dict() for r in expected.results])  # a score of 1 is never one of true
+    record, expected = read
     assert record.texts == [a.line for a in record.actions] == [a.line for a in expected.log]
     inside = [id(c) for action in record.actions for c in containers(action)]
     assert len(inside) == len(set(inside))  # a change to one action changes no other
@@ -262,18 +274,7 @@ def test_a_tally_is_known_again_only_when_written_exactly_alike(seed, how, repea
     other = {"alike": lambda: json.loads(json.dumps(first)), "true for 1": lambda: swapped(first),
              "reordered": lambda: dict(reversed(list(json.loads(json.dumps(first)).items())))}[how]()
     actions = [first] * repeats + [other] + [first]
-    doc = {"format": "pasur-match", "version": 1, "players": players, "dealer": players[0], "rules": rules.as_dict(),
-           "actions": [{"at": "2026-01-01T00:00:00+00:00", "action": a} for a in actions]}
-    expected = careful(json.loads(json.dumps(doc)))
-    try:
-        record = read_record(json.dumps(doc))
-    except PasurError as err:
-        assert (type(err), str(err)) == expected
-        return
-    assert isinstance(expected, Match), expected
-    assert record.actions == expected.log and record.match.totals == expected.totals
-    assert json.dumps([r.as_dict() for r in record.match.results]) == json.dumps(
-        [r.as_dict() for r in expected.results])
+    read_as_careful_reading_says(players, rules, actions)
 
 
 @sized(40)
