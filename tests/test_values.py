@@ -73,7 +73,7 @@ def test_rules_are_stored_by_field_name():
     rules = PRESETS["pagat"].replace(sur_points=10)
     data = rules.as_dict()
     assert Rules.from_dict(dict(reversed(data.items()))) == rules
-    with pytest.raises(TypeError):
+    with pytest.raises(NotationError, match="Rules has no field 'bogus'"):
         Rules.from_dict({**data, "bogus": 1})
     assert Rules(capture_mode="rank") != PRESETS["standard"]
     with pytest.raises(NotationError, match="capture_mode='bogus'"):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.errors import NotationError, Words
 from pasur_cli.engine.reading import ascii_digits
-from pasur_cli.engine.values import Value
+from pasur_cli.engine.values import Value, check_fields
 
 
 class Suit:
@@ -147,8 +147,9 @@ class Card(Value):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Card:
-        if not isinstance(data, dict) or set(data) != {"rank", "suit"}:
-            raise TypeError(f"a card is {{'rank': ..., 'suit': ...}}, not {data!r}")
+        """The card whose ``as_dict()`` is ``data``; raises NotationError for anything else."""
+        fields = ("rank", "suit")
+        data = check_fields("Card", data, fields, fields)
         return cls(data["rank"], data["suit"])
 
 

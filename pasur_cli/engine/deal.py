@@ -83,7 +83,10 @@ class NoSur(Value):
     limit: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rule", NoSurRule(self.rule))  # raises ValueError for a rule that is none
+        if self.rule not in NoSurRule.__members__.values():
+            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.", name="rule",
+                                text=self.rule, choices=", ".join(NoSurRule))
+        object.__setattr__(self, "rule", NoSurRule(self.rule))
 
 
 class Where(StrEnum):

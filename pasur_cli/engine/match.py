@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pasur_cli.engine.action import Action, DealAction, PlayAction, TallyAction, read_action
-from pasur_cli.engine.arguments import check_type
+from pasur_cli.engine.arguments import check_type, check_whole
 from pasur_cli.engine.cards import Card, as_card, parse_cards
 from pasur_cli.engine.deal import Deal, Play, check_table
 from pasur_cli.engine.errors import IllegalPlayError, PasurError, Words, shorten
@@ -22,7 +22,7 @@ from pasur_cli.engine.results import Results
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
 from pasur_cli.engine.tally import scored_tally
-from pasur_cli.engine.values import FrozenDict, Value
+from pasur_cli.engine.values import FrozenDict, Value, check_fields
 
 
 class DealResult(Value):
@@ -60,16 +60,15 @@ class DealResult(Value):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealResult:
-        """The result whose ``as_dict()`` is ``data``. Raises ValueError or TypeError (KeyError for a
-        missing field) for a dict that is not one: each field's type is checked, each score by
-        SideScore."""
-        if not isinstance(data, dict) or not isinstance(data["scores"], dict):
-            raise TypeError("a deal result is a dict of number, dealer, tallied and scores")
-        number, dealer, tallied = data["number"], data["dealer"], data["tallied"]
-        if number.__class__ is not int or not isinstance(dealer, str) or not isinstance(tallied, bool):
-            raise ValueError("a deal result's fields have the wrong types")
-        return cls(number, dealer, {str(side): SideScore(**score) for side, score in data["scores"].items()},
-                   tallied)
+        """The result whose ``as_dict()`` is ``data``. Raises NotationError for a dict that is not
+        one, naming the field: each field's type is checked, each score by SideScore."""
+        data = check_fields("DealResult", data, cls._fields, cls._fields)
+        check_type("scores", data["scores"], dict)
+        check_whole("number", data["number"], 1)
+        check_type("dealer", data["dealer"], str)
+        check_type("tallied", data["tallied"], bool)
+        scores = {str(side): SideScore.from_dict(score) for side, score in data["scores"].items()}
+        return cls(data["number"], data["dealer"], scores, data["tallied"])
 
 
 class Match:

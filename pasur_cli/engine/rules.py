@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
+from pasur_cli.engine.arguments import check_items, check_type
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.values import Value
@@ -181,7 +182,10 @@ def parse_override(text: str) -> tuple[str, object]:
 
 
 def parse_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Rules:
-    """The named preset with overrides applied. Raises NotationError for an unknown preset or option."""
+    """The named preset with overrides applied. Raises NotationError for an unknown preset or option,
+    or for a preset or override that is not text."""
+    check_type("preset", preset, str)
+    check_items("overrides", list(overrides) if isinstance(overrides, Iterable) else overrides, str)
     key = preset.strip().lower()
     if key not in PRESETS:
         raise NotationError("{preset!r} is not a preset; choose one of {presets}.", preset=preset,

@@ -21,8 +21,12 @@ Type checkers see the classes as frozen dataclasses (``dataclass_transform``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from operator import attrgetter
 from typing import Any, ClassVar, NoReturn, Self, TypeVar, dataclass_transform
+
+from pasur_cli.engine.arguments import wrong_type
+from pasur_cli.engine.errors import NotationError, Plural
 
 _MISSING: Any = object()
 _CONTAINERS = frozenset((dict, list))  # what a value freezes (``frozen``)
@@ -165,22 +169,24 @@ class Value(metaclass=ValueMeta):
             except KeyError:
                 pass  # a name that is no field: said below
         if len(args) > len(fields):
-            raise TypeError(f"{cls.__name__}() takes {len(fields)} fields, {len(args)} were given")
+            raise NotationError(Plural("{kind} has {count} field, not {given}.",
+                                       "{kind} has {count} fields, not {given}.", "count"),
+                                kind=cls.__name__, count=len(fields), given=len(args))
         values = list(args)
         for name in fields[len(args):]:
             value = kwargs.pop(name, _MISSING)
             if value is _MISSING:
                 value = cls._defaults.get(name, _MISSING)
                 if value is _MISSING:
-                    raise TypeError(f"{cls.__name__}() needs {name!r}")
+                    raise missing_field(cls.__name__, name)
             values.append(value)
         if kwargs:
-            raise TypeError(f"{cls.__name__}() has no field {', '.join(map(repr, kwargs))}"
-                            " (or it was given twice)")
+            raise NotationError("{kind} has no field {names} (or one was given twice).", kind=cls.__name__,
+                                names=", ".join(map(repr, kwargs)))
         return tuple(values)
 
     def __post_init__(self) -> None:
-        """Check the fields; raise ValueError (or TypeError) for a value this type cannot hold."""
+        """Check the fields; raise NotationError (a ValueError) for a value this type cannot hold."""
 
     def _values(self) -> tuple[Any, ...]:
         return ()
@@ -216,14 +222,30 @@ class Value(metaclass=ValueMeta):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        """The value whose ``as_dict()`` is ``data``. Raises TypeError for a name that is not a
-        field or a missing field without a default; the value checks its fields as always."""
-        if not isinstance(data, dict):
-            raise TypeError(f"{cls.__name__}.from_dict() needs a dict, not {type(data).__name__}")
-        unknown = [k for k in data if k not in cls._fields]
-        if unknown:
-            raise TypeError(f"{cls.__name__} has no field {', '.join(map(repr, unknown))}")
-        return cls(**data)
+        """The value whose ``as_dict()`` is ``data``. Raises NotationError for what is not a dict, a
+        name that is not a field or a missing field without a default; the value checks its fields
+        as always."""
+        required = [name for name in cls._fields if name not in cls._defaults]
+        return cls(**check_fields(cls.__name__, data, cls._fields, required))
+
+
+def missing_field(kind: str, name: str) -> NotationError:
+    """The refusal of a ``kind`` made without its field ``name``."""
+    return NotationError("{kind} needs the field {name}.", kind=kind, name=name)
+
+
+def check_fields(kind: str, data: object, fields: Collection[str], required: Collection[str]) -> dict[str, Any]:
+    """``data`` when it is a dict of ``fields`` holding every ``required`` one (what a ``kind`` is
+    made from); raises NotationError naming what is wrong otherwise."""
+    if not isinstance(data, dict):
+        raise wrong_type(kind, data, dict)
+    unknown = [k for k in data if k not in fields]
+    if unknown:
+        raise NotationError("{kind} has no field {names}.", kind=kind, names=", ".join(map(repr, unknown)))
+    for name in required:
+        if name not in data:
+            raise missing_field(kind, name)
+    return data
 
 
 def _plain(value: Any) -> Any:
