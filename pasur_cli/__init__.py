@@ -95,8 +95,8 @@ _WHERE = {
     "review": "advice",
     "Advice": "advice",
     "DealReview": "advice",
-    "play_deal": "selfplay",
-    "Turn": "selfplay",
+    "play_deal": "advice",
+    "Turn": "advice",
     "PlayReview": "advice",
     "PlayerReview": "advice",
     "DealResult": "match",
@@ -202,7 +202,9 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.advice import DealReview as DealReview
     from pasur_cli.engine.advice import PlayerReview as PlayerReview
     from pasur_cli.engine.advice import PlayReview as PlayReview
+    from pasur_cli.engine.advice import Turn as Turn
     from pasur_cli.engine.advice import advise as advise
+    from pasur_cli.engine.advice import play_deal as play_deal
     from pasur_cli.engine.advice import review as review
     from pasur_cli.engine.captures import Captures as Captures
     from pasur_cli.engine.captures import capture_problem as capture_problem
@@ -235,8 +237,6 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from pasur_cli.engine.scoring import clubs_winners as clubs_winners
     from pasur_cli.engine.scoring import match_winner as match_winner
     from pasur_cli.engine.scoring import score_deal as score_deal
-    from pasur_cli.engine.selfplay import Turn as Turn
-    from pasur_cli.engine.selfplay import play_deal as play_deal
     from pasur_cli.engine.stats import PlayerRecord as PlayerRecord
     from pasur_cli.engine.stats import RecordBook as RecordBook
     from pasur_cli.engine.stats import record_book as record_book
