@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli.app import (
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    say_which,
+    store_options,
+)
 from pasur_cli.cli.screen import echo, terminal_width
+from pasur_cli.store.tables import table_name
 from pasur_cli.text import render, shapes
 
 
@@ -18,10 +28,11 @@ def show(ctx: click.Context, as_json: bool) -> None:
     """The deal in progress: table, whose turn, piles, surs, last capture, unseen cards."""
     store = open_store(ctx)
     mid, match = current(ctx, store)
+    say_which(ctx, store, mid)
     if as_json:
         data = shapes.show_json(mid, match)
         data["length"] = store.length(mid)  # how many actions the log holds
         data["revision"] = store.expected(mid).token  # the match and its revision: what --expect takes
         click.echo(shapes.dumps(data))
     else:
-        echo(render.show_text(look(ctx), mid, match, width=terminal_width()))
+        echo(render.show_text(look(ctx), mid, match, width=terminal_width(), table=table_name(store, mid)))
