@@ -48,8 +48,9 @@ def unreadable(err: BaseException, path: str) -> str:
 def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
     """``{"show": ..., "score": ..., "last": ..., "table": ...}`` of the match ``choose`` picks (as
     the commands pick it: --match, else the match being played); ``last`` is the log's last play
-    (``last_play``, or null), ``table`` the name of the table it is played at (or null). A store or match that cannot be read is ``{"error": sentence}`` in the chosen language
-    (``unreadable``): the page says it and goes on following the file."""
+    (``last_play``, or null), ``table`` the name of the table it is played at (or null). A store
+    or match that cannot be read is ``{"error": sentence}`` in the chosen language (``unreadable``):
+    the page says it and goes on following the file."""
     try:
         mid, match = choose(store)
         last = last_play(store, mid, match)
