@@ -307,7 +307,12 @@ class PasurGroup(Translated, click.Group):
 
 def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     if value is not None and value is not False:
-        ctx.meta[f"pasur.{param.name}"] = value
+        from click.core import ParameterSource
+        key = f"pasur.{param.name}"
+        # `pasur --match 2 show` with PASUR_MATCH=1: the command's option, read from the variable,
+        # does not undo the group's, typed
+        if key not in ctx.meta or ctx.get_parameter_source(param.name or "") is not ParameterSource.ENVIRONMENT:
+            ctx.meta[key] = value
     return value
 
 
