@@ -83,9 +83,10 @@ def rating_chart_text(look: Look, rating: PlayerRating, steps: Sequence[RatingSt
     if look.ascii:
         from pasur_cli.text.render_stats import BOX_TO_ASCII
         drawn = drawn.translate(BOX_TO_ASCII)
+    figures = {name: _places(value) for name, value in
+               (("rating", rating.conservative), ("mean", rating.mu), ("sigma", rating.sigma))}
     title = look.say_count("{player}: rating {rating} (mean {mean} ± {sigma}) after {n} match.",
                            "{player}: rating {rating} (mean {mean} ± {sigma}) after {n} matches.", rating.matches,
-                           player=rating.name, rating=f"{rating.conservative:.1f}", mean=f"{rating.mu:.1f}",
-                           sigma=f"{rating.sigma:.1f}", n=rating.matches)
+                           player=rating.name, n=rating.matches, **figures)
     legend = _("upper line: the mean; lower line: the rating (the mean less three times the uncertainty)")
     return "\n".join([title, drawn, legend])
