@@ -54,7 +54,8 @@ def test_one_who_wins_every_match_rates_above_one_who_loses_every_match(games):
 
 
 def test_unfinished_matches_are_not_rated():
-    going_on = standing(2, ["Ali", "Sara"], [30, 10])._replace(winner=None)
+    going_on = Standing(2, "2026-01-01", ("Ali", "Sara"), ("Ali", "Sara"), "standard", 2, {"Ali": 30, "Sara": 10},
+                        None, {})
     ratings = rate([standing(1, ["Ali", "Sara"], [62, 10]), going_on])
     assert ratings.matches == 1 and [r.matches for r in ratings.players] == [1, 1]
 

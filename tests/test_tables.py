@@ -94,7 +94,8 @@ def test_a_read_says_which_match_it_shows_when_others_are_in_play(pasur, two_tab
                                      " choose with --match N.")
     assert pasur("score").stderr == result.stderr
     assert pasur("--match", "2", "show").stderr == ""  # named: nothing to say
-    assert pasur("show", "--json").stderr == result.stderr  # said on stderr: the JSON stays whole
+    assert pasur("show", "--json").stderr == ""  # the JSON names its match itself
+    assert pasur("score", "--csv").stderr == ""
 
 
 def test_one_table_in_play_needs_no_match(pasur, db):

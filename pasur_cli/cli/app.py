@@ -570,8 +570,8 @@ def current(ctx: click.Context, store: Store, change: bool = False) -> tuple[int
 
 
 def say_which(ctx: click.Context, store: Store, match_id: int) -> None:
-    """For a read that named no match: when other matches are in play, say on stderr which one it
-    shows and how to choose another (a script reading stdout is not disturbed)."""
+    """For a read that named no match, shown as text: when other matches are in play, say on stderr
+    which one it shows and how to choose another."""
     if ctx.meta.get("pasur.match_id") is not None:
         return
     from pasur_cli.store.tables import in_play, table_name

@@ -93,8 +93,9 @@ def _to_5(db: sqlite3.Connection) -> None:
 
 def _to_6(db: sqlite3.Connection) -> None:
     """Schema 5 to 6: the table a match is played at (a club night's several tables), none for the
-    matches already stored."""
-    db.execute("ALTER TABLE matches ADD COLUMN table_name TEXT")
+    matches already stored (a file made by a newer pasur and marked older has the column already)."""
+    if "table_name" not in {row[1] for row in db.execute("PRAGMA table_info(matches)")}:
+        db.execute("ALTER TABLE matches ADD COLUMN table_name TEXT")
 
 
 MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)

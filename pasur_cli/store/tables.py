@@ -13,6 +13,7 @@ import sqlite3
 import time
 from typing import TYPE_CHECKING
 
+from pasur_cli.engine.errors import Plural
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.values import Value
 from pasur_cli.store.connection import failure
@@ -97,6 +98,8 @@ def check_one_in_play(store: Store) -> None:
     names no match is then refused."""
     tables = in_play(store)
     if len(tables) > 1:
-        raise ChooseMatchError("{count} matches are in play; name the one to change with --match N (or"
-                               " PASUR_MATCH=N for the whole shell); nothing was recorded.",
+        raise ChooseMatchError(Plural("{count} match is in play; name the one to change with --match N (or"
+                                      " PASUR_MATCH=N for the whole shell); nothing was recorded.",
+                                      "{count} matches are in play; name the one to change with --match N (or"
+                                      " PASUR_MATCH=N for the whole shell); nothing was recorded.", "count"),
                                count=len(tables), tables=tuple(tables))

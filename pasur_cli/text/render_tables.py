@@ -4,11 +4,27 @@ play, the note a read prints of which match it shows, and a match named with its
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
+from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.reading import N_
-from pasur_cli.store.errors import ChooseMatchError
-from pasur_cli.store.tables import InPlay
 from pasur_cli.text.render import Look, Names, message, say
+
+
+class InPlay(Protocol):
+    """A match in play as the store reads it (``store.tables.InPlay``): its id, its table's name,
+    its sides, whose turn it is (None between deals) and who deals."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def table(self) -> str | None: ...
+    @property
+    def sides(self) -> Sequence[str]: ...
+    @property
+    def turn(self) -> str | None: ...
+    @property
+    def dealer(self) -> str: ...
 
 
 def match_title(match_id: int, table: str | None) -> str:
@@ -29,9 +45,9 @@ def in_play_line(look: Look, table: InPlay) -> str:
                                                              sides=sides, doing=doing)
 
 
-def choose_text(look: Look, err: ChooseMatchError) -> str:
-    """The refusal of a change that names no match while several are in play: the sentence, then
-    each table in play on a line of its own."""
+def choose_text(look: Look, err: PasurError) -> str:
+    """The refusal of a change that names no match while several are in play (the store's
+    ChooseMatchError): the sentence, then each table in play on a line of its own."""
     tables: Sequence[InPlay] = err.facts.get("tables", ())  # type: ignore[assignment]
     return "\n".join([message(err, look), *(in_play_line(look, t) for t in tables)])
 

@@ -38,7 +38,8 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: b
         raise click.UsageError(_("choose one of --json, --csv and --chart."))
     store = open_store(ctx)
     mid, match = current(ctx, store)
-    say_which(ctx, store, mid)
+    if not (as_json or as_csv):  # JSON and CSV name their match themselves
+        say_which(ctx, store, mid)
     if as_json:
         click.echo(shapes.dumps(shapes.score_json(mid, match)))
     elif as_csv:

@@ -28,11 +28,11 @@ def show(ctx: click.Context, as_json: bool) -> None:
     """The deal in progress: table, whose turn, piles, surs, last capture, unseen cards."""
     store = open_store(ctx)
     mid, match = current(ctx, store)
-    say_which(ctx, store, mid)
     if as_json:
         data = shapes.show_json(mid, match)
         data["length"] = store.length(mid)  # how many actions the log holds
         data["revision"] = store.expected(mid).token  # the match and its revision: what --expect takes
         click.echo(shapes.dumps(data))
     else:
+        say_which(ctx, store, mid)  # JSON names its match itself
         echo(render.show_text(look(ctx), mid, match, width=terminal_width(), table=table_name(store, mid)))
