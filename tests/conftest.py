@@ -59,6 +59,7 @@ def db(tmp_path, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     for name in ("PASUR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # English, unless a test says
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("PASUR_MATCH", raising=False)  # the match a shell chose is not the test's
     return path
 
 

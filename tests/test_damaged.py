@@ -161,10 +161,10 @@ def test_read_only_file_or_folder(pasur, shared, monkeypatch, what, writes):
 def test_bytes_that_are_not_utf8_damage_one_match_not_the_file(pasur, db, edit):
     """Text that is not UTF-8 in one match's row (a hand edit) made every listing refuse the file;
     it is that match that is damaged, and delete removes it."""
-    for players in (("Ali", "Sara"), ("Reza", "Mina")):
+    for match, players in enumerate((("Ali", "Sara"), ("Reza", "Mina")), 1):
         assert pasur("new", *players).exit_code == 0
-        assert pasur("deal", "5C", "9D", "3H", "KS").exit_code == 0
-        assert pasur("play", "2S").exit_code == 0
+        assert pasur("--match", match, "deal", "5C", "9D", "3H", "KS").exit_code == 0  # two in play: named
+        assert pasur("--match", match, "play", "2S").exit_code == 0
     con = sqlite3.connect(db)
     con.execute(edit)
     con.commit()

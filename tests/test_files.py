@@ -40,13 +40,15 @@ def refused(result, code: int, *words: str) -> None:
         assert w in result.output, (w, result.output)
 
 
-def played(pasur, actions: int, seed: int = 1, players=("Ali", "Sara")):
-    """A match with ``actions`` actions entered (deals and plays)."""
+def played(pasur, actions: int, seed: int = 1, players=("Ali", "Sara"), match: int | None = None):
+    """A match with ``actions`` actions entered (deals and plays); ``match``: its id, named on every
+    change (needed once another match is in play)."""
     engine = new_match(pasur, list(players), "pagat", ["fixed_deals=3"])
+    chosen = pasur if match is None else (lambda *args: pasur("--match", match, *args))
     for number, action in enumerate(random_match(random.Random(seed), engine)):
         if number == actions:
             break
-        assert enter(pasur, action).exit_code == 0
+        assert enter(chosen, action).exit_code == 0
         engine.apply(action)
     return engine
 
@@ -239,8 +241,8 @@ def three_matches(tmp_path_factory):
     def pasur(*args):
         return invoke(*args, env=env)
     played(pasur, 60, seed=3)
-    played(pasur, 5, seed=4, players=("Reza", "Mina"))
-    played(pasur, 7, seed=5, players=("Ali", "Reza", "Mina"))
+    played(pasur, 5, seed=4, players=("Reza", "Mina"), match=2)  # two tables in play: each named
+    played(pasur, 7, seed=5, players=("Ali", "Reza", "Mina"), match=3)
     (folder / "pristine.db").write_bytes((folder / "pasur.db").read_bytes())
     return folder, env
 

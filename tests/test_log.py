@@ -102,7 +102,7 @@ def test_matches_finds_by_player_and_unfinished_with_dates(pasur):
     pasur("new", "Ali", "Sara")
     pasur("new", "sara", "Reza", "--rule", "target=11")
     pasur("tally", "--count", "sara: clubs=8 aces=2 jacks=1 two_clubs=yes",
-          "--count", "Reza: clubs=5 aces=2 jacks=3 ten_diamonds=yes")
+          "--count", "Reza: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--match", "2")  # two in play: named
     pasur("new", "Mina", "Reza")
     every = json.loads(pasur("matches", "--json").output)
     assert [m["match"] for m in every] == [3, 2, 1]

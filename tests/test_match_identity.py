@@ -94,9 +94,11 @@ def test_a_key_from_another_match_is_refused(tmp_path):
     second = shown(path)["revision"]
     assert first.split(":")[1] == second.split(":")[1] == "0" and first != second
     result = run(path, "deal", "5C", "9D", "3H", "KS", "--expect", first)
+    assert result.exit_code == 1 and "2 matches are in play" in result.output  # two tables: name one
+    result = run(path, "deal", "5C", "9D", "3H", "KS", "--expect", first, "--match", 2)
     assert result.exit_code == 1 and "match 2 is not the match that was shown" in result.output
     assert shown(path)["length"] == 0
-    assert run(path, "deal", "5C", "9D", "3H", "KS", "--expect", second).exit_code == 0
+    assert run(path, "deal", "5C", "9D", "3H", "KS", "--expect", second, "--match", 2).exit_code == 0
 
 
 # -- --expect: a revision that never goes back ------------------------------------------------
@@ -282,7 +284,7 @@ def test_a_database_of_the_previous_version_is_migrated_keeping_everything(tmp_p
     run(path, "new", "Ali", "Sara", "--rules", "pagat")
     run(path, "deal", "5C", "9D", "3H", "KS")
     run(path, "play", "2S")
-    run(path, "new", "Reza", "Mina")
+    run(path, "new", "Reza", "Mina")  # in play with match 1: every change below names its match
     run(path, "new", "Dara", "Zoë")
     run(path, "delete", "--match", 2, "--yes")
     assert run(path, "tally", "--count", "Dara: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count",

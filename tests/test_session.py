@@ -540,7 +540,8 @@ def test_new_in_the_middle_of_a_match_says_how_to_take_it_up_again(pasur):
     assert "Match 1 is not over and stays as it is: `pasur --match 1 session` goes on with it." in result.output
     for _ in range(4):  # match 2, won by tallies: its `new` is the next match, nothing is left behind
         assert pasur("tally", "--count", "Ali: clubs=8 aces=2 jacks=1 two_clubs=yes", "--count",
-                     "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Ali=1").exit_code == 0
+                     "Sara: clubs=5 aces=2 jacks=3 ten_diamonds=yes", "--surs", "Ali=1",
+                     "--match", "2").exit_code == 0  # match 1 is in play too: named
     after = pasur("--match", "2", "session", input="new\n").output
     assert "Match 3: Ali against Sara" in after and "stays as it is" not in after
 

@@ -307,7 +307,12 @@ class PasurGroup(Translated, click.Group):
 
 def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     if value is not None and value is not False:
-        ctx.meta[f"pasur.{param.name}"] = value
+        from click.core import ParameterSource
+        key = f"pasur.{param.name}"
+        # `pasur --match 2 show` with PASUR_MATCH=1: the command's option, read from the variable,
+        # does not undo the group's, typed
+        if key not in ctx.meta or ctx.get_parameter_source(param.name or "") is not ParameterSource.ENVIRONMENT:
+            ctx.meta[key] = value
     return value
 
 
@@ -322,9 +327,10 @@ def look_options(f: F) -> F:
 
 def store_options(f: F) -> F:
     """--db and --match, accepted on the group and on every command that uses the database."""
-    f = click.option("--match", "match_id", type=Count(1), expose_value=False, callback=_remember,
-                     metavar="ID",
-                     help="The match to use (default: the most recently used unfinished match).")(f)
+    f = click.option("--match", "match_id", type=MatchId(1), expose_value=False, callback=_remember,
+                     metavar="ID", envvar="PASUR_MATCH", show_envvar=False,
+                     help="The match to use (default: $PASUR_MATCH, else the most recently used unfinished match;"
+                          " a change is refused while several matches are in play).")(f)
     f = click.option("--db", expose_value=False, callback=_remember,
                      metavar="PATH", help="The database file (default: $PASUR_DB, else the user data folder).")(f)
     return f
@@ -421,6 +427,21 @@ def db_option(f: F) -> F:
     """--db alone, for the commands that read every match (no --match)."""
     return click.option("--db", expose_value=False, callback=_remember, metavar="PATH",
                         help="The database file (default: $PASUR_DB, else the user data folder).")(f)
+
+
+class MatchId(Count):
+    """What --match takes: a match's id, as ``Count`` reads it; from PASUR_MATCH, refused naming
+    that variable (the command line then holds no --match to blame)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as err:
+            from click.core import ParameterSource
+            if ctx is not None and param is not None and param.name is not None \
+                    and ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT:
+                err.param, err.param_hint = None, "PASUR_MATCH"
+            raise
 
 
 if TYPE_CHECKING:
@@ -531,6 +552,34 @@ def open_store(ctx: click.Context, write: bool = False, create: bool = False) ->
     return store
 
 
-def current(ctx: click.Context, store: Store) -> tuple[int, Match]:
-    """(id, replayed match) of --match, else the store's current match (``Store.current``)."""
-    return store.current(ctx.meta.get("pasur.match_id"))
+def current(ctx: click.Context, store: Store, change: bool = False) -> tuple[int, Match]:
+    """(id, replayed match) of --match (or PASUR_MATCH), else the store's current match
+    (``Store.current``). ``change``: the command means to change it, and is refused, listing the
+    tables in play, when it names no match and several are in play."""
+    from pasur_cli.store.errors import ChooseMatchError
+    try:
+        return store.current(ctx.meta.get("pasur.match_id"), change)
+    except ChooseMatchError as err:
+        import sys
+
+        from pasur_cli.text.render import Look
+        from pasur_cli.text.render_tables import choose_text
+        look = Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=ctx.meta.get("pasur.no_color", False),
+                           stream=sys.stderr)
+        raise Refused(choose_text(look, err)) from None
+
+
+def say_which(ctx: click.Context, store: Store, match_id: int) -> None:
+    """For a read that named no match, shown as text: when other matches are in play, say on stderr
+    which one it shows and how to choose another."""
+    if ctx.meta.get("pasur.match_id") is not None:
+        return
+    from pasur_cli.store.tables import in_play, table_name
+    others = [t for t in in_play(store) if t.id != match_id]
+    if others:
+        import sys
+
+        from pasur_cli.text.render import Look
+        from pasur_cli.text.render_tables import showing_text
+        look = Look.detect(ascii=ctx.meta.get("pasur.ascii", False), no_color=True, stream=sys.stderr)
+        click.echo(showing_text(look, match_id, table_name(store, match_id), others), err=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pasur_cli.engine.names import name_key
 from pasur_cli.store.database import Store
 from pasur_cli.store.errors import DamagedError
+from pasur_cli.store.tables import table_names
 from pasur_cli.text import shapes
 
 
@@ -17,6 +18,9 @@ def listing(store: Store, player: str | None = None, unfinished: bool = False) -
             rows.append(shapes.damaged_row(mid, store.summary(mid)[0], read.reason))
             continue
         rows += shapes.matches_rows([read])
+    tables = table_names(store)
+    for row in rows:
+        row["table"] = tables.get(row["match"])  # type: ignore[call-overload]
     return filtered(rows, player, unfinished)
 
 

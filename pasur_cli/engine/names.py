@@ -30,11 +30,32 @@ COUNT_MOST = {"clubs": 13, "aces": 4, "jacks": 4}  # the cards of each count the
 # actions one match holds (about 400 deals played card by card, or 20,000 tallied deals): the store
 # records no more, and so an import reads no more, and the bytes it reads follow (engine.record)
 ACTIONS_MOST = 20_000
+TABLE_NAME_MOST = 20    # characters in the name or number of the table a match is played at (``new --table``)
 
 
-__all__ = ["ACTIONS_MOST", "COUNT_KEYS", "COUNT_MOST", "JOINERS", "NAME_MOST", "NAME_TEXT_MOST", "PILE_MOST",
-           "SIDES_MOST", "SIDE_TEXT_MOST", "SURS_MOST", "TABLE_CARDS", "TAKE_MOST",
-           "check_name", "check_name_length", "check_players", "find_name", "name_key", "side_names", "sides_of"]
+__all__ = [
+    "ACTIONS_MOST",
+    "COUNT_KEYS",
+    "COUNT_MOST",
+    "JOINERS",
+    "NAME_MOST",
+    "NAME_TEXT_MOST",
+    "PILE_MOST",
+    "SIDES_MOST",
+    "SIDE_TEXT_MOST",
+    "SURS_MOST",
+    "TABLE_CARDS",
+    "TABLE_NAME_MOST",
+    "TAKE_MOST",
+    "check_name",
+    "check_name_length",
+    "check_players",
+    "check_table_name",
+    "find_name",
+    "name_key",
+    "side_names",
+    "sides_of",
+]
 
 
 def side_names(players: list[str], teams: bool) -> list[str]:
@@ -106,6 +127,35 @@ def check_name(name: object, seat: int) -> str:
     if all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS or ch in JOINERS
            for ch in name):
         raise IllegalPlayError("player {seat}'s name shows nothing: write a name that can be read.", seat=seat)
+    return name
+
+
+def check_table_name(name: object) -> str:
+    """The name or number of a match's table as it is stored: NFC, surrounding spaces removed, any
+    script. Raises NotationError for one that is not text, empty, longer than TABLE_NAME_MOST or
+    holding a character a player's name cannot hold (a control, format or line-breaking one).
+
+    >>> check_table_name(" 3 ")
+    '3'
+    """
+    import unicodedata
+
+    from pasur_cli.engine.errors import NotationError
+    if not isinstance(name, str):
+        raise NotationError("the table's name is not text.")
+    for ch in name:
+        what = _refused_kind(ch)
+        if what is not None:
+            raise NotationError("the table's name holds {code} ({what}): it cannot hold control, format or"
+                                " line-breaking characters.", code=f"U+{ord(ch):04X}", what=what)
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name or all(unicodedata.category(ch) in ("Zs", "Mn", "Me", "Co", "Cn") or ch in _BLANK_LETTERS
+                       or ch in JOINERS for ch in name):
+        raise NotationError("the table's name shows nothing: give a number or a name that can be read.")
+    if len(name) > TABLE_NAME_MOST:
+        raise NotationError(Plural("the table's name has {count} character; at most {most} are allowed.",
+                                   "the table's name has {count} characters; at most {most} are allowed.", "count"),
+                            count=len(name), most=TABLE_NAME_MOST)
     return name
 
 

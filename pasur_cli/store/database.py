@@ -40,7 +40,7 @@ from pasur_cli.engine.action import Action, read_action, read_line
 from pasur_cli.engine.arguments import check_type, shown, wrong_type
 from pasur_cli.engine.errors import NotationError, PasurError, Plural, Words, shorten
 from pasur_cli.engine.match import DealResult, Match
-from pasur_cli.engine.names import ACTIONS_MOST, check_players, side_names, sides_of
+from pasur_cli.engine.names import ACTIONS_MOST, check_players, check_table_name, side_names, sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules, rules_lines, stored_rules
 from pasur_cli.engine.scoring import match_winner
@@ -453,14 +453,18 @@ class Store:
         self._replayed = (record, match)
         return record, match
 
-    def current(self, match_id: int | None = None) -> tuple[int, Match]:
+    def current(self, match_id: int | None = None, change: bool = False) -> tuple[int, Match]:
         """The match every front end means when none is named: ``match_id`` when given, else the
         most recently changed match that is not finished, else the most recent one (so a match just
         won is still the one shown), with the match replayed. Raises NoMatchError for a ``match_id``
         that names no match, DamagedError for a damaged match on the way (never skipped silently),
-        StoreError when the file holds no match."""
+        StoreError when the file holds no match; with ``change`` (the caller means to change it) and
+        no ``match_id``, ChooseMatchError when several matches are in play (``tables.in_play``)."""
         if match_id is not None:
             return match_id, self.match(match_id)[1]
+        if change:
+            from pasur_cli.store.tables import check_one_in_play
+            check_one_in_play(self)
         ids = self.match_ids()
         for mid in ids:
             match = self.match(mid)[1]
@@ -704,14 +708,16 @@ class Store:
 
     def create(self, players: list[str], rules: Rules, dealer: int, actions: Sequence[Action | dict[str, Any]] = (),
                times: list[str] | None = None, match: Match | None = None, fingerprint: str | None = None,
-               created: str | None = None, once: bool = False, texts: list[str] | None = None) -> int:
+               created: str | None = None, once: bool = False, texts: list[str] | None = None,
+               table: str | None = None) -> int:
         """Store a new match and return its id, one higher than any id this file ever gave (a
         deleted match's id is never given again). An import passes its (canonical) log, the
         times, the match it replays to (for the snapshots of its finished deals), its
         fingerprint and when it was created (else now); with ``once`` it raises AlreadyImported,
         storing nothing, when a match of that fingerprint is stored (checked in the transaction
         that would store it, so imports running at once store a record once). ``texts``: the
-        actions' lines already checked to read back as the actions (a CheckedRecord's).
+        actions' lines already checked to read back as the actions (a CheckedRecord's). ``table``: the
+        name of the table it is played at (``check_table_name``; NotationError for a bad one).
 
         Everything is checked before the transaction: the names (``check_players``), the rules,
         the dealer's seat, the times (one text an action) and the log, which must replay (without
@@ -732,6 +738,7 @@ class Store:
                 check_type(name, value, str)
         if texts is None or len(texts) != len(actions) or not all(isinstance(text, str) for text in texts):
             texts = [checked_text(a) for a in actions]
+        table = None if table is None else check_table_name(table)
         with self.transaction() as db:
             if once and fingerprint is not None:
                 earlier = self._imported_as(fingerprint)
@@ -754,6 +761,8 @@ class Store:
                            ((mid, seq, at, text) for seq, (at, text) in enumerate(zip(moments, texts, strict=True), 1)))
             if match is not None:
                 rebuild_snapshots(db, mid, match, texts)
+            if table is not None:
+                db.execute("UPDATE matches SET table_name = ? WHERE id = ?", (table, mid))
             self._touch(db, mid)
         return mid
 

@@ -60,3 +60,9 @@ def check_rows(mid: int, log: list[Any]) -> None:
     for seq, at, action in log:
         if not isinstance(at, str) or not isinstance(action, str):
             raise DamagedError(mid, Words("action {number} is not text", number=seq))
+
+
+class ChooseMatchError(StoreError):
+    """A change was asked for without naming its match while several are in play (a club night's
+    tables); nothing was recorded. Facts: ``count`` and ``tables`` (``store.tables.InPlay``, most
+    recently changed first), for the refusal to list them."""

@@ -7,7 +7,7 @@ import sqlite3
 from pasur_cli.engine.rules import stored_rules
 from pasur_cli.store.snapshots import as_json
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -19,7 +19,8 @@ CREATE TABLE matches (
     touched INTEGER NOT NULL,       -- a counter: the match changed most recently has the highest
     fingerprint TEXT,               -- of the imported record it came from (see pasur_cli.engine.record)
     key TEXT,                       -- random, given when the match is made: no other match has it
-    revision INTEGER NOT NULL DEFAULT 0  -- +1 for each action appended and for each undo, never back
+    revision INTEGER NOT NULL DEFAULT 0,  -- +1 for each action appended and for each undo, never back
+    table_name TEXT                 -- the table it is played at (`new --table`), NULL: none given
 );
 CREATE TABLE actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -90,4 +91,11 @@ def _to_5(db: sqlite3.Connection) -> None:
     db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
 
 
-MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
+def _to_6(db: sqlite3.Connection) -> None:
+    """Schema 5 to 6: the table a match is played at (a club night's several tables), none for the
+    matches already stored (a file made by a newer pasur and marked older has the column already)."""
+    if "table_name" not in {row[1] for row in db.execute("PRAGMA table_info(matches)")}:
+        db.execute("ALTER TABLE matches ADD COLUMN table_name TEXT")
+
+
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)

@@ -307,14 +307,18 @@ def _rules_line(rules: Rules) -> str:
     return say("{preset} with {options}", preset=base, options=", ".join(diffs))
 
 
-def new_text(match_id: int, match: Match) -> str:
-    """What `pasur new` prints: the match, the rules, who deals and how to enter the table."""
+def new_text(match_id: int, match: Match, table: str | None = None) -> str:
+    """What `pasur new` prints: the match (and its ``table``), the rules, who deals and how to enter
+    the table."""
     sides = _against(match.sides)
     deals = match.rules.fixed_deals
     goal = (Drawn(i18n.ngettext("{n} deal", "{n} deals", deals).format(n=i18n.isolate(str(deals)))) if deals
             else say("first to {target}", target=match.rules.target))
-    return (say("Match {id}: {sides}. Rules: {rules} ({goal}).", id=match_id, sides=sides,
-                rules=_rules_line(match.rules), goal=goal)
+    head = (say("Match {id}: {sides}. Rules: {rules} ({goal}).", id=match_id, sides=sides,
+                rules=_rules_line(match.rules), goal=goal) if table is None
+            else say("Match {id}, table {table}: {sides}. Rules: {rules} ({goal}).", id=match_id, table=table,
+                     sides=sides, rules=_rules_line(match.rules), goal=goal))
+    return (head
             + "\n" + say("{dealer} deals first; {leader} leads. Enter the table: pasur deal CARD CARD CARD CARD",
                          dealer=match.dealer, leader=match.leader))
 
@@ -491,16 +495,22 @@ def score_text(look: Look, match: Match, only_last: bool = False, width: int = 8
     return "\n\n".join(parts)
 
 
-def show_text(look: Look, match_id: int, match: Match, session: bool = False, width: int = 80) -> str:
+def show_text(look: Look, match_id: int, match: Match, session: bool = False, width: int = 80,
+              table: str | None = None) -> str:
     """Where the match stands: the deal in progress with its race, or the table awaited
     (``session``: in the session's words); the status line shortened to fit ``width`` columns,
-    every line broken between words within them (the longest names are 40 characters)."""
-    return wrap(_show_lines(look, match_id, match, session, width), width, 2)
+    every line broken between words within them (the longest names are 40 characters). ``table``:
+    the name of the table the match is played at, shown with its id."""
+    return wrap(_show_lines(look, match_id, match, session, width, table), width, 2)
 
 
-def _show_lines(look: Look, match_id: int, match: Match, session: bool, width: int) -> str:
-    head = say("Match {id}: {sides} ({rules}).", id=match_id, sides=_against(match.sides),
-                                                      rules=_rules_line(match.rules))
+def _show_lines(look: Look, match_id: int, match: Match, session: bool, width: int, table: str | None) -> str:
+    if table is None:
+        head = say("Match {id}: {sides} ({rules}).", id=match_id, sides=_against(match.sides),
+                   rules=_rules_line(match.rules))
+    else:
+        head = say("Match {id}, table {table}: {sides} ({rules}).", id=match_id, table=table,
+                   sides=_against(match.sides), rules=_rules_line(match.rules))
     if match.winner:
         return f"{head}\n" + look.loud(_standing(match))
     deal = match.deal
@@ -733,7 +743,8 @@ def _matches_cells(rows: list[dict[str, Any]]) -> tuple[list[list[object]], list
         return drawn[key]
     totals = [[f"{once('name', s, safe)} {t}" for s, t in r["totals"].items()] for r in rows]
     body: list[list[object]] = [
-        [r["match"], safe((r["created"] or "?")[:10]), once("players", tuple(r["players"]),
+        [r["match"] if r.get("table") is None else say("{id} (table {table})", id=r["match"], table=r["table"]),
+         safe((r["created"] or "?")[:10]), once("players", tuple(r["players"]),
                                                            lambda names: ", ".join(safe(p) for p in names)),
          once("rules", r["rules"], preset_text),
          "?" if r["deals"] is None else r["deals"], " / ".join(sides),

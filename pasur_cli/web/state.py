@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.reading import N_
 from pasur_cli.store.errors import BusyError
+from pasur_cli.store.tables import table_name
 from pasur_cli.text import render, shapes
 from pasur_cli.text.i18n import _
 
@@ -45,10 +46,11 @@ def unreadable(err: BaseException, path: str) -> str:
 
 
 def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
-    """``{"show": ..., "score": ..., "last": ...}`` of the match ``choose`` picks (as the commands
-    pick it: --match, else the match being played); ``last`` is the log's last play (``last_play``,
-    or null). A store or match that cannot be read is ``{"error": sentence}`` in the chosen language
-    (``unreadable``): the page says it and goes on following the file."""
+    """``{"show": ..., "score": ..., "last": ..., "table": ...}`` of the match ``choose`` picks (as
+    the commands pick it: --match, else the match being played); ``last`` is the log's last play
+    (``last_play``, or null), ``table`` the name of the table it is played at (or null). A store
+    or match that cannot be read is ``{"error": sentence}`` in the chosen language (``unreadable``):
+    the page says it and goes on following the file."""
     try:
         mid, match = choose(store)
         last = last_play(store, mid, match)
@@ -57,7 +59,7 @@ def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
     show = shapes.show_json(mid, match)
     show["length"] = store.length(mid)  # as `show --json` adds them
     show["revision"] = store.expected(mid).token
-    return {"show": show, "score": shapes.score_json(mid, match), "last": last}
+    return {"show": show, "score": shapes.score_json(mid, match), "last": last, "table": table_name(store, mid)}
 
 
 def last_play(store: Store, mid: int, match: Match) -> dict[str, object] | None:

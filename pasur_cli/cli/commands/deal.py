@@ -26,5 +26,5 @@ def deal(ctx: click.Context, cards: tuple[str, ...], expect: Expected | None) ->
     """Enter the face-up table of the next deal: four CARDS (checked for misdeals)."""
     table_cards = read_cards(cards)
     store = open_store(ctx, write=True)
-    match = actions.enter_table(store, current(ctx, store)[0], table_cards, expect)
+    match = actions.enter_table(store, current(ctx, store, change=True)[0], table_cards, expect)
     echo(render.deal_text(look(ctx), match))

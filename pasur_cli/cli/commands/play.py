@@ -79,7 +79,7 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     if named:  # `7H 2C 2D` is the session's "7h 2c 2d"; `7H --take 2C 2D` takes both
         take = [*(take or []), *(c for c in named if c not in (take or []))]
     store = open_store(ctx, write=True)
-    mid, match = current(ctx, store)
+    mid, match = current(ctx, store, change=True)
     asked = take is None and not no_input and _at_terminal()
     if asked:
         if expect is None:  # what the question was drawn from: a play recorded meanwhile refuses this one

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli.app import (
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    say_which,
+    store_options,
+)
 from pasur_cli.cli.screen import echo, echo_csv, fit, terminal_width
 from pasur_cli.text import render, shapes
 from pasur_cli.text.i18n import _
@@ -29,6 +38,8 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: b
         raise click.UsageError(_("choose one of --json, --csv and --chart."))
     store = open_store(ctx)
     mid, match = current(ctx, store)
+    if not (as_json or as_csv):  # JSON and CSV name their match themselves
+        say_which(ctx, store, mid)
     if as_json:
         click.echo(shapes.dumps(shapes.score_json(mid, match)))
     elif as_csv:

@@ -36,6 +36,7 @@ from pasur_cli.engine.reading import N_, whole_number
 from pasur_cli.engine.typos import read_cards
 from pasur_cli.store import actions
 from pasur_cli.store.errors import BusyError, GoneError, NoMatchError, StaleError, StoreError
+from pasur_cli.store.tables import table_name
 from pasur_cli.text import layout, render
 from pasur_cli.text.i18n import _, catalog_words
 
@@ -202,7 +203,8 @@ class Session:
     def run(self) -> None:
         self.store.waiting(self.waiting)
         match, seen = self.state()
-        self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80))
+        self.echo(render.show_text(self.look, self.mid, match, session=True, width=self.width() or 80,
+                                   table=table_name(self.store, self.mid)))
         if match.finished:
             self.echo(self.next_match(match))
         if self.at_terminal:
@@ -309,7 +311,8 @@ class Session:
             self.echo(layout.help_text(self.look.say(HELP, **shown) + "\n" + self.look.say(HELP_MORE, **shown),
                                        width))
         elif command == "show":
-            self.echo(render.show_text(self.look, self.mid, self.current(), session=True, width=width))
+            self.echo(render.show_text(self.look, self.mid, self.current(), session=True, width=width,
+                                       table=table_name(self.store, self.mid)))
         elif command == "score":
             self.score(self.current(), "all" in line.options)
         elif command == "matches":
@@ -505,5 +508,5 @@ def session(ctx: click.Context) -> None:
     """
     store = open_store(ctx, write=True)
     store.hold_little()  # a session lives for hours: its memory does not grow with the match
-    mid = current(ctx, store)[0]
+    mid = current(ctx, store, change=True)[0]
     run(store, mid, look(ctx))

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import click
 
-from pasur_cli.cli.app import PasurCommand, current, json_option, look, look_options, open_store, store_options
+from pasur_cli.cli.app import (
+    PasurCommand,
+    current,
+    json_option,
+    look,
+    look_options,
+    open_store,
+    say_which,
+    store_options,
+)
 from pasur_cli.cli.screen import echo, terminal_width
+from pasur_cli.store.tables import table_name
 from pasur_cli.text import render, shapes
 
 
@@ -24,4 +34,5 @@ def show(ctx: click.Context, as_json: bool) -> None:
         data["revision"] = store.expected(mid).token  # the match and its revision: what --expect takes
         click.echo(shapes.dumps(data))
     else:
-        echo(render.show_text(look(ctx), mid, match, width=terminal_width()))
+        say_which(ctx, store, mid)  # JSON names its match itself
+        echo(render.show_text(look(ctx), mid, match, width=terminal_width(), table=table_name(store, mid)))

@@ -27,16 +27,22 @@ from pasur_cli.text.i18n import _
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (UTF-8, a header row): one row per player and"
               " partnership.")
+@click.option("--ratings", is_flag=True, help="Every player's rating from every finished match (OpenSkill),"
+              " with its uncertainty, best first.")
+@click.option("--chart", is_flag=True, help="With --player: draw the player's rating over their matches.")
 @db_option
 @look_options
 @click.pass_context
-def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -> None:
+def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool, ratings: bool, chart: bool) -> None:
     """Every player across all matches: matches played and won, win rate, deals, points and surs
     per deal, how often they took the clubs, the 2♣ and the 10♦, their best deal, and the
     head-to-head wins. In a team match a player's figures are their side's; partnerships get
-    their own rows. Unfinished matches are counted apart (their deals count)."""
-    if as_json and as_csv:
-        raise click.UsageError(_("--json and --csv cannot be used together."))
+    their own rows. Unfinished matches are counted apart (their deals count). With --ratings:
+    each player's rating instead."""
+    if as_json + as_csv + chart > 1:
+        raise click.UsageError(_("choose one of --json, --csv and --chart."))
+    if chart and player is None:
+        raise click.UsageError(_("--chart draws one player's rating: give --player NAME."))
     from pasur_cli.engine.stats import Standing, book_of
     from pasur_cli.text import render_stats, shapes
     found: list[Standing] = []
@@ -48,6 +54,10 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
                 found.append(read)
             else:
                 damaged.append(mid)
+    if ratings or chart:
+        from pasur_cli.cli.ratings import show_ratings
+        show_ratings(ctx, found, player, as_json, as_csv, chart)
+        return
     book = book_of(found, damaged)
     if player is not None:
         book = book.of_player(player)

@@ -56,7 +56,7 @@ def tally(ctx: click.Context, piles: tuple[str, ...], counts: tuple[str, ...], s
     side by side.
     """
     store = open_store(ctx, write=True)
-    mid, match = current(ctx, store)
+    mid, match = current(ctx, store, change=True)
     given = list(piles), list(counts), list(surs)
     if not (piles or counts or surs):
         if not at_terminal():  # piped, or closed

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 def undo(ctx: click.Context, count: int, expect: Expected | None, as_json: bool) -> None:
     """Take back the last COUNT recorded actions (default 1), then show the position it returns to."""
     store = open_store(ctx, write=True)
-    mid = current(ctx, store)[0]
+    mid = current(ctx, store, change=True)[0]
     dropped, words, match = actions.take_back(
         store, mid, count, expect,
         describe=lambda action: _("Took back {action}.").format(action=render.describe_action(look(ctx), action)),
