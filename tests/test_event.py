@@ -241,3 +241,24 @@ def test_swiss_rounds_are_valid_whatever_the_results(size, count, rnd):
         check_round(fake, active, met, had_bye)
         history += [Table(number, i, a, b, score=None if b is None else rnd.choice([(62, 40), (40, 62)]))
                     for i, (a, b) in enumerate(pairs, 1)]
+
+
+@pytest.mark.parametrize("start", ["schema4", "fresh"])
+def test_events_come_to_an_old_file_by_one_added_step_and_to_a_fresh_one(pasur, db, start):
+    """A file of schema 4 (tests/data/schema4.db) gets the events' tables on its first write, its
+    matches kept as they were; a fresh file is made with them."""
+    import shutil
+    from pathlib import Path
+    if start == "schema4":
+        shutil.copy(Path(__file__).parent / "data" / "schema4.db", db)
+        matches = sqlite3.connect(db).execute("SELECT count(*) FROM matches").fetchone()[0]
+        before = db.read_bytes()
+        assert pasur("event", "standings").exit_code == 1 and db.read_bytes() == before  # a read changes nothing
+    out = pasur("event", "new", "Night", "--players", "Ali", "Sara", "Reza", "Mina")
+    assert out.exit_code == 0, out.output
+    assert pasur("event", "pair").exit_code == 0
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "6"
+    assert con.execute("SELECT count(*) FROM pairings").fetchone()[0] == 2
+    if start == "schema4":
+        assert con.execute("SELECT count(*) FROM matches").fetchone()[0] == matches + 2

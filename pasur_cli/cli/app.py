@@ -88,7 +88,7 @@ def lang_param() -> click.Option:
 PLACEHOLDERS = frozenset({
     N_("CARD"), N_("CARDS"), N_("NAME"), N_("PLAYERS"), N_("VALUE"), N_("ID"), N_("PATH"), N_("FILE"),
     N_("REVISION"), N_("PRESET"), N_("CODE"), N_("COUNT"), N_("SIDE"), N_("N"), N_("K"), N_("V"), N_("P"),
-    N_("OPTIONS"), N_("COMMAND"), N_("ARGS"),
+    N_("OPTIONS"), N_("COMMAND"), N_("ARGS"), N_("NAMES"), N_("TABLE"), N_("SCORE"),
 })
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pasur_cli.engine.club.event import Entrant, EventError, Table
+from pasur_cli.engine.errors import Plural
 
 Pairs = list[tuple[int, int | None]]  # (first, second) of each table in order; second None: the bye
 
@@ -105,8 +106,9 @@ def _in_order(players: list[dict[str, Any]], had_bye: set[int]) -> Pairs:
 
 def _enough(active: Sequence[Entrant], round_number: int) -> None:
     if len(active) < 2:
-        raise EventError("round {round} would have {count} entrant; an event needs two to pair a round.",
-                         round=round_number, count=len(active))
+        raise EventError(Plural("round {round} would have {count} entrant; an event needs two to pair a round.",
+                                "round {round} would have {count} entrants; an event needs two to pair a round.",
+                                "count"), round=round_number, count=len(active))
 
 
 def round_robin(entrants: Sequence[Entrant], round_number: int) -> Pairs:
