@@ -46,7 +46,7 @@ CREATE TABLE snapshots (
 """
 _SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
 EVENTS = """
-CREATE TABLE events (
+CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
     created TEXT NOT NULL,
@@ -54,7 +54,7 @@ CREATE TABLE events (
     rounds INTEGER NOT NULL,        -- how many rounds it has
     rules TEXT NOT NULL             -- the JSON of Rules.as_dict, of every match it makes
 );
-CREATE TABLE entrants (
+CREATE TABLE IF NOT EXISTS entrants (
     event_id INTEGER NOT NULL REFERENCES events(id),
     number INTEGER NOT NULL,        -- 1, 2, 3 ... in the order of entry
     name TEXT NOT NULL,             -- a player, or a team "A & B"
@@ -63,7 +63,7 @@ CREATE TABLE entrants (
     dropped INTEGER,                -- the first round it is not paired in any more (NULL: it plays on)
     PRIMARY KEY (event_id, number)
 );
-CREATE TABLE pairings (
+CREATE TABLE IF NOT EXISTS pairings (
     event_id INTEGER NOT NULL REFERENCES events(id),
     round INTEGER NOT NULL,
     table_no INTEGER NOT NULL,      -- 1, 2 ... in the round, 0 for the bye

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pasur_cli.engine.errors import NotationError, PasurError
+from pasur_cli.engine.errors import NotationError, PasurError, Plural
 
 SYSTEMS = ("swiss", "round-robin")
 ROUNDS_MOST = 99  # rounds an event may have: more than any club night plays
@@ -80,8 +80,10 @@ def event_name(text: str) -> str:
     name = unicodedata.normalize("NFC", text).strip()
     if not name or len(name) > NAME_MOST or any(
             unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") and ch not in JOINERS for ch in name):
-        raise NotationError("{name!r} cannot name an event: give 1 to {most} characters, none of them a control"
-                            " or format character.", name=text, most=NAME_MOST)
+        raise NotationError(Plural("{name!r} cannot name an event: give 1 to {most} character, none of them a"
+                                   " control or format character.",
+                                   "{name!r} cannot name an event: give 1 to {most} characters, none of them a"
+                                   " control or format character.", "most"), name=text, most=NAME_MOST)
     return name
 
 
