@@ -262,3 +262,49 @@ def test_events_come_to_an_old_file_by_one_added_step_and_to_a_fresh_one(pasur, 
     assert con.execute("SELECT count(*) FROM pairings").fetchone()[0] == 2
     if start == "schema4":
         assert con.execute("SELECT count(*) FROM matches").fetchone()[0] == matches + 2
+
+
+def test_an_event_exported_is_imported_whole_on_another_machine(pasur, db, tmp_path, monkeypatch):
+    pasur("event", "new", "Night", "--players", "Ali", "Sara", "Reza")
+    for number in (1, 2):
+        pasur("event", "pair")
+        for _, table, a, b, mid in [r for r in rows(db) if r[0] == number and r[3] is not None]:
+            if number == 1:
+                tally_out(pasur, mid, a, b)  # a finished match, its record carried whole
+            else:
+                assert pasur("event", "result", table, "62-50").exit_code == 0  # a paper result
+    pasur("event", "pair")  # round 3: a match in play
+    out = tmp_path / "night.json"
+    assert pasur("event", "export", "-o", out).exit_code == 0
+    standings_here = pasur("event", "standings", "--json").output
+    other = tmp_path / "other.db"
+    monkeypatch.setenv("PASUR_DB", str(other))
+    result = pasur("import", out)
+    assert result.exit_code == 0 and "3 matches replayed" in result.output, result.output
+    assert pasur("event", "standings", "--json").output == standings_here
+    assert [r[1:4] for r in rows(other)] == [r[1:4] for r in rows(db)]
+    before = other.read_bytes()
+    again = pasur("import", out)  # the name is taken: refused, nothing changed
+    assert again.exit_code == 1 and "already" in again.stderr and other.read_bytes() == before
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda d: d["tables"][0].update(first=99), lambda d: d["tables"][0].update(paper=[62, 62]),
+    lambda d: d.update(rounds=0), lambda d: d.update(extra=1), lambda d: d["entrants"][0].update(name="Eve"),
+    lambda d: d["matches"][0]["actions"][0]["action"].update(table=["AS", "AS", "2C", "3C"]),
+    lambda d: d["matches"].append(d["matches"][0]), lambda d: d["tables"][0].update(match=None),
+    lambda d: d["rules"].update(target="far"), lambda d: d["entrants"][1].update(players=["Ali"], name="Ali"),
+])
+def test_a_spoiled_event_record_is_refused_changing_nothing(pasur, db, tmp_path, spoil):
+    pasur("event", "new", "Night", "--players", "Ali", "Sara")
+    pasur("event", "pair")
+    tally_out(pasur, rows(db)[0][4], "Ali", "Sara")
+    out = tmp_path / "night.json"
+    pasur("event", "export", "-o", out)
+    doc = json.loads(out.read_text())
+    doc["name"] = "Another night"
+    spoil(doc)
+    out.write_text(json.dumps(doc))
+    before = db.read_bytes()
+    result = pasur("import", out)
+    assert result.exit_code in (1, 2) and result.stderr.strip() and db.read_bytes() == before, result.output

@@ -5,11 +5,11 @@ everything is checked before it, so a refused change writes nothing."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import NamedTuple
 
-from pasur_cli.engine.club.event import Entrant, EventError, Table
+from pasur_cli.engine.club.event import Entrant, EventError, Table, seats
 from pasur_cli.engine.club.pairing import Pairs, pairs_in
+from pasur_cli.engine.club.record import EventRecord
 from pasur_cli.engine.rules import Rules
 from pasur_cli.store.database import Store, now
 from pasur_cli.store.errors import DamagedError, NoMatchError
@@ -114,14 +114,6 @@ def create_event(store: Store, name: str, pairing: str, rounds: int, rules: Rule
     return event_id
 
 
-def seats(first: Entrant, second: Entrant) -> tuple[list[str], int]:
-    """The players of a table's match in seat order and the dealer's seat: the first entrant's
-    player leads (seat 1), the second's deals first; teams sit crosswise (A1, B1, A2, B2)."""
-    if len(first.players) == 2 and len(second.players) == 2:
-        return [first.players[0], second.players[0], first.players[1], second.players[1]], 3
-    return [first.players[0], second.players[0]], 1
-
-
 def add_round(store: Store, event: Event, round_number: int, pairs: Pairs) -> list[Table]:
     """Store round ``round_number``'s tables and make a match for each (not the bye), all in one
     transaction; return the tables."""
@@ -162,16 +154,24 @@ def give_score(store: Store, event: Event, table: Table, score: tuple[int, int])
                    (json.dumps(list(score)), event.id, table.round, table.number))
 
 
-def insert_rows(db: sqlite3.Connection, event: Event, entered: list[Entrant], played: list[Table]) -> int:
-    """Store an event read from a file (its matches already stored, ``played`` naming them), inside
-    the caller's transaction; return its id."""
-    cursor = db.execute("INSERT INTO events (name, created, pairing, rounds, rules) VALUES (?, ?, ?, ?, ?)",
-                        (event.name, event.created, event.pairing, event.rounds,
-                         json.dumps(event.rules.as_dict(), sort_keys=True)))
-    event_id = int(cursor.lastrowid or 0)
-    db.executemany("INSERT INTO entrants VALUES (?, ?, ?, ?, ?, ?)",
-                   [(event_id, e.number, e.name, "\n".join(e.players), e.joined, e.dropped) for e in entered])
-    db.executemany("INSERT INTO pairings VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   [(event_id, t.round, t.number, t.first, t.second, t.match,
-                     json.dumps(list(t.score)) if t.paper and t.score else None) for t in played])
+def import_event(store: Store, record: EventRecord) -> int:
+    """Store an event read from a file (``club.record.read_event``): its matches as new matches and
+    its rows naming them, in one transaction; return its id. Raises EventError when an event has its
+    name already, storing nothing."""
+    with store.transaction() as db:
+        if db.execute("SELECT 1 FROM events WHERE name = ?", (record.name,)).fetchone():
+            raise EventError("there is an event named {name!r} already; nothing was imported.", name=record.name)
+        ids = [store.create(m.players, m.rules, m.dealer, m.actions, m.times, m.match, m.fingerprint, m.created,
+                            texts=m.texts) for m in record.matches]
+        cursor = db.execute("INSERT INTO events (name, created, pairing, rounds, rules) VALUES (?, ?, ?, ?, ?)",
+                            (record.name, record.created, record.pairing, record.rounds,
+                             store.rules_text(record.rules)))
+        event_id = int(cursor.lastrowid or 0)
+        db.executemany("INSERT INTO entrants VALUES (?, ?, ?, ?, ?, ?)",
+                       [(event_id, e.number, e.name, "\n".join(e.players), e.joined, e.dropped)
+                        for e in record.entrants])
+        db.executemany("INSERT INTO pairings VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [(event_id, t.round, t.number, t.first, t.second,
+                         None if t.match is None else ids[t.match],
+                         json.dumps(list(t.score)) if t.paper and t.score else None) for t in record.tables])
     return event_id

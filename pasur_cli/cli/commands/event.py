@@ -117,7 +117,7 @@ def pair(ctx: click.Context, event_name: str | None) -> None:
              else round_robin(people, number))
     made = book.add_round(store, found, number, pairs)
     by_number = {e.number: e for e in people}
-    seating = {t.number: book.seats(by_number[t.first], by_number[t.second]) for t in made if t.second is not None}
+    seating = {t.number: club.seats(by_number[t.first], by_number[t.second]) for t in made if t.second is not None}
     from pasur_cli.text.render_event import round_text
     echo(round_text(look(ctx), found.name, number, found.rounds, made, by_number, seating))
 
@@ -210,3 +210,28 @@ def standings(ctx: click.Context, event_name: str | None, as_json: bool, as_csv:
     else:
         echo(render_event.standings_text(look(ctx), found.name, places, found.pairing == "swiss",
                                          terminal_width()))
+
+
+@event.command(name="export", cls=PasurCommand)
+@click.option("-o", "--output", default="-", metavar="FILE",
+              help="Where to write the event (default or -: standard output).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@event_option
+@db_option
+@click.pass_context
+def export_event(ctx: click.Context, output: str, force: bool, event_name: str | None) -> None:
+    """Write the event as one file: its entrants, its rounds' tables and every table's match record;
+    `pasur import` reads it back whole on another machine."""
+    from pasur_cli.cli.commands.export import write_atomically
+    from pasur_cli.engine.club.record import write_event
+    from pasur_cli.engine.record import write_record
+    store, found = _opened(ctx, event_name, write=False)
+    played = book.tables(store, found)
+    matches = {t.match: write_record(store.load(t.match, full=True)) for t in played if t.match is not None}
+    text = write_event(found.name, found.created, found.pairing, found.rounds, found.rules,
+                       book.entrants(store, found), played, matches)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        write_atomically(output, text, force)
+        echo(look(ctx).say("Wrote {event} to {file}.", event=found.name, file=output))

@@ -67,6 +67,14 @@ class Table:
         return self.first if self.score[0] > self.score[1] else self.second
 
 
+def seats(first: Entrant, second: Entrant) -> tuple[list[str], int]:
+    """The players of a table's match in seat order and the dealer's seat: the first entrant's
+    player leads (seat 1), the second's deals first; teams sit crosswise (A1, B1, A2, B2)."""
+    if len(first.players) == 2 and len(second.players) == 2:
+        return [first.players[0], second.players[0], first.players[1], second.players[1]], 3
+    return [first.players[0], second.players[0]], 1
+
+
 def event_name(text: str) -> str:
     """An event's name as it is stored (NFC, surrounding spaces removed). Raises NotationError for
     an empty name, one longer than NAME_MOST, or one holding a control or format character.
