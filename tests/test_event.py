@@ -12,13 +12,13 @@ import sqlite3
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from simulate import cli_args, random_match
 
 from pasur_cli.engine.club.event import Entrant, Table
 from pasur_cli.engine.club.pairing import swiss
 from pasur_cli.engine.club.standings import standings
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import parse_rules
-from simulate import cli_args, random_match
 
 PLAYERS = ["Ali", "Sara", "Reza", "Mina", "Omid", "Leila", "Nima"]
 
@@ -176,7 +176,7 @@ def test_a_round_robin_of_four_teams(pasur, db):
         out = pasur("event", "pair")
         assert out.exit_code == 0, out.output
         assert "Seats: 1 " in out.output and "4 " in out.output
-        for _, table, a, b, mid in [r for r in rows(db) if r[0] == number]:
+        for _, _, a, b, mid in [r for r in rows(db) if r[0] == number]:
             tally_out(pasur, mid, a.split(" & ")[0], b.split(" & ")[0])
     pairs = [frozenset((a, b)) for _, _, a, b, _ in rows(db)]
     assert sorted(map(sorted, pairs)) == sorted(sorted(p) for p in itertools.combinations(teams, 2))

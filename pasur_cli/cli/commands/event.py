@@ -222,7 +222,7 @@ def standings(ctx: click.Context, event_name: str | None, as_json: bool, as_csv:
 def export_event(ctx: click.Context, output: str, force: bool, event_name: str | None) -> None:
     """Write the event as one file: its entrants, its rounds' tables and every table's match record;
     `pasur import` reads it back whole on another machine."""
-    from pasur_cli.cli.commands.export import write_atomically
+    from pasur_cli.cli.files import write_atomically
     from pasur_cli.engine.club.record import write_event
     from pasur_cli.engine.record import write_record
     store, found = _opened(ctx, event_name, write=False)
