@@ -128,8 +128,9 @@ def test_a_swiss_evening_of_seven_with_a_late_arrival_and_a_drop(pasur, db):
                 assert pasur("event", "result", table, f"{score[0]}-{score[1]}").exit_code == 0
             results.append((a, b, score))
     before = db.read_bytes()
-    refused = pasur("event", "pair")
-    assert refused.exit_code == 1 and "all 4 rounds" in refused.stderr and db.read_bytes() == before
+    for late in (["pair"], ["add", "Yas"], ["drop", "Ali"]):  # after the last round: nothing to pair from
+        refused = pasur("event", *late)
+        assert refused.exit_code == 1 and "all 4 rounds" in refused.stderr and db.read_bytes() == before
     got = json.loads(pasur("event", "standings", "--json").output)["standings"]
     hand = by_hand([*PLAYERS, "Parisa"], results)
     assert {p["name"]: (p["wins"], p["buchholz"], p["difference"], p["scored"]) for p in got} == hand

@@ -147,7 +147,13 @@ def result(ctx: click.Context, table: int, score: str, round_number: int | None,
 
 
 def _next_round(store: Store, found: book.Event) -> int:
-    return club.last_round(book.tables(store, found)) + 1
+    """The round an entrant added or dropped now is paired from, or not. Raises EventError when
+    every round was paired."""
+    number = club.last_round(book.tables(store, found)) + 1
+    if number > found.rounds:
+        raise EventError("all {rounds} rounds of {event} were paired; see `pasur event standings`.",
+                         rounds=found.rounds, event=found.name)
+    return number
 
 
 @event.command(cls=PasurCommand)

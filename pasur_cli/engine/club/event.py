@@ -10,7 +10,7 @@ from pasur_cli.engine.errors import NotationError, PasurError, Plural
 
 SYSTEMS = ("swiss", "round-robin")
 ROUNDS_MOST = 99  # rounds an event may have: more than any club night plays
-ENTRANTS_MOST = 200
+ENTRANTS_MOST = 64  # a big club night; the Dutch engine's matching grows steeply slower past it
 
 
 class EventError(PasurError):
