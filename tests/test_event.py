@@ -309,3 +309,16 @@ def test_a_spoiled_event_record_is_refused_changing_nothing(pasur, db, tmp_path,
     before = db.read_bytes()
     result = pasur("import", out)
     assert result.exit_code in (1, 2) and result.stderr.strip() and db.read_bytes() == before, result.output
+
+
+def test_a_table_whose_match_was_deleted_is_scored_on_paper(pasur, db):
+    pasur("event", "new", "Night", "--players", "Ali", "Sara", "Reza", "Mina")
+    pasur("event", "pair")
+    gone = rows(db)[0]
+    assert pasur("delete", "--match", gone[4], "--yes").exit_code == 0
+    for _, _, a, b, mid in rows(db)[1:]:
+        tally_out(pasur, mid, a, b)
+    refused = pasur("event", "pair")
+    assert refused.exit_code == 1 and f"table 1 of round 1 (match {gone[4]})" in refused.stderr
+    assert pasur("event", "result", "1", "40-38").exit_code == 0  # scored as it stood
+    assert pasur("event", "pair").exit_code == 0

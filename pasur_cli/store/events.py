@@ -116,10 +116,15 @@ def create_event(store: Store, name: str, pairing: str, rounds: int, rules: Rule
 
 def add_round(store: Store, event: Event, round_number: int, pairs: Pairs) -> list[Table]:
     """Store round ``round_number``'s tables and make a match for each (not the bye), all in one
-    transaction; return the tables."""
+    transaction; return the tables. Raises EventError, storing nothing, when the round was paired
+    meanwhile."""
     people = {e.number: e for e in entrants(store, event)}
     made = []
     with store.transaction() as db:
+        last = db.execute("SELECT coalesce(max(round), 0) FROM pairings WHERE event_id = ?", (event.id,)).fetchone()[0]
+        if last != round_number - 1:  # another `event pair` was quicker
+            raise EventError("round {round} of {event} was paired meanwhile; nothing was changed.",
+                             round=round_number, event=event.name)
         for number, first, second in pairs_in(pairs):
             mid = None
             if second is not None:
