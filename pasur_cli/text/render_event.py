@@ -53,12 +53,14 @@ def _headers(swiss: bool) -> list[str]:
             _("Difference"), _("Points"), _("Head to head")]
 
 
-def _row(place: Place, swiss: bool) -> list[object]:
+def _row(look: Look, place: Place, below: Place | None, swiss: bool) -> list[object]:
+    """One line of the standings; ``below``: the place under it (whom a head to head placed it above)."""
     name = place.entrant.name
     if place.entrant.dropped is not None:
-        name = _("{name} (dropped)").format(name=name)
+        name = look.say("{name} (dropped)", name=name)
+    met = look.say("beat {name}", name=below.entrant.name) if place.head_to_head and below else ""
     return [place.rank, name, place.played, place.wins, place.byes, *([place.buchholz] if swiss else []),
-            place.difference, place.scored, _("won") if place.head_to_head else ""]
+            place.difference, place.scored, met]
 
 
 def standings_text(look: Look, event: str, places: Sequence[Place], swiss: bool, width: int | None) -> str:
@@ -67,7 +69,8 @@ def standings_text(look: Look, event: str, places: Sequence[Place], swiss: bool,
                " scored, then head to head.") if swiss else
              _("Ties are broken by the points difference, then the points scored, then head to head."))
     head = look.say("{event}: standings", event=event)
-    return "\n".join([head, text_table([_row(p, swiss) for p in places], _headers(swiss), width), order])
+    rows = [_row(look, p, below, swiss) for p, below in zip(places, [*places[1:], None], strict=True)]
+    return "\n".join([head, text_table(rows, _headers(swiss), width), order])
 
 
 def standings_json(event: str, pairing: str, places: Sequence[Place]) -> dict[str, Any]:
