@@ -114,7 +114,7 @@ def test_export_failing_at_any_step_leaves_the_target_as_it_was(pasur, db, tmp_p
     """Fault injection: the write, the sync or the rename fails (a full disk, a quota)."""
     import errno
 
-    from pasur_cli.cli.commands import export as module
+    from pasur_cli.cli import files as module  # where export writes its file
     played(pasur, 10)
     out = tmp_path / "match.json"
     out.write_text("precious")

@@ -34,7 +34,9 @@ def test_man_pages_have_not_drifted(tmp_path):
     assert set(fresh) == set(committed), "man pages added or removed: run python man/generate.py"
     for name, text in fresh.items():
         assert committed[name] == text, f"man/{name} is stale: run python man/generate.py"
-    assert {f"pasur-{c}.1" for c in main.load_all()} | {"pasur.1"} == set(committed)
+    commands = main.load_all()
+    subcommands = {f"pasur-{c}-{s}.1" for c, command in commands.items() for s in getattr(command, "commands", {})}
+    assert {f"pasur-{c}.1" for c in commands} | subcommands | {"pasur.1"} == set(committed)
 
 
 def test_man_pages_name_lines_are_whole_sentences():

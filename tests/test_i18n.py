@@ -232,7 +232,9 @@ def english_only(code: str) -> frozenset[str]:
 
 def assert_no_english(text: str, code: str) -> None:
     from pasur_cli.engine.rules import CHOICES, OPTION_NAMES
-    code_words = {*main.load_all(), *OPTION_NAMES, *(v for values in CHOICES.values() for v in values),
+    commands = main.load_all()
+    subcommands = {name for command in commands.values() for name in getattr(command, "commands", {})}  # event's
+    code_words = {*commands, *subcommands, *OPTION_NAMES, *(v for values in CHOICES.values() for v in values),
                   "true", "false", "none"}  # command and option names and values are typed as they are
     found = words(plain(text)) & english_only(code) - code_words
     assert not found, f"English in the {code} output: {sorted(found)}\n{text}"

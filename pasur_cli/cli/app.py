@@ -88,7 +88,7 @@ def lang_param() -> click.Option:
 PLACEHOLDERS = frozenset({
     N_("CARD"), N_("CARDS"), N_("NAME"), N_("PLAYERS"), N_("VALUE"), N_("ID"), N_("PATH"), N_("FILE"),
     N_("REVISION"), N_("PRESET"), N_("CODE"), N_("COUNT"), N_("SIDE"), N_("N"), N_("K"), N_("V"), N_("P"),
-    N_("OPTIONS"), N_("COMMAND"), N_("ARGS"),
+    N_("OPTIONS"), N_("COMMAND"), N_("ARGS"), N_("NAMES"), N_("TABLE"), N_("SCORE"),
 })
 
 
@@ -189,7 +189,7 @@ COMMANDS = {
     "check": "check", "rules": "rules", "new": "new", "deal": "deal", "play": "play", "undo": "undo",
     "show": "show", "score": "score", "matches": "matches", "session": "session", "tally": "tally",
     "export": "export", "import": "import_", "delete": "delete", "log": "log",
-    "stats": "stats", "review": "review", "hint": "hint", "serve": "serve",
+    "stats": "stats", "review": "review", "hint": "hint", "serve": "serve", "event": "event",
 }
 
 BIGGEST = 2**63 - 1  # the largest id or count SQLite holds

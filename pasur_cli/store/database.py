@@ -224,6 +224,7 @@ class Store:
         self.db = self._open()
         self.identity = identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
+        self.nested = False  # inside ``transaction``: a transaction begun there joins it
         self._replayed: tuple[MatchRecord, Match] | None = None
         # match id -> the first deal whose stored figures did not match its log (they were
         # recomputed from the log instead): the commands that show figures say so
@@ -681,14 +682,19 @@ class Store:
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: everything inside is committed together or not at all."""
+        """One write transaction: everything inside is committed together or not at all. Inside
+        another (an event's round made of several matches), it is part of that one."""
         if not self.write:
             raise StoreError("this store was opened read-only.")
+        if self.db.in_transaction and self.nested:
+            yield self.db
+            return
         self.check_file()
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
             raise failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
+        self.nested = True
         try:
             yield self.db
             self.check_file()  # written into a file no longer at its path, it would be lost: roll back
@@ -700,6 +706,8 @@ class Store:
             if isinstance(err, (sqlite3.Error, UnicodeError)):
                 raise failure(err, self.path, N_("cannot write to {path}: {reason}; nothing was changed.")) from None
             raise
+        finally:
+            self.nested = False
 
     def _touch(self, db: sqlite3.Connection, match_id: int, steps: int = 0) -> None:
         """Mark the match the most recently changed, its revision ``steps`` further on."""

@@ -7,7 +7,7 @@ import sqlite3
 from pasur_cli.engine.rules import stored_rules
 from pasur_cli.store.snapshots import as_json
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -46,6 +46,36 @@ CREATE TABLE snapshots (
 );
 """
 _SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
+EVENTS = """
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL,
+    pairing TEXT NOT NULL,          -- swiss or round-robin
+    rounds INTEGER NOT NULL,        -- how many rounds it has
+    rules TEXT NOT NULL             -- the JSON of Rules.as_dict, of every match it makes
+);
+CREATE TABLE IF NOT EXISTS entrants (
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    number INTEGER NOT NULL,        -- 1, 2, 3 ... in the order of entry
+    name TEXT NOT NULL,             -- a player, or a team "A & B"
+    players TEXT NOT NULL,          -- one name per line (one, or two for a team)
+    joined INTEGER NOT NULL,        -- the first round it is paired in
+    dropped INTEGER,                -- the first round it is not paired in any more (NULL: it plays on)
+    PRIMARY KEY (event_id, number)
+);
+CREATE TABLE IF NOT EXISTS pairings (
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,      -- 1, 2 ... in the round, 0 for the bye
+    first INTEGER NOT NULL,         -- entrant number: leads (its side sits first)
+    second INTEGER,                 -- entrant number (NULL: the bye)
+    match_id INTEGER,               -- the match made for the table (NULL: the bye, or deleted)
+    paper TEXT,                     -- JSON [first's points, second's points] given by `event result`
+    PRIMARY KEY (event_id, round, table_no)
+);
+"""
+SCHEMA += EVENTS
 
 
 def _to_2(db: sqlite3.Connection) -> None:
@@ -98,4 +128,13 @@ def _to_6(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE matches ADD COLUMN table_name TEXT")
 
 
-MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
+def _to_7(db: sqlite3.Connection) -> None:
+    """Schema 6 to 7: the tables of club events (events, their entrants and their rounds' tables);
+    nothing else changes."""
+    for statement in EVENTS.split(";\n"):  # one by one: executescript would commit the migration's transaction
+        if statement.strip():
+            db.execute(statement)
+
+
+# MIGRATIONS[v:]: the steps from schema v (0 is none such)
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6, _to_7)

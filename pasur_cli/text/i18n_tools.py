@@ -33,7 +33,7 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE / "pasur.pot"
 ERRORS = ("PasurError", "NotationError", "IllegalPlayError", "AmbiguousPlayError", "StoreError", "PathError",
           "BusyError", "DamagedError", "StaleError", "GoneError", "NoMatchError", "AlreadyImported", "FullError",
-          "ChooseMatchError")
+          "ChooseMatchError", "EventError")
 # say, say_count: render.Look's sentences with facts
 KEYWORDS = ("_", "N_", "ngettext:1,2", "N_plural:1,2", "say", "say_count:1,2", "say_side:1,2", "Words",
             "Plural:1,2", *ERRORS)

@@ -64,7 +64,11 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
     """
     given = ctx.meta.get("pasur.db")
     check_path(given if given is not None else default_path())  # a bad --db before a long read
-    record = read_record(read_text(file))
+    text = read_text(file)
+    from pasur_cli.engine.club.record import is_event
+    if is_event(text):
+        return import_event(ctx, text)
+    record = read_record(text)
     store = open_store(ctx, create=True)
     earlier = store.imported_as(record.fingerprint)
     same = None if earlier is not None or again else store.stored_as(record.players, record.rules, record.dealer,
@@ -94,3 +98,17 @@ def import_(ctx: click.Context, file: str, again: bool) -> None:
                                    "Imported as match {match}: {count} actions replayed.", count,
                                    match=mid, count=count))
     echo(render.show_text(look(ctx), mid, record.match, width=terminal_width()))
+
+
+def import_event(ctx: click.Context, text: str) -> None:
+    """Store an event record (`pasur event export`): its matches and its rows, in one transaction.
+    Raises NotationError or IllegalPlayError for a refused record, EventError for a name taken."""
+    from pasur_cli.engine.club.record import read_event
+    from pasur_cli.store.events import import_event as store_event
+    record = read_event(text)
+    store = open_store(ctx, create=True)
+    store_event(store, record)
+    count = len(record.matches)
+    echo(look(ctx).say_count("Imported the event {event}: {count} match replayed.",
+                             "Imported the event {event}: {count} matches replayed.", count,
+                             event=record.name, count=count))
