@@ -26,7 +26,7 @@ T = TypeVar("T")
 
 
 class Book(Protocol):
-    """What the snapshot reader needs of the store (``pasur_cli.store.database.Store`` is one)."""
+    """What the snapshot reader needs of the store (``pasur_cli.store.health.StoreFile`` and every store made of it are one)."""
 
     db: sqlite3.Connection
     path: str
