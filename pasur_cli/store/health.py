@@ -17,6 +17,7 @@ from typing import Any, Self
 
 from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.reading import N_
+from pasur_cli.store.chains import Chains
 from pasur_cli.store.connection import Patient, busy_timeout, failure, identity, moved, stored_text
 from pasur_cli.store.errors import StoreError
 from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
@@ -61,6 +62,7 @@ class StoreFile:
         self.db = self._open()
         self.identity = identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
+        self.chains = Chains()  # the snapshot chains found holding through this connection
 
     def _open(self) -> sqlite3.Connection:
         where = self.path

@@ -14,6 +14,7 @@ match whose chain does not hold compares its stored rows with them (``first_mism
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
@@ -42,10 +43,17 @@ def result_text(result: DealResult) -> str:
 
 def read_result(text: object, sides: Sequence[str]) -> DealResult:
     """The DealResult a ``result_text`` stands for, its scores in the order of ``sides`` (they must be
-    those sides): the one reader of a stored result. Raises ValueError (or TypeError, KeyError,
-    RecursionError) when it is not one."""
+    those sides): the one reader of a stored result, behind a bounded cache (a process that reads
+    a match after each change reads each finished deal once). Raises ValueError (or TypeError,
+    KeyError, RecursionError) when it is not one."""
     if not isinstance(text, str):
         raise TypeError("a stored result is text")
+    return _result_of(text, tuple(sides))
+
+
+@functools.lru_cache(maxsize=1024)
+def _result_of(text: str, sides: tuple[str, ...]) -> DealResult:
+    """``read_result`` of a text (not cached when it raises)."""
     import json
     found = DealResult.from_dict(json.loads(text))
     if sorted(found.scores) != sorted(sides):
