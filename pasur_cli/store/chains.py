@@ -7,7 +7,7 @@ At the next read, the same newest row holds at once; a newer row holds when the 
 stored as it was and the newer row's checksums are the kept ones continued over the rows after it
 (the actions and snapshot rows after the kept row, read alone). Anything else is checked whole
 again. What it trusts: the rows up to a kept row are not rewritten behind pasur's back while this
-connection is open (as ``RecordBook.match`` trusts a kept replay while ``touched`` stays); an undo
+connection is open (as ``Reads.match`` trusts a kept replay while ``touched`` stays); an undo
 or another program's change through pasur moves or rewrites the rows, and is checked again.
 """
 

@@ -5,7 +5,7 @@ own module:
 
     health.StoreFile   the file opened (or made), its header and schema checked, an older one
                        migrated; reopen, close, check_file, hold_little, waiting
-    book.RecordBook    the queries: load, match, current, deal_actions, standings, match_ids,
+    reads.Reads        the queries: load, match, current, deal_actions, standings, match_ids,
                        summary, stored_revision, stored_as, imported_as, rules_of, ...
     writes.Writes      the writes: transaction, create, delete, changing (a ``Change``)
 

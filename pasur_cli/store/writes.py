@@ -26,15 +26,15 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import ACTIONS_MOST, check_players
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules
-from pasur_cli.store.book import RecordBook, same_content
 from pasur_cli.store.change import Change, checked_text, new_key, now
 from pasur_cli.store.connection import failure
 from pasur_cli.store.errors import AlreadyImported, DamagedError, FullError, StaleError, StoreError
+from pasur_cli.store.reads import Reads, same_content
 from pasur_cli.store.records import Expected, MatchRecord, check_id, no_match
 from pasur_cli.store.snapshots import rebuild_snapshots, write_snapshot
 
 
-class Writes(RecordBook):
+class Writes(Reads):
     """The writes to one database file opened with ``write`` (or ``create``); a store opened
     read-only refuses them (StoreError)."""
 

@@ -41,7 +41,7 @@ from pasur_cli.store.snapshots import (
 )
 
 
-class RecordBook(StoreFile):
+class Reads(StoreFile):
     """The queries of one database file (see ``StoreFile`` for opening it). The match last replayed
     is kept, so that a change in the same command need not replay it again."""
 
