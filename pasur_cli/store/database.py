@@ -5,8 +5,9 @@ own module:
 
     health.StoreFile   the file opened (or made), its header and schema checked, an older one
                        migrated; reopen, close, check_file, hold_little, waiting
-    reads.Reads        the queries: load, match, current, deal_actions, standings, match_ids,
-                       summary, stored_revision, stored_as, imported_as, rules_of, ...
+    reads.Reads        the queries: load, match, current, deal_actions, match_ids, summary,
+                       stored_revision, stored_as, imported_as, rules_of, ...
+    standings.Standings  every match's standing at once (`matches`, `stats`)
     writes.Writes      the writes: transaction, create, delete, changing (a ``Change``)
 
 A match's state is replayed from its log through the engine; each finished deal leaves a snapshot
@@ -20,13 +21,14 @@ from typing import Any
 from pasur_cli.store.change import Change, checked_text, new_key, now
 from pasur_cli.store.records import Expected, MatchRecord, parse_expected
 from pasur_cli.store.schema import SCHEMA, SCHEMA_VERSION
+from pasur_cli.store.standings import Standings
 from pasur_cli.store.writes import Writes
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "Change", "Expected", "MatchRecord", "Store", "checked_text", "new_key",
            "now", "parse_expected"]
 
 
-class Store(Writes):
+class Store(Writes, Standings):
     """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
     a missing file (with its folder). A file migrated to schema 4 or later on opening has its
     snapshots chained again here (``Writes._chain_every_match``). Raises StoreError (or its kinds)
