@@ -13,8 +13,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from tier import sized
 
 from pasur_cli import Match, enter_tally, parse_rules, take_back
 from pasur_cli.engine.errors import PasurError
@@ -108,7 +109,7 @@ def test_a_refused_write_changes_nothing_stored(tmp_path, refused):
     assert path.read_bytes() == before
 
 
-@settings(max_examples=25, deadline=None)
+@sized(20)
 @given(st.integers(0, 2**32 - 1), st.lists(st.integers(-3, 3), min_size=1, max_size=12))
 def test_a_reader_that_stays_sees_what_a_fresh_store_sees(tmp_path_factory, seed, steps):
     """A positive step tallies that many deals, a negative one takes that many back (behind the
