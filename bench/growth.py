@@ -109,7 +109,8 @@ def load_times(repeats: int = 200, sizes: tuple[int, ...] = (1, 20, 500), runs: 
     """A match of 1, 20 and 500 tallied deals with a deal going on, each read as a person waits
     for it: in-process, a store opened and the match loaded (``Store(path).match``: what `show`,
     `play` and the session pay on their first read), and then every deal's result read too (what
-    `score` adds); as whole processes, `pasur show` and `pasur score` (median of ``runs``, the
+    `score` adds; in one process a result read before is not parsed again, so only the first of
+    the repeats parses them all); as whole processes, `pasur show` and `pasur score` (median of ``runs``, the
     sizes alternating). Prints each with its ratio to the smallest."""
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "pasur.db")
@@ -127,8 +128,8 @@ def load_times(repeats: int = 200, sizes: tuple[int, ...] = (1, 20, 500), runs: 
                 list(match.results)
             book.close()
 
-        rows: dict[str, dict[int, float]] = {"open + load (show, play, session)": {},
-                                             "open + load + results (score)": {}}
+        rows: dict[str, dict[int, float]] = {"open + load (show, play, session start)": {},
+                                             "open + load + results (session's score)": {}}
         for label, results in zip(rows, (False, True), strict=True):
             for deals, mid in ids.items():
                 rows[label][deals] = median_ms(lambda mid=mid, results=results: load(mid, results), repeats)
