@@ -180,3 +180,32 @@ def test_a_reader_that_stays_checks_the_whole_chain_once(tmp_path):
     assert statements and not any("pasur_crc" in statement for statement in statements)
     writer.close()
     reader.close()
+
+
+def test_a_store_parses_each_finished_deal_once_and_again_when_its_row_changes(tmp_path, monkeypatch):
+    """``Results``: a store reading a match after each change parses only the deals it has not
+    read; a deal taken back and ended otherwise is parsed again; a store that holds little (the
+    session) keeps none."""
+    from pasur_cli.store import snapshots
+    parsed: list[object] = []
+    real = snapshots.read_result
+    monkeypatch.setattr(snapshots, "read_result", lambda text, sides: parsed.append(text) or real(text, sides))
+    path = tmp_path / "pasur.db"
+    mid = tallied(path, 5)
+    writer, reader, little = Store(str(path), write=True), Store(str(path)), Store(str(path))
+    little.hold_little()
+    rng = random.Random(4)
+
+    def counted(store: Store) -> int:
+        parsed.clear()
+        assert view(store.match(mid)[1]) == view(Store(str(path)).load(mid, full=True).replay())
+        return len(parsed)
+
+    assert (counted(reader), counted(little)) == (5, 5)
+    enter_tally(writer, mid, tally(rng))
+    assert (counted(reader), counted(little)) == (1, 6)
+    take_back(writer, mid, 1)
+    enter_tally(writer, mid, {**tally(rng), "surs": {"Ali": 3, "Sara": 0}})  # another ending of deal 6
+    assert (counted(reader), counted(little)) == (1, 6)
+    for store in (writer, reader, little):
+        store.close()

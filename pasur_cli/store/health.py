@@ -22,7 +22,7 @@ from pasur_cli.store.connection import Patient, busy_timeout, failure, identity,
 from pasur_cli.store.errors import StoreError
 from pasur_cli.store.paths import APP, check_path, default_path, sqlite_uri
 from pasur_cli.store.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
-from pasur_cli.store.snapshots import sql_crc
+from pasur_cli.store.snapshots import Results, sql_crc
 
 
 def _read_header(path: str) -> bytes:
@@ -63,6 +63,7 @@ class StoreFile:
         self.identity = identity(self.path)  # the file opened, to notice it replaced or deleted
         self.commits = 0  # transactions committed through this store
         self.chains = Chains()  # the snapshot chains found holding through this connection
+        self.results = Results()  # the snapshot rows' results read through it
 
     def _open(self) -> sqlite3.Connection:
         where = self.path
@@ -190,8 +191,9 @@ class StoreFile:
     def hold_little(self) -> None:
         """For a process that lives long (the session): SQLite keeps at most 256 KiB of the file in
         memory rather than its default 2 MiB, which a long match's snapshots, checked again at each
-        deal's end, would fill; the file's pages stay in the system's cache all the same. Raises
-        StoreError when the file cannot be read."""
+        deal's end, would fill (the file's pages stay in the system's cache all the same), and the
+        results read are not kept. Raises StoreError when the file cannot be read."""
+        self.results = Results(keep=False)
         try:
             self.db.execute("PRAGMA cache_size = -256")
         except sqlite3.Error as err:

@@ -21,7 +21,7 @@ from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
 from pasur_cli.store.chains import Chains
 from pasur_cli.store.errors import BusyError, DamagedError, check_rows
-from pasur_cli.store.snapshots import TRUSTED, json_totals, read_result
+from pasur_cli.store.snapshots import TRUSTED, Results, json_totals
 
 SNAPSHOTS = Plural("{found} deal snapshot, not {count}", "{found} deal snapshots, not {count}", "found")
 T = TypeVar("T")
@@ -35,6 +35,7 @@ class Book(Protocol):
     path: str
     schema: int  # the file's schema version (the running checksums are there from 4 on)
     chains: Chains  # the chains this connection found holding
+    results: Results  # the results it read
 
     def reopen(self) -> Book: ...
 
@@ -71,7 +72,8 @@ class DealRows:
             if len(rows) != self.count:
                 raise DamagedError(self.match_id, Words(SNAPSHOTS, found=len(rows), count=self.count))
             try:
-                self._read = [seq for seq, _ in rows], [read_result(text, self.sides) for _, text in rows]
+                self._read = [seq for seq, _ in rows], [self.store.results.read(self.match_id, seq, text, self.sides)
+                                                          for seq, text in rows]
             except (ValueError, TypeError, KeyError, RecursionError) as err:
                 raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
                                                         reason=str(err))) from None
