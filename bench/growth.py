@@ -2,7 +2,7 @@
 and on one with 20, in a database that also holds 1,000 other matches.
 
     python bench/growth.py [--rounds 15] [--quick]
-    python bench/growth.py --load [--quick]       # in-process load of a match with 1, 20 and 500 deals
+    python bench/growth.py --load [--quick]       # show, score and the session's load: 1, 20, 500 deals
     python bench/growth.py --bounds [--quick]     # the bounded costs: each command on the largest inputs
     python bench/growth.py --roundtrip [--quick]  # the largest matches pasur holds, exported and imported back
 
@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -78,27 +79,73 @@ def run(argv: list[str], env: dict) -> float:
     return time.perf_counter() - start
 
 
-def load_times(repeats: int = 200, sizes: tuple[int, ...] = (1, 20, 500)) -> None:
-    """In-process: the median time of ``Store.match`` (load the match and replay the deal in
-    progress) of a match with 1, 20 and 500 finished deals (what show and play pay; score also
-    parses every deal's result). The matches are asked for in turn, so none is the one the store
-    kept from the call before."""
+def tallied_match(deals: int, seed: int) -> tuple[Rules, list[dict]]:
+    """The rules and actions of a match of ``deals`` tallied deals (random counts, as `pasur tally`
+    records them), then the next deal's table and 3 plays: a long season entered by counts, with a
+    deal going on."""
+    rules = parse_rules("standard", [f"fixed_deals={deals + 1}"])
+    match, actions = Match(PLAYERS, rules), tallied_actions(deals, seed)
+    for action in actions:
+        match.apply(action)
+    for action in random_match(random.Random(seed), match):
+        match.apply(action)
+        actions.append(action)
+        if match.deal is not None and len(match.deal.plays) == 3:
+            return rules, actions
+    raise RuntimeError("the match ended early")
+
+
+def median_ms(step: Callable[[], object], repeats: int) -> float:
+    """The median milliseconds of ``repeats`` calls of ``step``."""
+    took = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        step()
+        took.append(time.perf_counter() - start)
+    return statistics.median(took) * 1000
+
+
+def load_times(repeats: int = 200, sizes: tuple[int, ...] = (1, 20, 500), runs: int = 15) -> None:
+    """A match of 1, 20 and 500 tallied deals with a deal going on, each read as a person waits
+    for it: in-process, a store opened and the match loaded (``Store(path).match``: what `show`,
+    `play` and the session pay on their first read), and then every deal's result read too (what
+    `score` adds; in one process a result read before is not parsed again, so only the first of
+    the repeats parses them all); as whole processes, `pasur show` and `pasur score` (median of ``runs``, the
+    sizes alternating). Prints each with its ratio to the smallest."""
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(str(Path(tmp) / "pasur.db"), write=True, create=True)
-        ids = {deals: store_match(store, actions_for(deals, deals), deals) for deals in sizes}
-        print(f"load + replay of the deal in progress, median of {repeats}")
-        base = None
-        samples: dict[int, list[float]] = {deals: [] for deals in ids}
-        for _ in range(repeats):
-            for deals, mid in ids.items():
-                start = time.perf_counter()
-                store.match(mid)
-                samples[deals].append(time.perf_counter() - start)
-        for deals in ids:
-            median = statistics.median(samples[deals])
-            base = base or median
-            print(f"  {deals:3} deals {median * 1000:6.2f} ms   ratio {median / base:.2f}")
+        path = str(Path(tmp) / "pasur.db")
+        store = Store(path, write=True, create=True)
+        ids = {}
+        for deals in sizes:
+            rules, actions = tallied_match(deals, deals)
+            ids[deals] = store.create(PLAYERS, rules, 0, actions)
         store.close()
+
+        def load(mid: int, results: bool) -> None:
+            book = Store(path)
+            match = book.match(mid)[1]
+            if results:
+                list(match.results)
+            book.close()
+
+        rows: dict[str, dict[int, float]] = {"open + load (show, play, session start)": {},
+                                             "open + load + results (session's score)": {}}
+        for label, results in zip(rows, (False, True), strict=True):
+            for deals, mid in ids.items():
+                rows[label][deals] = median_ms(lambda mid=mid, results=results: load(mid, results), repeats)
+        env = dict(os.environ, PASUR_DB=path, NO_COLOR="1", COLUMNS="80")
+        for command in ("show", "score"):
+            took: dict[int, list[float]] = {deals: [] for deals in ids}
+            for _ in range(runs):
+                for deals, mid in ids.items():
+                    took[deals].append(run([PASUR, "--match", str(mid), command], env))
+            rows[f"`pasur {command}` (whole process)"] = {deals: statistics.median(times) * 1000
+                                                          for deals, times in took.items()}
+        print(f"medians in ms ({repeats} in-process, {runs} processes); tallied deals, then a deal going on")
+        print(f"{'':40}" + "".join(f"{f'{deals} deal' + 's' * (deals > 1):>12}" for deals in ids) + f"{'ratio':>8}")
+        for label, figures in rows.items():
+            print(f"{label:40}" + "".join(f"{figures[deals]:12.2f}" for deals in ids)
+                  + f"{figures[max(ids)] / figures[min(ids)]:8.2f}")
 
 
 def tallied_actions(deals: int, seed: int, surs: int = 2) -> list[dict]:
@@ -278,7 +325,7 @@ def bounds(quick: bool = False) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--load", action="store_true", help="Only the in-process load of 1, 20 and 500 deals.")
+    parser.add_argument("--load", action="store_true", help="Only the load of 1, 20 and 500 tallied deals.")
     parser.add_argument("--bounds", action="store_true", help="Only the bounded costs on the largest inputs.")
     parser.add_argument("--roundtrip", action="store_true", help="Only the largest matches exported and imported.")
     parser.add_argument("--quick", action="store_true", help="Small inputs, each timing once or twice.")
@@ -287,7 +334,7 @@ def main() -> None:
         roundtrip(options.quick)
         return
     if options.load:
-        load_times(5, (1, 20)) if options.quick else load_times()
+        load_times(5, (1, 20), 2) if options.quick else load_times()
         return
     if options.bounds:
         bounds(options.quick)

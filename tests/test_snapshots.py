@@ -138,7 +138,7 @@ def test_snapshots_of_another_engine_version_are_recomputed(pasur, db, monkeypat
 def test_a_long_match_parses_no_finished_deal_for_show(pasur, db, monkeypatch):
     """show and play read the newest snapshot's totals, however long the match, and parse no
     deal's result (score parses them all)."""
-    from pasur_cli.store import resume as module
+    from pasur_cli.store import snapshots as module  # the reader, behind the store's Results
     stored(db, 40, 16, extra_plays=1)
     parsed = []
     real = module.read_result  # the one reader of a stored result

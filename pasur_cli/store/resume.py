@@ -1,11 +1,12 @@
 """Resuming a match from its newest snapshot: trusted at once, or not at all.
 
 A load reads the newest snapshot row and the actions after the deal before it. The snapshot is
-trusted when the match's running checksums hold (``chained``: every row, the players, rules and
-first dealer, and every action line up to it are what pasur wrote) and its totals are the
-match's sides; then the match resumes from it, and its finished deals are read (one query) only
-when one is wanted, so that a long match loads as a short one does. Anything else makes the
-whole log be replayed (``Store.match`` then compares the stored rows with it: ``first_mismatch``).
+trusted when the match's running checksums hold (``chained``, each part checked once a
+connection through ``Chains``: every row, the players, rules and first dealer, and every action
+line up to it are what pasur wrote) and its totals are the match's sides; then the match resumes
+from it, and its finished deals are read (one query) only when one is wanted, so that a long
+match loads as a short one does. Anything else makes the whole log be replayed (``Store.match``
+then compares the stored rows with it: ``first_mismatch``).
 """
 
 from __future__ import annotations
@@ -18,19 +19,23 @@ from pasur_cli.engine.errors import Plural, Words
 from pasur_cli.engine.match import DealResult
 from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
+from pasur_cli.store.chains import Chains
 from pasur_cli.store.errors import BusyError, DamagedError, check_rows
-from pasur_cli.store.snapshots import TRUSTED, chained, json_totals, read_result
+from pasur_cli.store.snapshots import TRUSTED, Results, json_totals
 
 SNAPSHOTS = Plural("{found} deal snapshot, not {count}", "{found} deal snapshots, not {count}", "found")
 T = TypeVar("T")
 
 
 class Book(Protocol):
-    """What the snapshot reader needs of the store (``pasur_cli.store.database.Store`` is one)."""
+    """What the snapshot reader needs of the store (``health.StoreFile`` and every store made of
+    it are one)."""
 
     db: sqlite3.Connection
     path: str
     schema: int  # the file's schema version (the running checksums are there from 4 on)
+    chains: Chains  # the chains this connection found holding
+    results: Results  # the results it read
 
     def reopen(self) -> Book: ...
 
@@ -67,7 +72,8 @@ class DealRows:
             if len(rows) != self.count:
                 raise DamagedError(self.match_id, Words(SNAPSHOTS, found=len(rows), count=self.count))
             try:
-                self._read = [seq for seq, _ in rows], [read_result(text, self.sides) for _, text in rows]
+                self._read = [seq for seq, _ in rows], [self.store.results.read(self.match_id, seq, text, self.sides)
+                                                          for seq, text in rows]
             except (ValueError, TypeError, KeyError, RecursionError) as err:
                 raise DamagedError(self.match_id, Words("its finished deals cannot be read ({reason})",
                                                         reason=str(err))) from None
@@ -121,7 +127,7 @@ def newest_snapshot(store: Book, mid: int, players: list[str], rules: Rules, dea
     log = _log_after(store.db, mid, previous)
     totals = json_totals(store.db, totals_text)
     sides = sides_of(players, rules.teams)
-    if log is None or totals is None or sorted(totals) != sorted(sides) or not chained(store.db, mid):
+    if log is None or totals is None or sorted(totals) != sorted(sides) or not store.chains.holds(store.db, mid):
         return None
     count = store.db.execute("SELECT count(*) FROM snapshots WHERE match_id = ?", (mid,)).fetchone()[0]
     rows = DealRows(store, mid, seq, count, sides)

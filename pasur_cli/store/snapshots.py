@@ -42,8 +42,8 @@ def result_text(result: DealResult) -> str:
 
 def read_result(text: object, sides: Sequence[str]) -> DealResult:
     """The DealResult a ``result_text`` stands for, its scores in the order of ``sides`` (they must be
-    those sides): the one reader of a stored result. Raises ValueError (or TypeError, KeyError,
-    RecursionError) when it is not one."""
+    those sides): the one reader of a stored result (``Results`` is a cache in front of it). Raises
+    ValueError (or TypeError, KeyError, RecursionError) when it is not one."""
     if not isinstance(text, str):
         raise TypeError("a stored result is text")
     import json
@@ -53,6 +53,27 @@ def read_result(text: object, sides: Sequence[str]) -> DealResult:
     if list(found.scores) != list(sides):
         found = found.replace(scores={side: found.scores[side] for side in sides})  # in seat order, as played
     return found
+
+
+class Results:
+    """The results one store has read, by match and snapshot row: a cache in front of
+    ``read_result``, so that a process that reads a match after each change (the scoreboard)
+    parses each finished deal once. A row is read again when its text is not the one kept (an undo
+    and another ending). ``keep`` False: nothing is kept (a session holds little memory)."""
+
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
+        self.kept: dict[tuple[int, int], tuple[str, tuple[str, ...], DealResult]] = {}
+
+    def read(self, match_id: int, seq: int, text: object, sides: Sequence[str]) -> DealResult:
+        """``read_result`` of a match's row at ``seq``. Raises what ``read_result`` raises."""
+        kept = self.kept.get((match_id, seq))
+        if kept is not None and kept[0] == text and kept[1] == tuple(sides):
+            return kept[2]
+        result = read_result(text, sides)
+        if self.keep:
+            self.kept[match_id, seq] = (str(text), tuple(sides), result)
+        return result
 
 
 _KINDS = {"integer": int, "text": str, "real": float}  # json_each's types of a scalar, besides true, false, null

@@ -20,7 +20,7 @@ from pasur_cli.store.connection import failure
 from pasur_cli.store.errors import ChooseMatchError, DamagedError, NoMatchError
 
 if TYPE_CHECKING:
-    from pasur_cli.store.database import Store
+    from pasur_cli.store.reads import Reads
 
 RECENT_HOURS = 6  # a match changed this long ago or less, and not finished, is in play: one evening
 
@@ -41,7 +41,7 @@ def _since(hours: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - hours * 3600))
 
 
-def recent_ids(store: Store, hours: float = RECENT_HOURS) -> list[int]:
+def recent_ids(store: Reads, hours: float = RECENT_HOURS) -> list[int]:
     """The matches made or changed in the last ``hours``, most recently changed first (finished or
     not). Raises StoreError when the file cannot be read."""
     query = ("SELECT id FROM matches WHERE coalesce((SELECT max(at) FROM actions WHERE match_id = matches.id),"
@@ -52,7 +52,7 @@ def recent_ids(store: Store, hours: float = RECENT_HOURS) -> list[int]:
         raise failure(err, store.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
 
 
-def table_name(store: Store, match_id: int) -> str | None:
+def table_name(store: Reads, match_id: int) -> str | None:
     """The name of the table ``match_id`` is played at; None when none was given (or the file is of a
     schema before 6, or there is no such match). Raises StoreError when the file cannot be read."""
     if store.schema < 6:
@@ -64,7 +64,7 @@ def table_name(store: Store, match_id: int) -> str | None:
     return row[0] if row and isinstance(row[0], str) else None
 
 
-def table_names(store: Store) -> dict[int, str]:
+def table_names(store: Reads) -> dict[int, str]:
     """Every match's table name, by match id (the matches without one are left out). Raises
     StoreError when the file cannot be read."""
     if store.schema < 6:
@@ -76,7 +76,7 @@ def table_names(store: Store) -> dict[int, str]:
     return {mid: name for mid, name in rows if isinstance(name, str)}
 
 
-def in_play(store: Store, hours: float = RECENT_HOURS) -> list[InPlay]:
+def in_play(store: Reads, hours: float = RECENT_HOURS) -> list[InPlay]:
     """The matches in play (see the module), most recently changed first. A damaged match is left
     out: nothing can be recorded in it. Raises StoreError when the file cannot be read."""
     out = []
@@ -93,7 +93,7 @@ def in_play(store: Store, hours: float = RECENT_HOURS) -> list[InPlay]:
     return out
 
 
-def check_one_in_play(store: Store) -> None:
+def check_one_in_play(store: Reads) -> None:
     """Raise ChooseMatchError, naming them, when two or more matches are in play: a change that
     names no match is then refused."""
     tables = in_play(store)
