@@ -40,6 +40,7 @@ import random
 from collections.abc import MutableSequence, Sequence
 from typing import Any
 
+from pasur_cli.engine import parts
 from pasur_cli.engine import playout as sim
 
 PRIOR, PRIOR_WEIGHT = 3.0, 2  # each difference's spread starts from this many guesses of this spread
@@ -129,6 +130,8 @@ class Weighing:
         # per pair (i, j), i < j: the sum of i's result less j's, and of its square
         self.pairs = [[[0.0, 0.0] for _ in range(m)] for _ in range(m)]
         self.guesses = 0
+        self.dealt: list[parts.Guess] = []  # every guess played, for ``outcome``
+        self.minimax = False  # played out by minimax (``sample``)
 
     # -- the figures so far ---------------------------------------------------------------------
     def diff(self, i: int, j: int) -> tuple[float, float]:
@@ -212,17 +215,28 @@ class Weighing:
         ``advise`` does)."""
         if self.splits is None:
             return sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options,
-                               self.rng, guesses)
+                               self.rng, guesses, self.dealt)
         if len(self.splits) == 1 and self.unseen and self.game.sides == 2:
             values = sim.exact(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options)
+            self.minimax = True
+            hands, k = [], 0
+            for size in self.sizes:  # as ``playout.exact`` deals them
+                hands.append(self.mine if len(hands) == self.seat else self.unseen[k:k + size])
+                k += size
+            self.dealt.append((hands, []))
             return [[value] for value in values]
         totals = [0.0] * len(self.options)
         for order in self.splits:
             found = sim.samples(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes,
-                                self.options, _Dealt(order), 1)
+                                self.options, _Dealt(order), 1, self.dealt)
             for k, values in enumerate(found):
                 totals[k] += values[0]
         return [[total / len(self.splits)] for total in totals]
+
+    def outcome(self, k: int, held: list[list[float]]) -> parts.Outcome:
+        """Option ``k`` played again in every guess made so far, its value split into the scoring
+        parts (``engine.parts``; ``held``: each side's points by part before the decision)."""
+        return parts.outcome(self.game, self.base, self.seat, self.options[k], self.dealt, held, self.minimax)
 
     def run(self, first: int, most: int) -> Weighing:
         """Batches of about ``first`` guesses until ``settled`` or ``most`` guesses. A batch is a

@@ -50,8 +50,13 @@ def play_line(look: Look, play: PlayReview) -> str:
     else:
         line = look.say("hand {hand}: {player} trails {card}", hand=play.hand, player=play.player, card=play.card)
     if play.label is not None:
-        line += " — " + look.say("{label} ({loss}): better {best}", label=label_words(play.label),
-                                 loss=points(-play.loss), best=option_words(play.best_card, play.best_take))
+        line += " — " + look.say("{label} ({loss}): better {best} ({best_value} against {value})",
+                                 label=label_words(play.label), loss=points(-play.loss),
+                                 best=option_words(play.best_card, play.best_take),
+                                 best_value=points(play.best_value), value=points(play.value))
+        if play.reason is not None:
+            from pasur_cli.text.reasons import reason_text
+            line += "\n    " + reason_text(look, play)
     return line
 
 
@@ -64,6 +69,10 @@ def review_text(look: Look, reviews: list[DealReview]) -> str:
             lines.append("")
         lines.append(look.say("Deal {deal}, each play weighed with what its player knew then"
                               " (own hand, the table, the cards seen):", deal=review.deal))
+        if len(lines) == 1:
+            lines.append(look.say("(Values are the expected margin of the deal's points, the player's side's"
+                                  " less the other side's: a swing between the sides, not points lost from"
+                                  " one's own score.)"))
         lines.extend("  " + play_line(look, p) for p in review.plays)
         for summary in review.players:
             line = summary_line(look, summary.player, summary.choices, summary.lost)
@@ -93,16 +102,20 @@ def summary_line(look: Look, player: str, choices: int, lost: float) -> str:
                           player=player, choices=choices, lost=format(lost, ".1f"))
 
 
-def review_json(match_id: int, reviews: list[DealReview]) -> dict[str, Any]:
+def review_json(match_id: int, reviews: list[DealReview], look: Look | None = None) -> dict[str, Any]:
     """Reviews as JSON: per deal its plays (cards as codes; ``lead``: how far the best option's value
-    led the second's) and its per-player summary."""
+    led the second's; ``value``, ``best_value``; every legal ``option`` with its value; the
+    ``reason`` of a play that cost anything: its parts by name and, for a marked play, its
+    sentence in ``look``'s language) and its per-player summary."""
     def codes(cards: tuple[Card, ...]) -> list[str]:
         return [c.code for c in cards]
     return {"match": match_id, "deals": [{
         "deal": r.deal,
         "plays": [{"player": p.player, "hand": p.hand, "card": p.card.code, "take": codes(p.take),
                    "best_card": p.best_card.code, "best_take": codes(p.best_take), "loss": p.loss,
-                   "label": p.label, "choices": p.choices, "lead": p.lead} for p in r.plays],
+                   "label": p.label, "choices": p.choices, "lead": p.lead, "value": p.value,
+                   "best_value": p.best_value, "options": [option_json(a) for a in p.options],
+                   "reason": reason_json(look, p)} for p in r.plays],
         "players": [{"player": s.player, "choices": s.choices, "lost": s.lost, "worst": list(s.worst)}
                     for s in r.players],
     } for r in reviews]}
@@ -114,10 +127,41 @@ def hint_text(look: Look, player: str, advice: tuple[Advice, ...]) -> str:
                       player=player)]
     width = max(len(points(a.value)) for a in advice)
     for number, a in enumerate(advice, 1):
-        lines.append(f"  {number}. {points(a.value):>{width}}  {option_text(look, a.card, a.take)}")
+        line = f"  {number}. {points(a.value):>{width}}  {option_text(look, a.card, a.take)}"
+        if number > 1 and a.parts:  # where it falls behind the best option, by part
+            from pasur_cli.text.reasons import parts_text
+            behind = {p: advice[0].parts.get(p, 0.0) - a.parts.get(p, 0.0) for p in {*a.parts, *advice[0].parts}}
+            shown = parts_text(look, behind)
+            line += f"  ({shown})" if shown else ""
+        lines.append(line)
     return "\n".join(lines)
 
 
+def option_json(advice: Advice) -> dict[str, Any]:
+    """One option as JSON: the card and take as codes, its value and (when weighed) its parts."""
+    found: dict[str, Any] = {"card": advice.card.code, "take": [c.code for c in advice.take], "value": advice.value}
+    if advice.parts:
+        found["parts"] = dict(advice.parts)
+    return found
+
+
+def reason_json(look: Look | None, play: PlayReview) -> dict[str, Any] | None:
+    """A play's reason as JSON: its parts by name, the table it left, the reply that answered it
+    most often, and for a marked play its sentence (None: the play cost nothing)."""
+    reason = play.reason
+    if reason is None:
+        return None
+    reply = reason.reply
+    sentence = None
+    if look is not None and play.label is not None:
+        from pasur_cli.text.reasons import reason_text
+        sentence = reason_text(look, play)
+    return {"parts": dict(reason.parts), "left": [c.code for c in reason.left],
+            "reply": None if reply is None else {"player": reply.player, "take": [c.code for c in reply.take],
+                                                 "sur": reply.sur, "count": reply.count,
+                                                 "guesses": reply.guesses},
+            "swept": reason.swept, "guesses": reason.guesses, "exact": reason.exact, "sentence": sentence}
+
+
 def hint_json(match_id: int, player: str, advice: tuple[Advice, ...]) -> dict[str, Any]:
-    return {"match": match_id, "player": player,
-            "options": [{"card": a.card.code, "take": [c.code for c in a.take], "value": a.value} for a in advice]}
+    return {"match": match_id, "player": player, "options": [option_json(a) for a in advice]}
