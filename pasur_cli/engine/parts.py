@@ -96,8 +96,8 @@ def outcome(game: sim.Game, base: sim.Position, seat: int, option: tuple[int, si
                 step(pos, game, move, took, plays)
         else:
             while pos.played < stop:
-                card, move = sim.policy(pos, game)
-                step(pos, game, (card, move[0]), took, plays)
+                card, chosen = sim.policy(pos, game)
+                step(pos, game, (card, chosen[0]), took, plays)
         for k, value in enumerate(split(pos, game, side, took)):
             sums[k] += value
         replies.append((plays[1][2], plays[1][3]) if len(plays) > 1 and plays[1][2] else None)

@@ -219,7 +219,8 @@ class Weighing:
         if len(self.splits) == 1 and self.unseen and self.game.sides == 2:
             values = sim.exact(self.game, self.base, self.seat, self.mine, self.unseen, self.sizes, self.options)
             self.minimax = True
-            hands, k = [], 0
+            hands: list[list[int]] = []
+            k = 0
             for size in self.sizes:  # as ``playout.exact`` deals them
                 hands.append(self.mine if len(hands) == self.seat else self.unseen[k:k + size])
                 k += size

@@ -3,6 +3,7 @@ with the cards the search found (``engine.advice.Reason``), then the parts that 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pasur_cli.engine.cards import Card
@@ -13,9 +14,10 @@ if TYPE_CHECKING:
     from pasur_cli.text.render import Look
 
 SHOWN = 3  # the parts a reason lists at most
-CARD_PARTS = {"two_clubs": lambda c: c == Card(2, "C"), "ten_diamonds": lambda c: c == Card(10, "D"),
-              "seven_diamonds": lambda c: c == Card(7, "D"), "aces": lambda c: c.rank == 1,
-              "jacks": lambda c: c.rank == 11, "clubs": lambda c: c.suit == "C"}
+CARD_PARTS: dict[str, Callable[[Card], bool]] = {  # the cards that score in a part
+    "two_clubs": lambda c: c == Card(2, "C"), "ten_diamonds": lambda c: c == Card(10, "D"),
+    "seven_diamonds": lambda c: c == Card(7, "D"), "aces": lambda c: c.rank == 1,
+    "jacks": lambda c: c.rank == 11, "clubs": lambda c: c.suit == "C"}
 
 
 def part_words(name: str) -> Words | Card:
@@ -39,9 +41,10 @@ def part_words(name: str) -> Words | Card:
 def parts_text(look: Look, parts: dict[str, float], sign: float = -1.0) -> str:
     """The parts that weigh most, largest first, as ``surs against -6.1, 2♣ -1.9`` (``sign``: -1,
     a loss said from the play made's side)."""
+    from pasur_cli.text.render import comma
     from pasur_cli.text.review import points
     ranked = sorted((p for p in parts if round(parts[p], 1)), key=lambda p: -abs(parts[p]))[:SHOWN]
-    return ", ".join(look.say("{part} {points}", part=part_words(p), points=points(sign * parts[p]))
+    return comma().join(look.say("{part} {points}", part=part_words(p), points=points(sign * parts[p]))
                      for p in ranked)
 
 
@@ -73,9 +76,9 @@ def _surs(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
         said = look.say("The play leaves {left}, which {player} sweeps for a sur with best play.",
                         left=reason.left, player=reply.player)
     else:
-        said = look.say(Plural("{play} leaves {left}, which {player} swept for a sur in {count} guessed deal of"
-                               " {guesses}.", "{play} leaves {left}, which {player} swept for a sur in {count}"
-                               " guessed deals of {guesses}.", "guesses"), play=made, left=reason.left,
+        said = look.say(Plural("The play leaves {left}, which {player} swept for a sur in {count} guessed deal"
+                               " of {guesses}.", "The play leaves {left}, which {player} swept for a sur in"
+                               " {count} guessed deals of {guesses}.", "count"), left=reason.left,
                         player=reply.player, count=reply.count, guesses=reply.guesses)
     if not reason.swept:
         said += " " + look.say("After the better play, no sur came in the same guesses.")
@@ -96,7 +99,8 @@ def _cards(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
     if reply is not None and lost:
         said.append(look.say(Plural("The play leaves {cards}, which {player} took in {count} guessed deal of"
                                     " {guesses}.", "The play leaves {cards}, which {player} took in {count} guessed"
-                                    " deals of {guesses}.", "count"), cards=lost, player=reply.player, count=reply.count, guesses=reply.guesses))
+                                    " deals of {guesses}.", "count"), cards=lost, player=reply.player,
+                             count=reply.count, guesses=reply.guesses))
     if not said:
         said.append(look.say("Most of the difference is in {part}.", part=part_words(largest)))
     return " ".join(said)
