@@ -17,8 +17,8 @@ from pasur_cli.engine.advice import DealReview, PlayReview, Reason, Reply, hint,
 from pasur_cli.engine.captures import legal_captures
 from pasur_cli.engine.cards import DECK, parse_card, parse_cards
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.parts import PARTS
 from pasur_cli.engine.rules import PRESETS
+from pasur_cli.engine.weighing import PARTS
 from pasur_cli.text.render import Look
 from pasur_cli.text.review import review_json, review_text
 
@@ -96,7 +96,7 @@ def sara_first(preset: str, table: str, held: str, first: str, take: str) -> Pla
 def test_a_trail_instead_of_an_obvious_sur_is_said_to_miss_the_sur_and_its_card(preset):
     """A♠ takes A♣ 2♦ 3♥ 4♠, the whole table: a sur. Sara trails K♦; the reason names the sur
     and the A♠ that makes it, and its parts begin with the own surs."""
-    from pasur_cli.text.reasons import reason_text
+    from pasur_cli.text.review import reason_text
     play = sara_first(preset, "AC 2D 3H 4S", "AS 8H KD QC", "KD", "")
     assert play.label in ("mistake", "blunder") and play.reason is not None
     assert play.reason.largest == "surs_for"
@@ -108,7 +108,7 @@ def test_a_trail_instead_of_an_obvious_sur_is_said_to_miss_the_sur_and_its_card(
 def test_a_play_whose_only_difference_is_the_ten_of_diamonds_names_it():
     """A♥ can take 10♦ or 10♠ (pagat: one set); Sara takes the 10♠. Nothing else differs, so
     the reason is the 10♦: the better play takes it now, and the parts say so."""
-    from pasur_cli.text.reasons import reason_text
+    from pasur_cli.text.review import reason_text
     play = sara_first("pagat", "10D 10S KC QH", "AH 4H 5H 6H", "AH", "10S")
     assert (play.best_card, play.best_take) == (parse_card("AH"), (parse_card("10D"),))
     assert play.reason is not None and play.reason.largest == "ten_diamonds"

@@ -25,7 +25,6 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from pasur_cli.engine import parts
 from pasur_cli.engine import playout as sim
 from pasur_cli.engine.action import Action, PlayAction
 from pasur_cli.engine.arguments import check_type, check_whole, wrong_type
@@ -34,9 +33,8 @@ from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
 from pasur_cli.engine.deal import Deal
 from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.match import Match
-from pasur_cli.engine.parts import PARTS
 from pasur_cli.engine.values import FrozenDict, Value
-from pasur_cli.engine.weighing import Weighing
+from pasur_cli.engine.weighing import PARTS, Outcome, Weighing, taken
 
 EFFORT = 16  # guessed deals per option at the default effort (its time and strength: bench/strength.py)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
@@ -55,7 +53,7 @@ class Advice(Value):
     card: Card
     take: tuple[Card, ...]
     value: float
-    parts: FrozenDict[str, float] = FrozenDict()  # the value by scoring part (engine.parts), when asked
+    parts: FrozenDict[str, float] = FrozenDict()  # the value by scoring part (engine.weighing), when asked
 
     @property
     def trail(self) -> bool:
@@ -75,7 +73,7 @@ class Reply(Value):
 
 class Reason(Value):
     """Why a play cost what it did, from the search that weighed it: ``parts``, the best option's
-    value less the play's by scoring part (``engine.parts``: they add up to the loss); ``left``, the
+    value less the play's by scoring part (``engine.weighing``: they add up to the loss); ``left``, the
     table the play left; ``reply``, the capture that answered the play most often (None: none did);
     ``swept``, in how many of the guesses the best option was answered by a sur; ``exact``: every
     card known, the deal played out by best play (one line, not guesses)."""
@@ -393,15 +391,15 @@ def _weighed(deal: Deal, hand: list[Card], choices: list[tuple[Card, tuple[Card,
 
 
 def _held(deal: Deal, game: sim.Game) -> list[list[float]]:
-    """Each side's points by scoring part (``engine.parts``) in what it has taken so far."""
+    """Each side's points by scoring part (``engine.weighing``) in what it has taken so far."""
     sides = list(dict.fromkeys(deal.seat_sides))
     piles: list[list[int]] = [[] for _ in sides]
     for side, pile in deal.piles.items():
         piles[sides.index(side)].extend(INDEX[c] for c in pile)
-    return parts.taken(piles, game)
+    return taken(piles, game)
 
 
-def _reason(deal: Deal, made: tuple[Card, tuple[Card, ...]], mine: parts.Outcome, better: parts.Outcome,
+def _reason(deal: Deal, made: tuple[Card, tuple[Card, ...]], mine: Outcome, better: Outcome,
             exact: bool) -> Reason:
     """The reason of play ``made`` from its outcome (``mine``) and the best option's (``better``)."""
     card, take = made
@@ -424,7 +422,7 @@ def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, e
     label, were it played, is in doubt, up to ``most`` (``engine.weighing``). Its best option is
     the one a review of the play, with the same seed, effort and most, compares with (in the same
     guesses). With a choice, each option's value comes split into its scoring parts (``parts``,
-    ``engine.parts``), as a review splits a play's. Raises as ``advise`` (``most``: from 1 to GUESSES_MOST too)."""
+    ``engine.weighing``), as a review splits a play's. Raises as ``advise`` (``most``: from 1 to GUESSES_MOST too)."""
     check_search(seed, effort, most)
     to_move(match)
     deal = match.deal
