@@ -135,7 +135,7 @@ class PlayReview(Value):
     value: float = 0.0  # the play's value, and the best option's (expected deal margins)
     best_value: float = 0.0
     options: tuple[Advice, ...] = ()  # every legal option with its value, best first (when there was a choice)
-    reason: Reason | None = None  # why it cost what it did (a play that cost anything)
+    reason: Reason | None = None  # why it cost what it did (a marked play: an inaccuracy or worse)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlayReview:
@@ -371,7 +371,7 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
 def _weighed(deal: Deal, hand: list[Card], choices: list[tuple[Card, tuple[Card, ...]]],
              made: tuple[Card, tuple[Card, ...]], seed: int | None, effort: int, most: int) -> PlayReview:
     """The review of play ``made`` of ``hand`` (with a choice), weighed as ``review`` says; with its
-    reason when it cost anything."""
+    reason when it is marked (an inaccuracy or worse)."""
     weighing = _weighing(deal, hand, made, seed).run(effort, most)
     values = weighing.values()
     top, keep = weighing.best(), choices.index(made)
@@ -380,7 +380,7 @@ def _weighed(deal: Deal, hand: list[Card], choices: list[tuple[Card, tuple[Card,
         top = keep
     order = sorted(range(len(values)), key=lambda k: (-values[k], k))
     reason = None
-    if loss:
+    if label(loss) is not None:  # a marked play: why
         held = _held(deal, weighing.game)
         mine, better = weighing.outcome(keep, held), weighing.outcome(top, held)
         reason = _reason(deal, made, mine, better, weighing.minimax)

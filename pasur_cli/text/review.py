@@ -107,7 +107,7 @@ def summary_line(look: Look, player: str, choices: int, lost: float) -> str:
 def review_json(match_id: int, reviews: list[DealReview], look: Look | None = None) -> dict[str, Any]:
     """Reviews as JSON: per deal its plays (cards as codes; ``lead``: how far the best option's value
     led the second's; ``value``, ``best_value``; every legal ``option`` with its value; the
-    ``reason`` of a play that cost anything: its parts by name and, for a marked play, its
+    ``reason`` of a marked play: its parts by name and its
     sentence in ``look``'s language) and its per-player summary."""
     def codes(cards: tuple[Card, ...]) -> list[str]:
         return [c.code for c in cards]
