@@ -148,7 +148,7 @@ def option_json(advice: Advice) -> dict[str, Any]:
 
 def reason_json(look: Look | None, play: PlayReview) -> dict[str, Any] | None:
     """A play's reason as JSON: its parts by name, the table it left, the reply that answered it
-    most often, and for a marked play its sentence (None: the play cost nothing)."""
+    most often, and for a marked play its sentence (None: the play is not marked)."""
     reason = play.reason
     if reason is None:
         return None
