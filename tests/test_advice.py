@@ -407,7 +407,8 @@ def test_review_json_carries_each_play_and_each_player():
     assert data["match"] == 4 and data["deals"][0]["deal"] == 2
     first, second = data["deals"][0]["plays"]
     assert first == {"player": "Sara", "hand": 3, "card": "7C", "take": ["4D"], "best_card": "7C",
-                     "best_take": ["AH", "3S"], "loss": 2.4, "label": "mistake", "choices": 3, "lead": 1.6}
+                     "best_take": ["AH", "3S"], "loss": 2.4, "label": "mistake", "choices": 3, "lead": 1.6,
+                     "value": 0.0, "best_value": 0.0, "options": [], "reason": None}
     assert second["label"] is None and second["choices"] == 1 and second["take"] == []
     assert data["deals"][0]["players"] == [{"player": "Sara", "choices": 1, "lost": 2.4, "worst": [0]},
                                            {"player": "Ali", "choices": 0, "lost": 0.0, "worst": []}]
@@ -455,9 +456,11 @@ def test_review_of_a_deal_that_never_came_says_which_deals_there_are(pasur):
 
 @pytest.mark.soak
 @pytest.mark.skipif(__import__("os").name != "posix", reason="needs a pseudo-terminal")
-def test_a_review_longer_than_the_terminal_goes_through_the_pager(pasur, db):
-    """Some fifty lines at a 24-row terminal: `pasur review` and the session's `review` page it
-    (as `log` and `score --all` do), so its first plays do not scroll away unread."""
+def test_a_review_longer_than_the_terminal_is_paged_one_shot_and_printed_in_the_session(pasur, db):
+    """Some fifty lines at a 24-row terminal: `pasur review` pages it (as `log` does), so its first
+    plays do not scroll away unread; the session's `review` writes it into the session's own
+    scrollback, never through a pager (the lines typed next are the session's), and the session
+    goes on: its prompt comes back and takes the next command."""
     import os
     import sys
     from pathlib import Path
@@ -467,14 +470,24 @@ def test_a_review_longer_than_the_terminal_goes_through_the_pager(pasur, db):
     assert pasur("import", str(examples / "season-1.json")).exit_code == 0
     environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "LESS")}
     environ.update(PASUR_DB=str(db), NO_COLOR="1", TERM="xterm", PAGER="sed s/^/PAGED:/")
-    for args, then in ((["--match", "1", "review", "--deal", "1"], None), (["--match", "1", "session"], "review")):
-        child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", *args], env=environ, encoding="utf-8",
-                              timeout=60, dimensions=(24, 80))
-        try:
-            if then:
-                child.expect_exact("› ")
-                child.sendline(then)
-            child.expect_exact("PAGED:Deal ")
-            child.expect_exact("PAGED:Ali: ")
-        finally:
-            child.close(force=True)
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "--match", "1", "review", "--deal", "1"], env=environ,
+                          encoding="utf-8", timeout=60, dimensions=(24, 80))
+    try:
+        child.expect_exact("PAGED:Deal ")
+        child.expect_exact("PAGED:Ali: ")
+    finally:
+        child.close(force=True)
+    child = pexpect.spawn(sys.executable, ["-m", "pasur_cli", "--match", "1", "session"], env=environ,
+                          encoding="utf-8", timeout=60, dimensions=(24, 80))
+    try:
+        child.expect_exact("› ")
+        child.sendline("review")
+        child.expect_exact("Ali: ")
+        child.expect_exact("› ")
+        shown = child.before
+        child.sendline("matches")
+        child.expect_exact("› ")
+        assert "PAGED:" not in shown + child.before
+        assert "Sara" in child.before
+    finally:
+        child.close(force=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from pasur_cli.engine import playout as sim
 from pasur_cli.engine.action import Action, PlayAction
@@ -36,8 +37,8 @@ from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import side_names
 from pasur_cli.engine.rules import Rules
-from pasur_cli.engine.values import Value
-from pasur_cli.engine.weighing import Weighing
+from pasur_cli.engine.values import FrozenDict, Value, check_fields
+from pasur_cli.engine.weighing import PARTS, Outcome, Weighing, taken
 
 EFFORT = 16  # guessed deals per option at the default effort (its time and strength: bench/strength.py)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
@@ -56,10 +57,73 @@ class Advice(Value):
     card: Card
     take: tuple[Card, ...]
     value: float
+    parts: FrozenDict[str, float] = FrozenDict()  # the value by scoring part (engine.weighing), when asked
 
     @property
     def trail(self) -> bool:
         return not self.take
+
+
+class Reply(Value):
+    """The capture that answered a play most often in the guessed deals: ``player`` took ``take``
+    (a sur or not) in ``count`` guesses of ``guesses``."""
+
+    player: str
+    take: tuple[Card, ...]
+    sur: bool
+    count: int
+    guesses: int
+
+
+class Reason(Value):
+    """Why a play cost what it did, from the search that weighed it: ``parts``, the best option's
+    value less the play's by scoring part (``engine.weighing``: they add up to the loss); ``left``, the
+    table the play left; ``reply``, the capture that answered the play most often (None: none did);
+    ``swept``, in how many of the guesses the best option was answered by a sur; ``exact``: every
+    card known, the deal played out by best play (one line, not guesses)."""
+
+    parts: FrozenDict[str, float]
+    left: tuple[Card, ...]
+    reply: Reply | None
+    swept: int
+    guesses: int
+    exact: bool = False
+
+    @property
+    def largest(self) -> str:
+        """The part that weighs most in the loss (the first of equals in PARTS's order)."""
+        return max(PARTS, key=lambda p: (abs(self.parts.get(p, 0.0)), -PARTS.index(p)))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Reason:
+        """The reason whose ``as_dict()`` is ``data``. Raises as ``Value.from_dict``."""
+        data = _checked(cls, data)
+        reply = data.get("reply")
+        return super().from_dict({**data, "left": _cards(data.get("left", ())),
+                                  "reply": None if reply is None else Reply.from_dict(
+                                      {**reply, "take": _cards(reply.get("take", ()))})})
+
+
+def _checked(kind: type[Value], data: object) -> dict[str, Any]:
+    """``data`` when a ``kind`` can be made from it (``check_fields``); raises NotationError naming
+    what is wrong otherwise."""
+    return check_fields(kind.__name__, data, kind._fields, [n for n in kind._fields if n not in kind._defaults])
+
+
+def _card(data: object) -> Card:
+    """A card kept as ``Card.as_dict`` or as its code. Raises NotationError (TypeError) for none."""
+    if isinstance(data, Card):
+        return data
+    if isinstance(data, str):
+        return parse_cards([data])[0]
+    if isinstance(data, dict):
+        return Card.from_dict(data)
+    raise TypeError(f"a card is a dict or a code, not {data!r}")
+
+
+def _cards(data: Iterable[object]) -> tuple[Card, ...]:
+    """Cards kept as ``_card`` reads them."""
+    return tuple(_card(c) for c in data)
 
 
 class PlayReview(Value):
@@ -79,6 +143,23 @@ class PlayReview(Value):
     label: str | None
     choices: int
     lead: float = 0.0
+    value: float = 0.0  # the play's value, and the best option's (expected deal margins)
+    best_value: float = 0.0
+    options: tuple[Advice, ...] = ()  # every legal option with its value, best first (when there was a choice)
+    reason: Reason | None = None  # why it cost what it did (a marked play: an inaccuracy or worse)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayReview:
+        """The play whose ``as_dict()`` is ``data`` (the one shape a review is kept in, cards as
+        ``Card.as_dict`` or codes). Raises as ``Value.from_dict``, NotationError for a card that is none."""
+        data = _checked(cls, data)
+        reason = data.get("reason")
+        return super().from_dict({
+            **data, "card": _card(data.get("card")), "take": _cards(data.get("take", ())),
+            "best_card": _card(data.get("best_card")), "best_take": _cards(data.get("best_take", ())),
+            "options": tuple(Advice.from_dict({**o, "card": _card(o.get("card")), "take": _cards(o.get("take", ()))})
+                             for o in data.get("options", ())),
+            "reason": None if reason is None else Reason.from_dict(reason)})
 
 
 class PlayerReview(Value):
@@ -97,6 +178,13 @@ class DealReview(Value):
 
     deal: int
     plays: tuple[PlayReview, ...]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealReview:
+        """The review whose ``as_dict()`` is ``data``: the one shape a review is kept in. Raises as
+        ``Value.from_dict`` (and NotationError for a card that is none)."""
+        data = _checked(cls, data)
+        return super().from_dict({**data, "plays": tuple(PlayReview.from_dict(p) for p in data.get("plays", ()))})
 
     @property
     def players(self) -> tuple[PlayerReview, ...]:
@@ -286,17 +374,58 @@ def review(match: Match, deal: int, *, seed: int | None = None, effort: int = RE
         card, take = action.card, tuple(sorted(action.take or (), key=ORDER))
         choices = options(current, hand)
         if len(choices) > 1:
-            weighing = _weighing(current, hand, (card, take), seed).run(effort, most)
-            best, lost, lead = choices[weighing.best()], weighing.loss(), weighing.lead()
-            loss = round(lost, 2)
-            if loss == 0:
-                best = (card, take)
-            reviewed.append(PlayReview(player, current.hand, card, take, best[0], best[1], loss, label(loss),
-                                       len(choices), round(lead, 2)))
+            reviewed.append(_weighed(current, hand, choices, (card, take), seed, effort, most))
         else:
             reviewed.append(PlayReview(player, current.hand, card, take, card, take, 0.0, None, 1, 0.0))
         board.apply(action)
     return DealReview(deal, tuple(reviewed))
+
+
+def _weighed(deal: Deal, hand: list[Card], choices: list[tuple[Card, tuple[Card, ...]]],
+             made: tuple[Card, tuple[Card, ...]], seed: int | None, effort: int, most: int) -> PlayReview:
+    """The review of play ``made`` of ``hand`` (with a choice), weighed as ``review`` says; with its
+    reason when it is marked (an inaccuracy or worse)."""
+    weighing = _weighing(deal, hand, made, seed).run(effort, most)
+    values = weighing.values()
+    top, keep = weighing.best(), choices.index(made)
+    loss = round(weighing.loss(), 2)
+    if loss == 0:
+        top = keep
+    order = sorted(range(len(values)), key=lambda k: (-values[k], k))
+    reason = None
+    if label(loss) is not None:  # a marked play: why
+        held = _held(deal, weighing.game)
+        mine, better = weighing.outcome(keep, held), weighing.outcome(top, held)
+        reason = _reason(deal, made, mine, better, weighing.minimax)
+    return PlayReview(deal.turn or "", deal.hand, made[0], made[1], choices[top][0], choices[top][1], loss,
+                      label(loss), len(choices), round(weighing.lead(), 2), round(values[keep], 3),
+                      round(values[top], 3),
+                      tuple(Advice(choices[k][0], choices[k][1], round(values[k], 3)) for k in order), reason)
+
+
+def _held(deal: Deal, game: sim.Game) -> list[list[float]]:
+    """Each side's points by scoring part (``engine.weighing``) in what it has taken so far."""
+    sides = list(dict.fromkeys(deal.seat_sides))
+    piles: list[list[int]] = [[] for _ in sides]
+    for side, pile in deal.piles.items():
+        piles[sides.index(side)].extend(INDEX[c] for c in pile)
+    return taken(piles, game)
+
+
+def _reason(deal: Deal, made: tuple[Card, tuple[Card, ...]], mine: Outcome, better: Outcome,
+            exact: bool) -> Reason:
+    """The reason of play ``made`` from its outcome (``mine``) and the best option's (``better``)."""
+    card, take = made
+    left = tuple(sorted((c for c in deal.table if c not in take), key=ORDER)) if take else tuple(
+        sorted((*deal.table, card), key=ORDER))
+    split = FrozenDict({name: round(b - m, 3) for name, b, m in zip(PARTS, better.parts, mine.parts, strict=True)
+                        if round(b - m, 3)})
+    answer = mine.reply()
+    reply = None
+    if answer is not None:
+        who = deal.players[(deal.players.index(deal.turn or "") + 1) % len(deal.players)]
+        reply = Reply(who, tuple(DECK[c] for c in answer[0]), answer[1], answer[2], mine.guesses)
+    return Reason(split, left, reply, better.swept(), mine.guesses, exact)
 
 
 def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, effort: int = HINT_EFFORT,
@@ -305,16 +434,22 @@ def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, e
     ``effort`` guessed deals, then in more while the best options are close or the best one's
     label, were it played, is in doubt, up to ``most`` (``engine.weighing``). Its best option is
     the one a review of the play, with the same seed, effort and most, compares with (in the same
-    guesses). Raises as ``advise`` (``most``: from 1 to GUESSES_MOST too)."""
+    guesses). With a choice, each option's value comes split into its scoring parts (``parts``,
+    ``engine.weighing``), as a review splits a play's. Raises as ``advise`` (``most``: from 1 to GUESSES_MOST too)."""
     check_search(seed, effort, most)
     to_move(match)
     deal = match.deal
     assert deal is not None  # to_move raised otherwise
     cards = _hand(deal, hand)
-    values = _weighing(deal, cards, None, seed).run(effort, most).values()
+    weighing = _weighing(deal, cards, None, seed).run(effort, most)
+    values = weighing.values()
     choices = options(deal, cards)
     order = sorted(range(len(values)), key=lambda k: (-values[k], k))
-    return tuple(Advice(choices[k][0], choices[k][1], round(values[k], 3)) for k in order)
+    held = _held(deal, weighing.game)
+    split = [weighing.outcome(k, held).parts if len(choices) > 1 else [] for k in range(len(choices))]
+    return tuple(Advice(choices[k][0], choices[k][1], round(values[k], 3),
+                        FrozenDict({p: round(v, 3) for p, v in zip(PARTS, split[k], strict=False) if round(v, 3)}))
+                 for k in order)
 
 
 def _weighing(deal: Deal, hand: list[Card], keep: tuple[Card, tuple[Card, ...]] | None,

@@ -659,12 +659,14 @@ class Guesses:
 
 
 def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list[int], sizes: list[int],
-            options: list[tuple[int, Take]], rng: random.Random, guesses: int) -> list[list[float]]:
+            options: list[tuple[int, Take]], rng: random.Random, guesses: int,
+            dealt: list[tuple[list[list[int]], list[int]]] | None = None) -> list[list[float]]:
     """Determinized Monte Carlo: for each option (card, take) of ``seat``, holding ``mine``, at
     ``base`` (whose hands and stock are ignored), the deal margin of the seat's side in each of
     ``guesses`` guesses at the hidden cards (``unseen`` dealt into hands of ``sizes``, the rest
     the stock). Every option is played in the same guesses and the deal played on by the policy
-    to ``horizon`` (``rollout``). With nothing hidden one guess is all there is, and only one is made."""
+    to ``horizon`` (``rollout``). With nothing hidden one guess is all there is, and only one is made.
+    Each guess (the hands, the stock) is added to ``dealt`` when given (``engine.parts`` replays them)."""
     side = game.seat_side[seat]
     stop = horizon(game, base.played)
     found: list[list[float]] = [[] for _ in options]
@@ -672,6 +674,8 @@ def samples(game: Game, base: Position, seat: int, mine: list[int], unseen: list
     for _ in range(guesses if unseen else 1):
         hands, stock = guess.next()
         hands[seat] = mine
+        if dealt is not None:
+            dealt.append(([h[:] for h in hands], stock[:]))
         counts = live(Position((), hands, stock, 0, [], [], [], -1))
         for k, (card, take) in enumerate(options):
             pos = Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:],

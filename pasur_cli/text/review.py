@@ -1,17 +1,20 @@
-"""What `pasur review` and `pasur hint` print: a deal's plays with their cost, a hand's options.
+"""What `pasur review` and `pasur hint` print: a deal's plays with their cost, a hand's options,
+and why a marked play cost what it did (its reason: the largest scoring part of its loss named with
+the cards the search found, ``engine.advice.Reason``, then the parts that weigh most).
 
 Kept apart from render so that no other command loads the analysis engine's presentation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli.engine.errors import Words
+from pasur_cli.engine.cards import Card
+from pasur_cli.engine.errors import Plural, Words
 
 if TYPE_CHECKING:
-    from pasur_cli.engine.advice import Advice, DealReview, PlayReview
-    from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.advice import Advice, DealReview, PlayReview, Reason
     from pasur_cli.text.render import Look
 
 
@@ -50,8 +53,12 @@ def play_line(look: Look, play: PlayReview) -> str:
     else:
         line = look.say("hand {hand}: {player} trails {card}", hand=play.hand, player=play.player, card=play.card)
     if play.label is not None:
-        line += " — " + look.say("{label} ({loss}): better {best}", label=label_words(play.label),
-                                 loss=points(-play.loss), best=option_words(play.best_card, play.best_take))
+        line += " — " + look.say("{label} ({loss}): better {best} ({best_value} against {value})",
+                                 label=label_words(play.label), loss=points(-play.loss),
+                                 best=option_words(play.best_card, play.best_take),
+                                 best_value=points(play.best_value), value=points(play.value))
+        if play.reason is not None:
+            line += "\n    " + reason_text(look, play)
     return line
 
 
@@ -64,6 +71,10 @@ def review_text(look: Look, reviews: list[DealReview]) -> str:
             lines.append("")
         lines.append(look.say("Deal {deal}, each play weighed with what its player knew then"
                               " (own hand, the table, the cards seen):", deal=review.deal))
+        if len(lines) == 1:
+            lines.append(look.say("(Values are the expected margin of the deal's points, the player's side's"
+                                  " less the other side's: a swing between the sides, not points lost from"
+                                  " one's own score.)"))
         lines.extend("  " + play_line(look, p) for p in review.plays)
         for summary in review.players:
             line = summary_line(look, summary.player, summary.choices, summary.lost)
@@ -93,16 +104,20 @@ def summary_line(look: Look, player: str, choices: int, lost: float) -> str:
                           player=player, choices=choices, lost=format(lost, ".1f"))
 
 
-def review_json(match_id: int, reviews: list[DealReview]) -> dict[str, Any]:
+def review_json(match_id: int, reviews: list[DealReview], look: Look | None = None) -> dict[str, Any]:
     """Reviews as JSON: per deal its plays (cards as codes; ``lead``: how far the best option's value
-    led the second's) and its per-player summary."""
+    led the second's; ``value``, ``best_value``; every legal ``option`` with its value; the
+    ``reason`` of a marked play: its parts by name and its
+    sentence in ``look``'s language) and its per-player summary."""
     def codes(cards: tuple[Card, ...]) -> list[str]:
         return [c.code for c in cards]
     return {"match": match_id, "deals": [{
         "deal": r.deal,
         "plays": [{"player": p.player, "hand": p.hand, "card": p.card.code, "take": codes(p.take),
                    "best_card": p.best_card.code, "best_take": codes(p.best_take), "loss": p.loss,
-                   "label": p.label, "choices": p.choices, "lead": p.lead} for p in r.plays],
+                   "label": p.label, "choices": p.choices, "lead": p.lead, "value": p.value,
+                   "best_value": p.best_value, "options": [option_json(a) for a in p.options],
+                   "reason": reason_json(look, p)} for p in r.plays],
         "players": [{"player": s.player, "choices": s.choices, "lost": s.lost, "worst": list(s.worst)}
                     for s in r.players],
     } for r in reviews]}
@@ -114,10 +129,139 @@ def hint_text(look: Look, player: str, advice: tuple[Advice, ...]) -> str:
                       player=player)]
     width = max(len(points(a.value)) for a in advice)
     for number, a in enumerate(advice, 1):
-        lines.append(f"  {number}. {points(a.value):>{width}}  {option_text(look, a.card, a.take)}")
+        line = f"  {number}. {points(a.value):>{width}}  {option_text(look, a.card, a.take)}"
+        if number > 1 and a.parts:  # where it falls behind the best option, by part
+            behind = {p: advice[0].parts.get(p, 0.0) - a.parts.get(p, 0.0) for p in {*a.parts, *advice[0].parts}}
+            shown = parts_text(look, behind)
+            line += f"  ({shown})" if shown else ""
+        lines.append(line)
     return "\n".join(lines)
 
 
+def option_json(advice: Advice) -> dict[str, Any]:
+    """One option as JSON: the card and take as codes, its value and (when weighed) its parts."""
+    found: dict[str, Any] = {"card": advice.card.code, "take": [c.code for c in advice.take], "value": advice.value}
+    if advice.parts:
+        found["parts"] = dict(advice.parts)
+    return found
+
+
+def reason_json(look: Look | None, play: PlayReview) -> dict[str, Any] | None:
+    """A play's reason as JSON: its parts by name, the table it left, the reply that answered it
+    most often, and for a marked play its sentence (None: the play is not marked)."""
+    reason = play.reason
+    if reason is None:
+        return None
+    reply = reason.reply
+    sentence = None
+    if look is not None and play.label is not None:
+        sentence = reason_text(look, play)
+    return {"parts": dict(reason.parts), "left": [c.code for c in reason.left],
+            "reply": None if reply is None else {"player": reply.player, "take": [c.code for c in reply.take],
+                                                 "sur": reply.sur, "count": reply.count,
+                                                 "guesses": reply.guesses},
+            "swept": reason.swept, "guesses": reason.guesses, "exact": reason.exact, "sentence": sentence}
+
+
 def hint_json(match_id: int, player: str, advice: tuple[Advice, ...]) -> dict[str, Any]:
-    return {"match": match_id, "player": player,
-            "options": [{"card": a.card.code, "take": [c.code for c in a.take], "value": a.value} for a in advice]}
+    return {"match": match_id, "player": player, "options": [option_json(a) for a in advice]}
+
+
+# -- reasons: why a reviewed play cost what it did ----------------------------------------------------
+SHOWN = 3  # the parts a reason lists at most
+CARD_PARTS: dict[str, Callable[[Card], bool]] = {  # the cards that score in a part
+    "two_clubs": lambda c: c == Card(2, "C"), "ten_diamonds": lambda c: c == Card(10, "D"),
+    "seven_diamonds": lambda c: c == Card(7, "D"), "aces": lambda c: c.rank == 1,
+    "jacks": lambda c: c.rank == 11, "clubs": lambda c: c.suit == "C"}
+
+
+def part_words(name: str) -> Words | Card:
+    """A scoring part of the deal (``engine.parts.PARTS``) as a reason names it."""
+    if name == "surs_for":
+        return Words("own surs")
+    if name == "surs_against":
+        return Words("surs against")
+    if name == "clubs":
+        return Words("clubs")
+    if name == "aces":
+        return Words("aces")
+    if name == "jacks":
+        return Words("jacks")
+    if name == "leftover":
+        return Words("the table left")
+    rank, suit = {"two_clubs": (2, "C"), "ten_diamonds": (10, "D")}.get(name, (7, "D"))
+    return Card(rank, suit)
+
+
+def parts_text(look: Look, parts: dict[str, float], sign: float = -1.0) -> str:
+    """The parts that weigh most, largest first, as ``surs against -6.1, 2♣ -1.9`` (``sign``: -1,
+    a loss said from the play made's side)."""
+    from pasur_cli.text.render import comma
+    ranked = sorted((p for p in parts if round(parts[p], 1)), key=lambda p: -abs(parts[p]))[:SHOWN]
+    return comma().join(look.say("{part} {points}", part=part_words(p), points=points(sign * parts[p]))
+                     for p in ranked)
+
+
+def reason_text(look: Look, play: PlayReview) -> str:
+    """The reason of a marked play: a sentence on its largest part with the cards, then its parts."""
+    reason = play.reason
+    assert reason is not None
+    largest = reason.largest
+    if largest in ("surs_for", "surs_against"):
+        said = _surs(look, play, reason, largest)
+    elif largest in CARD_PARTS:  # the clubs too: which clubs each play takes
+        said = _cards(look, play, reason, largest)
+    else:
+        said = look.say("Most of the difference is in {part}.", part=part_words(largest))
+    return said + " (" + parts_text(look, dict(reason.parts)) + ")"
+
+
+def _surs(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
+    """The sentence of a loss mostly in surs: the better play's sweep, or the reply's."""
+    before = _table_before(play, reason)
+    if largest == "surs_for" and reason.parts[largest] > 0:
+        if play.best_take and set(play.best_take) == set(before):
+            return look.say("{card} sweeps the table now: a sur.", card=play.best_card)
+        return look.say("The better play leads to more surs of your own later.")
+    reply = reason.reply
+    if reply is None or not reply.sur:
+        return look.say("The play leaves the other side more chances of a sur.")
+    if reason.exact:
+        said = look.say("The play leaves {left}, which {player} sweeps for a sur with best play.",
+                        left=reason.left, player=reply.player)
+    else:
+        said = look.say(Plural("The play leaves {left}, which {player} swept for a sur in {count} guessed deal"
+                               " of {guesses}.", "The play leaves {left}, which {player} swept for a sur in"
+                               " {count} guessed deals of {guesses}.", "count"), left=reason.left,
+                        player=reply.player, count=reply.count, guesses=reply.guesses)
+    if not reason.swept:
+        said += " " + look.say("After the better play, no sur came in the same guesses.")
+    return said
+
+
+def _cards(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
+    """The sentence of a loss mostly in cards that score (2♣, 10♦, 7♦, aces, jacks, clubs): which
+    ones the better play takes now, and which the play leaves to the reply."""
+    kind = CARD_PARTS[largest]
+    mine = {play.card, *play.take}
+    gained = tuple(c for c in (play.best_card, *play.best_take) if kind(c) and c not in mine)
+    said = []
+    if gained and reason.parts[largest] > 0:
+        said.append(look.say("The better play takes {cards} now.", cards=gained))
+    reply = reason.reply
+    lost = tuple(c for c in reply.take if kind(c)) if reply is not None else ()
+    if reply is not None and lost:
+        said.append(look.say(Plural("The play leaves {cards}, which {player} took in {count} guessed deal of"
+                                    " {guesses}.", "The play leaves {cards}, which {player} took in {count} guessed"
+                                    " deals of {guesses}.", "count"), cards=lost, player=reply.player,
+                             count=reply.count, guesses=reply.guesses))
+    if not said:
+        said.append(look.say("Most of the difference is in {part}.", part=part_words(largest)))
+    return " ".join(said)
+
+
+def _table_before(play: PlayReview, reason: Reason) -> tuple[Card, ...]:
+    """The table the play was made on (from the table it left)."""
+    if play.take:
+        return tuple(sorted((*reason.left, *play.take)))
+    return tuple(c for c in reason.left if c != play.card)

@@ -44,7 +44,8 @@ def review(ctx: click.Context, deal_number: int | None, as_json: bool) -> None:
 
     reviews = reviewed(store, mid, numbers)
     if as_json:
-        click.echo(dumps(review_json(mid, reviews)))
-    else:  # a deal's review is some fifty lines: through the pager at a terminal, as log is
-        from pasur_cli.cli.screen import echo_long
-        echo_long(review_text(look(ctx), reviews))
+        click.echo(dumps(review_json(mid, reviews, look(ctx))))
+    else:  # a deal's review is some fifty lines: through the pager at a terminal, as log is; fitted to
+        # the terminal's width, or to 80 columns piped or redirected (as log is)
+        from pasur_cli.cli.screen import echo_long, fit, terminal_width
+        echo_long(fit(review_text(look(ctx), reviews), terminal_width()))

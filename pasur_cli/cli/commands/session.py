@@ -318,14 +318,10 @@ class Session:
         elif command == "matches":
             from pasur_cli.cli.listing import listing
             self.echo(render.matches_text(listing(self.store), width=width))
-        else:  # review, hint: the analysis engine, loaded only when asked
+        else:  # review, hint: the analysis engine, loaded only when asked; written into the session's
+            # own scrollback, never through a pager (the lines typed next are the session's, not a pager's)
             from pasur_cli.cli.advice import session_advice
-            said = session_advice(self.look, self.store, self.mid, command, line.words)
-            if command == "review" and self.at_terminal:  # some fifty lines: paged as score --all is
-                from pasur_cli.cli.screen import page
-                page(fit(said, width))
-            else:
-                self.echo(said)
+            self.echo(session_advice(self.look, self.store, self.mid, command, line.words))
 
     def cards(self, words: list[str], match: Match, seen: Expected, by: str | None) -> None:
         """A line of cards: the next deal's table, or a play (nothing to enter once the match is over)."""

@@ -1,0 +1,181 @@
+"""A review's reasons: each marked play's loss split into the scoring parts of the deal (they add
+up to it, from the same guessed deals), a sentence naming the largest part with its cards, the
+values and parts in `review --json` and `hint`, and how a review reaches the screen."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from simulate import random_table
+
+import pasur_cli as pasur
+from pasur_cli.engine.advice import DealReview, PlayReview, Reason, Reply, hint, quick
+from pasur_cli.engine.captures import legal_captures
+from pasur_cli.engine.cards import DECK, parse_card, parse_cards
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import PRESETS
+from pasur_cli.engine.weighing import PARTS
+from pasur_cli.text.render import Look
+from pasur_cli.text.review import review_json, review_text
+
+
+def play_deal(match: Match, stock: list, choose) -> None:
+    """Play the match's deal in progress to its end, ``choose(match, hand)`` picking each play."""
+    hands: dict[str, list] = {}
+    players = match.players
+    while match.deal is not None:
+        deal = match.deal
+        if deal.played % (4 * len(players)) == 0:
+            hands = {p: [stock.pop() for _ in range(4)] for p in players}
+        card, take = choose(match, hands[deal.turn])
+        hands[deal.turn].remove(card)
+        match.play(card, list(take))
+
+
+def careless(rng: random.Random):
+    """A player who plays a random legal option half the time, the policy's the other half."""
+    def choose(match: Match, hand: list):
+        if rng.random() < 0.5:
+            return quick(match, hand)
+        card = rng.choice(hand)
+        takes = legal_captures(card, match.deal.table, match.rules).options
+        return card, tuple(rng.choice(takes)) if takes else ()
+    return choose
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), players=st.sampled_from([["Ali", "Sara"], ["Ali", "Sara", "Reza"]]),
+       preset=st.sampled_from(["standard", "pagat"]))
+def test_the_parts_of_every_marked_play_add_up_to_its_loss(seed, players, preset):
+    """Random careless deals: every marked play (an inaccuracy or worse) has a reason whose parts (the best
+    option's less the play's, from the very guesses that weighed them) add up to its loss, and
+    whose values are the play's and the best option's among every legal option listed."""
+    rng = random.Random(seed)
+    match = Match(players, PRESETS[preset])
+    table, stock = random_table(rng, match.rules)
+    match.start_deal(table)
+    play_deal(match, stock, careless(rng))
+    review = pasur.review(match, 1, seed=seed % 1000, effort=2, most=8)
+    assert any(p.label for p in review.plays), "a careless deal has a marked play"
+    for play in review.plays:
+        if play.label is None:
+            assert play.reason is None
+            continue
+        assert play.reason is not None and set(play.reason.parts) <= set(PARTS)
+        assert sum(play.reason.parts.values()) == pytest.approx(play.loss, abs=0.005 + 0.0005 * len(PARTS))
+        assert play.best_value - play.value == pytest.approx(play.loss, abs=0.01)
+        values = {(a.card, a.take): a.value for a in play.options}
+        assert len(values) == play.choices
+        assert values[(play.card, play.take)] == play.value and values[(play.best_card, play.best_take)] == max(
+            values.values())
+
+
+def sara_first(preset: str, table: str, held: str, first: str, take: str) -> PlayReview:
+    """Sara leads on ``table`` holding ``held`` and plays ``first`` taking ``take``; the rest of the
+    deal is played by the playout policy. Her first play, reviewed."""
+    match = Match(["Ali", "Sara"], PRESETS[preset])
+    cards, hand = parse_cards(table), parse_cards(held)
+    others = [c for c in DECK if c not in cards and c not in hand]
+    random.Random(5).shuffle(others)
+    stock = others[:-4] + hand[::-1] + others[-4:]  # Ali is dealt the last four, then Sara these
+    match.start_deal(cards)
+    assert match.deal.turn == "Sara"
+
+    def choose(m, hand):
+        return (parse_card(first), tuple(parse_cards(take))) if m.deal.played == 0 else quick(m, hand)
+    play_deal(match, stock, choose)
+    return pasur.review(match, 1, seed=1, effort=4, most=16).plays[0]
+
+
+@pytest.mark.parametrize("preset", ["standard", "pagat"])
+def test_a_trail_instead_of_an_obvious_sur_is_said_to_miss_the_sur_and_its_card(preset):
+    """A♠ takes A♣ 2♦ 3♥ 4♠, the whole table: a sur. Sara trails K♦; the reason names the sur
+    and the A♠ that makes it, and its parts begin with the own surs."""
+    from pasur_cli.text.review import reason_text
+    play = sara_first(preset, "AC 2D 3H 4S", "AS 8H KD QC", "KD", "")
+    assert play.label in ("mistake", "blunder") and play.reason is not None
+    assert play.reason.largest == "surs_for"
+    said = reason_text(Look(ascii=True), play)
+    assert "AS sweeps the table now: a sur." in said
+    assert said.index("own surs -") < said.index("(") + 3
+
+
+def test_a_play_whose_only_difference_is_the_ten_of_diamonds_names_it():
+    """A♥ can take 10♦ or 10♠ (pagat: one set); Sara takes the 10♠. Nothing else differs, so
+    the reason is the 10♦: the better play takes it now, and the parts say so."""
+    from pasur_cli.text.review import reason_text
+    play = sara_first("pagat", "10D 10S KC QH", "AH 4H 5H 6H", "AH", "10S")
+    assert (play.best_card, play.best_take) == (parse_card("AH"), (parse_card("10D"),))
+    assert play.reason is not None and play.reason.largest == "ten_diamonds"
+    said = reason_text(Look(ascii=True), play)
+    assert said.startswith("The better play takes 10D now.") and "(10D -" in said
+
+
+def test_hint_splits_each_option_into_parts_that_add_up_to_its_value():
+    rng = random.Random(3)
+    match = Match(["Ali", "Sara"], PRESETS["standard"])
+    table, stock = random_table(rng, match.rules)
+    match.start_deal(table)
+    hands = {p: [stock.pop() for _ in range(4)] for p in match.players}
+    advice = hint(match, hands[match.deal.turn], seed=2, effort=4, most=8)
+    assert len(advice) > 1
+    for option in advice:
+        assert sum(option.parts.values()) == pytest.approx(option.value, abs=0.01)
+
+
+def example_review() -> DealReview:
+    c = parse_card
+    reason = Reason({"surs_against": 6.1, "two_clubs": 1.9, "clubs": 0.7}, (c("5D"), c("6C")),
+                    Reply("Ali", (c("5D"), c("6C")), True, 6, 10), 0, 10)
+    options = (pasur.Advice(c("5D"), (c("6C"),), -1.8), pasur.Advice(c("8D"), (c("3S"),), -10.6))
+    plays = (PlayReview("Sara", 5, c("8D"), (c("3S"),), c("5D"), (c("6C"),), 8.7, "blunder", 2, 8.8, -10.6, -1.8,
+                        options, reason),
+             PlayReview("Ali", 5, c("KS"), (), c("KS"), (), 0.0, None, 1))
+    return DealReview(2, plays)
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("en", ("which Ali swept for a sur in 6 guessed deals of 10", "surs against -6.1", "swing")),
+    ("de", ("Ali", "Sur", "6", "10")), ("es", ("Ali", "sur", "6", "10")), ("fa", ("Ali", "سور", "6", "10")),
+])
+def test_a_reason_is_a_whole_sentence_in_every_language(lang, words):
+    from pasur_cli.text import i18n
+    i18n.set_language(lang)
+    text = review_text(Look(ascii=True), [example_review()])
+    for word in words:
+        assert word in text
+    assert "-1.8" in text and "-10.6" in text and "5D 6C" in text
+    if lang != "en":
+        assert "which" not in text and "guessed deals" not in text
+
+
+def test_review_json_lists_every_option_and_the_reason_and_reads_back():
+    review = example_review()
+    data = json.loads(json.dumps(review_json(4, [review], Look(ascii=True))))
+    first = data["deals"][0]["plays"][0]
+    assert first["options"] == [{"card": "5D", "take": ["6C"], "value": -1.8},
+                                {"card": "8D", "take": ["3S"], "value": -10.6}]
+    assert (first["value"], first["best_value"]) == (-10.6, -1.8)
+    assert first["reason"]["parts"] == {"surs_against": 6.1, "two_clubs": 1.9, "clubs": 0.7}
+    assert first["reason"]["reply"] == {"player": "Ali", "take": ["5D", "6C"], "sur": True, "count": 6,
+                                        "guesses": 10}
+    assert "swept for a sur in 6 guessed deals of 10" in first["reason"]["sentence"]
+    assert data["deals"][0]["plays"][1]["reason"] is None
+    assert DealReview.from_dict(json.loads(json.dumps(review.as_dict()))) == review
+
+
+def test_review_piped_fits_80_columns(pasur, db):
+    from pathlib import Path
+
+    from pasur_cli.text.layout import text_width
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    assert pasur("import", str(examples / "season-1.json")).exit_code == 0
+    result = pasur("--match", "1", "review", "--deal", "1")
+    assert result.exit_code == 0 and "taking" in result.output
+    lines = result.output.splitlines()
+    assert max(text_width(line) for line in lines) <= 80
+    assert any(line.startswith("    ") and "(" in line for line in lines)  # a reason under its play
