@@ -7,7 +7,7 @@ import sqlite3
 from pasur_cli.engine.rules import stored_rules
 from pasur_cli.store.snapshots import as_json
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -43,8 +43,20 @@ CREATE TABLE snapshots (
                                     -- (NULL in these three: written before schema 4, checked deal by deal)
     PRIMARY KEY (match_id, seq)
 );
+""" + """
+CREATE TABLE reviews (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    deal INTEGER NOT NULL,          -- the finished deal reviewed, from 1
+    seq INTEGER NOT NULL,           -- the action that finished it
+    engine INTEGER NOT NULL,        -- ANALYSIS_VERSION of the pasur that reviewed it
+    log_crc INTEGER NOT NULL,       -- CRC-32 of the match's action lines up to seq: the log it reviewed
+    crc INTEGER NOT NULL,           -- CRC-32 of the row's other columns (pasur_cli.store.reviews.row_crc)
+    review TEXT NOT NULL,           -- the JSON of the deal's DealReview.as_dict
+    PRIMARY KEY (match_id, deal)
+);
 """
-_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
+_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):SCHEMA.index("CREATE TABLE reviews")]
+_REVIEWS = SCHEMA[SCHEMA.index("CREATE TABLE reviews"):]
 
 
 def _to_2(db: sqlite3.Connection) -> None:
@@ -90,4 +102,9 @@ def _to_5(db: sqlite3.Connection) -> None:
     db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
 
 
-MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
+def _to_6(db: sqlite3.Connection) -> None:
+    """Schema 5 to 6: the kept reviews (a new table, empty: `pasur review` and `review --all` fill it)."""
+    db.execute(_REVIEWS)
+
+
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pasur_cli.engine.errors import Words
+from pasur_cli.engine.errors import Plural, Words
 
 if TYPE_CHECKING:
+    from pasur_cli.engine.accuracy import Accuracy
     from pasur_cli.engine.advice import Advice, DealReview, PlayReview
     from pasur_cli.engine.cards import Card
     from pasur_cli.text.render import Look
@@ -121,3 +122,21 @@ def hint_text(look: Look, player: str, advice: tuple[Advice, ...]) -> str:
 def hint_json(match_id: int, player: str, advice: tuple[Advice, ...]) -> dict[str, Any]:
     return {"match": match_id, "player": player,
             "options": [{"card": a.card.code, "take": [c.code for c in a.take], "value": a.value} for a in advice]}
+
+
+def damaged_line(look: Look, match_id: int, deal: int) -> str:
+    """What is said of a kept review that was refused: damaged, not trusted, made again."""
+    return look.say("Match {match}, deal {deal}: the kept review is damaged; it was not trusted and was made again.",
+                    match=match_id, deal=deal)
+
+
+def accuracy_text(look: Look, accuracies: tuple[Accuracy, ...]) -> str:
+    """Each player's accuracy (expected points lost per decision with a choice) over the deals
+    reviewed, a line each under a heading."""
+    lines = [look.say("Accuracy, expected points lost per decision with a choice (lower is better):")]
+    for a in accuracies:
+        rate = "-" if a.per_decision is None else format(a.per_decision, ".2f")
+        lines.append("  " + look.say("{player}: {rate} over {decisions} in {deals}", player=a.player, rate=rate,
+                                     decisions=Words(Plural("{n} decision", "{n} decisions", "n"), n=a.decisions),
+                                     deals=Words(Plural("{n} deal", "{n} deals", "n"), n=a.deals)))
+    return "\n".join(lines)
