@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 from typing import NamedTuple
 
+from pasur_cli.engine.accuracy import Accuracy
 from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.errors import IllegalPlayError
 from pasur_cli.engine.match import DealResult, Match
@@ -55,6 +56,14 @@ class PlayerRecord(Value):
     two_clubs: int = 0
     ten_diamonds: int = 0
     best: BestDeal | None = None
+    reviewed: int = 0  # deals reviewed (kept reviews), and in them: decisions with a choice and
+    decisions: int = 0  # the expected points lost in those (engine.accuracy)
+    lost: float = 0.0
+
+    @property
+    def lost_per_decision(self) -> float | None:
+        """Expected points lost per decision with a choice, over the reviewed deals (None before any)."""
+        return self.lost / self.decisions if self.decisions else None
 
     @property
     def win_rate(self) -> float | None:
@@ -77,6 +86,8 @@ class PlayerRecord(Value):
             "clubs": self.clubs, "two_clubs": self.two_clubs, "ten_diamonds": self.ten_diamonds,
             "best_deal": None if self.best is None else
             {"points": self.best.points, "match": self.best.match, "deal": self.best.deal},
+            "reviewed_deals": self.reviewed, "decisions": self.decisions, "points_lost": round(self.lost, 2),
+            "lost_per_decision": _rounded(self.lost_per_decision),
         }
 
 
@@ -102,6 +113,17 @@ class RecordBook(Value):
                 "partnerships": [r.as_json() for r in self.partnerships],
                 "head_to_head": {a: dict(row) for a, row in self.head_to_head.items()},
                 "damaged": list(self.damaged)}
+
+    def with_accuracy(self, accuracies: Iterable[Accuracy]) -> RecordBook:
+        """The book with each player's accuracy over the reviewed deals (``engine.accuracy``; a
+        player matched by ``name_key``), every other figure as it was."""
+        found = {name_key(a.player): a for a in accuracies}
+        players = []
+        for record in self.players:
+            a = found.get(name_key(record.name))
+            players.append(record if a is None else record.replace(reviewed=a.deals, decisions=a.decisions,
+                                                                   lost=a.lost))
+        return self.replace(players=tuple(players))
 
     def of_player(self, name: str) -> RecordBook:
         """The part of the book about one player: their row, their partnerships, their head-to-head

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,9 @@ from pasur_cli.cli.screen import echo_csv, terminal_width
 from pasur_cli.store.paths import check_path, default_path
 from pasur_cli.text.i18n import _
 
+if TYPE_CHECKING:
+    from pasur_cli.engine.advice import DealReview
+
 
 @click.command(cls=PasurCommand)
 @click.option("--player", metavar="NAME", shell_complete=complete_known_player,
@@ -27,31 +31,48 @@ from pasur_cli.text.i18n import _
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (UTF-8, a header row): one row per player and"
               " partnership.")
+@click.option("--chart", is_flag=True, help="With --player: draw their accuracy (expected points lost per"
+              " decision) in each reviewed match, in the order played.")
 @db_option
 @look_options
 @click.pass_context
-def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -> None:
+def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool, chart: bool) -> None:
     """Every player across all matches: matches played and won, win rate, deals, points and surs
     per deal, how often they took the clubs, the 2♣ and the 10♦, their best deal, and the
-    head-to-head wins. In a team match a player's figures are their side's; partnerships get
-    their own rows. Unfinished matches are counted apart (their deals count)."""
+    head-to-head wins; and each player's accuracy over the reviewed deals (pasur review):
+    expected points lost per decision with a choice. In a team match a player's figures are
+    their side's; partnerships get their own rows. Unfinished matches are counted apart (their
+    deals count)."""
     if as_json and as_csv:
         raise click.UsageError(_("--json and --csv cannot be used together."))
+    if chart and (player is None or as_json or as_csv):
+        raise click.UsageError(_("--chart draws one player's accuracy: give --player NAME, without --json or --csv."))
     from pasur_cli.engine.stats import Standing, book_of
     from pasur_cli.text import render_stats, shapes
     found: list[Standing] = []
     damaged: list[int] = []
+    kept: dict[int, list[DealReview]] = {}
     given = ctx.meta.get("pasur.db")
     if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
-        for mid, read in open_store(ctx).standings():
+        store = open_store(ctx)
+        for mid, read in store.standings():
             if isinstance(read, Standing):
                 found.append(read)
             else:
                 damaged.append(mid)
-    book = book_of(found, damaged)
+        from pasur_cli.store.reviews import every_kept
+        kept = {mid: reviews for mid, reviews in every_kept(store).items() if mid not in damaged}
+    from pasur_cli.engine.accuracy import accuracy
+    book = book_of(found, damaged).with_accuracy(accuracy(r for reviews in kept.values() for r in reviews))
     if player is not None:
         book = book.of_player(player)
-    if as_json:
+    if chart:
+        assert player is not None  # refused above
+        from pasur_cli.cli.screen import terminal_size
+        size = terminal_size()
+        click.echo(render_stats.accuracy_chart(look(ctx), book.players[0].name, per_match(kept, player),
+                                               min(size.columns, 400), max(12, min(size.lines - 2, 30))))
+    elif as_json:
         click.echo(shapes.dumps(book.as_json()))
     elif as_csv:
         echo_csv(*render_stats.stats_csv_rows(book))
@@ -59,3 +80,16 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool) -
         from pasur_cli.cli.screen import page
         page(render_stats.stats_text(look(ctx), book, terminal_width()))
 
+
+
+def per_match(kept: dict[int, list[DealReview]], player: str) -> list[tuple[int, float]]:
+    """(match id, the player's expected points lost per decision there) for each match with a
+    reviewed deal in which they decided, in match order."""
+    from pasur_cli.engine.accuracy import accuracy
+    from pasur_cli.engine.names import name_key
+    points = []
+    for mid in sorted(kept):
+        for a in accuracy(kept[mid]):
+            if name_key(a.player) == name_key(player) and a.per_decision is not None:
+                points.append((mid, a.per_decision))
+    return points
