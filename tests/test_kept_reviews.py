@@ -252,7 +252,7 @@ def test_a_file_of_schema_4_migrates_with_the_table_and_a_fresh_file_has_it(tmp_
 
 @pytest.mark.parametrize("lang", ["de", "es", "fa"])
 def test_kept_reviews_and_accuracy_speak_every_language(lang):
-    from pasur_cli.engine.accuracy import Accuracy
+    from pasur_cli.engine.stats import Accuracy
     from pasur_cli.text import i18n
     from pasur_cli.text.render import Look
     from pasur_cli.text.review import accuracy_text, damaged_line

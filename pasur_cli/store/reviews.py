@@ -184,10 +184,10 @@ def is_kept(store: Store, row: Sequence[Any]) -> bool:
 def every_kept(store: Store) -> dict[int, list[DealReview]]:
     """Every match's trusted kept reviews, in deal order (a damaged or stale row is left out): read
     without replaying any match, each row's log checksum compared with its match's log, which is
-    read in one pass."""
-    from pasur_cli.engine.advice import ANALYSIS_VERSION
-    if store.schema < FIRST_SCHEMA:
+    read in one pass. Loads the analysis engine only when a review is kept."""
+    if store.schema < FIRST_SCHEMA or store.db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 0:
         return {}
+    from pasur_cli.engine.advice import ANALYSIS_VERSION
     rows = store.db.execute("SELECT match_id, deal, seq, engine, log_crc, crc, review FROM reviews"
                             " WHERE engine = ? ORDER BY match_id, deal", (ANALYSIS_VERSION,)).fetchall()
     if not rows:

@@ -125,12 +125,13 @@ def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
                                     matches=", ".join(str(m) for m in book.damaged))
     if not book.players:
         return _("No matches yet: start one with pasur new NAME NAME.") + left_out
+    reviewed = any(r.reviewed for r in book.players)  # the accuracy columns, once a deal is reviewed
     # each number with its own form (German "1 läuft", "2 laufen"); English has one for both
     parts = [look.say("Matches: {finished}, {playing}.",
                       finished=Words(Plural("{n} finished", "{n} finished", "n"), n=book.matches),
                       playing=Words(Plural("{n} still being played", "{n} still being played", "n"),
                                     n=book.unfinished)),
-             _grid(_record_rows(book.players, True), _record_headers(look, _("player"), True), width)]
+             _grid(_record_rows(book.players, reviewed), _record_headers(look, _("player"), reviewed), width)]
     if book.partnerships:
         parts.append(_("Partnerships (their side's figures):") + "\n"
                      + _grid(_record_rows(book.partnerships), _record_headers(look, _("partnership")), width))
@@ -145,9 +146,10 @@ def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
     parts.append(textwrap.fill(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}:"
                                  " in how many of their deals they took them. Surs: held at a deal's end.").format(
                                      two=two, ten=ten), width=width, break_long_words=False, break_on_hyphens=False))
-    parts[-1] += "\n" + textwrap.fill(_("Lost/decision: expected points lost per decision with a choice, over the"
-                                        " reviewed deals (pasur review --all reviews every finished deal)."),
-                                      width=width, break_long_words=False, break_on_hyphens=False)
+    if reviewed:
+        parts[-1] += "\n" + textwrap.fill(_("Lost/decision: expected points lost per decision with a choice, over"
+                                            " the reviewed deals (pasur review --all reviews every finished deal)."),
+                                          width=width, break_long_words=False, break_on_hyphens=False)
     parts[-1] += left_out
     return "\n\n".join(parts)
 

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 from pasur_cli.engine.errors import Plural, Words
 
 if TYPE_CHECKING:
-    from pasur_cli.engine.accuracy import Accuracy
     from pasur_cli.engine.advice import Advice, DealReview, PlayReview
     from pasur_cli.engine.cards import Card
+    from pasur_cli.engine.stats import Accuracy
     from pasur_cli.text.render import Look
 
 

@@ -62,7 +62,7 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool, c
                 damaged.append(mid)
         from pasur_cli.store.reviews import every_kept
         kept = {mid: reviews for mid, reviews in every_kept(store).items() if mid not in damaged}
-    from pasur_cli.engine.accuracy import accuracy
+    from pasur_cli.engine.stats import accuracy
     book = book_of(found, damaged).with_accuracy(accuracy(r for reviews in kept.values() for r in reviews))
     if player is not None:
         book = book.of_player(player)
@@ -85,8 +85,8 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool, c
 def per_match(kept: dict[int, list[DealReview]], player: str) -> list[tuple[int, float]]:
     """(match id, the player's expected points lost per decision there) for each match with a
     reviewed deal in which they decided, in match order."""
-    from pasur_cli.engine.accuracy import accuracy
     from pasur_cli.engine.names import name_key
+    from pasur_cli.engine.stats import accuracy
     points = []
     for mid in sorted(kept):
         for a in accuracy(kept[mid]):
