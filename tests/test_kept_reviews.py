@@ -264,3 +264,24 @@ def test_kept_reviews_and_accuracy_speak_every_language(lang):
         assert theirs != ours
     assert "3" in said[0] and "2" in said[0]
     assert "Sara" in said[1] and "0.40" in said[1] and "30" in said[1]
+
+
+def test_a_file_of_schema_5_moves_to_6_keeping_its_trusted_snapshots(db, pasur):
+    """The step to schema 6 only adds a table: the snapshots' chain, which holds, is not written
+    again (it was, and reading a match from its snapshots inside that transaction found the file busy)."""
+    from pasur_cli.store.snapshots import chained, sql_crc
+    two_deals(db, 1)
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE reviews")
+    con.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    con.commit()
+    before = con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall()
+    con.close()
+    result = pasur("review", "--all")
+    assert result.exit_code == 0, result.output
+    con = sqlite3.connect(db)
+    con.create_function("pasur_crc", 1, sql_crc)
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
+    assert con.execute("SELECT * FROM snapshots ORDER BY seq").fetchall() == before and chained(con, 1)
+    assert con.execute("SELECT count(*) FROM reviews").fetchone()[0] == 1
+    con.close()

@@ -103,8 +103,9 @@ def _to_5(db: sqlite3.Connection) -> None:
 
 
 def _to_6(db: sqlite3.Connection) -> None:
-    """Schema 5 to 6: the kept reviews (a new table, empty: `pasur review` and `review --all` fill it)."""
-    db.execute(_REVIEWS)
+    """Schema 5 to 6: the kept reviews (a new table, empty: `pasur review` and `review --all` fill it;
+    a file that has it already keeps it)."""
+    db.execute(_REVIEWS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
 
 
 MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
