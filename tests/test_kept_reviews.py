@@ -39,7 +39,7 @@ def two_deals(db, deals: int = 2):
 def rows(db) -> list[tuple]:
     con = sqlite3.connect(db)
     try:
-        return con.execute("SELECT match_id, deal, seq, engine, log_crc, crc, review FROM reviews"
+        return con.execute("SELECT match_id, deal, seq, engine, log_crc, crc, review, accuracy FROM reviews"
                            " ORDER BY match_id, deal").fetchall()
     finally:
         con.close()
@@ -77,7 +77,8 @@ DAMAGES = {
     "its checksum changed": "UPDATE reviews SET crc = crc + 4096 WHERE deal = 1",
     "no review, with its checksum made to match": "UPDATE reviews SET review = '{\"deal\": 1, \"plays\": [7]}',"
                                                   " crc = pasur_row_crc(match_id, deal, seq, engine, log_crc,"
-                                                  " '{\"deal\": 1, \"plays\": [7]}') WHERE deal = 1",
+                                                  " '{\"deal\": 1, \"plays\": [7]}', accuracy) WHERE deal = 1",
+    "an accuracy figure changed": "UPDATE reviews SET accuracy = replace(accuracy, '[', '[1') WHERE deal = 1",
 }
 
 
@@ -86,17 +87,21 @@ def test_a_damaged_kept_review_is_refused_made_again_and_said(db, pasur, monkeyp
     two_deals(db, 1)
     first = pasur("review", "--match", 1, "--json")
     con = sqlite3.connect(db)
-    con.create_function("pasur_row_crc", 6, row_crc)
+    con.create_function("pasur_row_crc", 7, row_crc)
     con.execute(DAMAGES[damage])
     con.commit()
     con.close()
     made = counting(monkeypatch)
+    # stats reads the kept accuracy, never the review: a row whose checksum holds is counted there
+    counted = 1 if damage.startswith("no review") else 0
+    assert [p["reviewed_deals"] for p in json.loads(pasur("stats", "--json").stdout)["players"]] == [counted] * 2
     again = pasur("review", "--match", 1, "--json")
     assert again.exit_code == 0 and made == [1]
     assert "Match 1, deal 1: the kept review is damaged" in again.stderr
     assert json.loads(again.stdout) == json.loads(first.stdout)  # what is shown is the fresh review
     third = pasur("review", "--match", 1, "--json")  # kept again, whole: trusted
     assert third.exit_code == 0 and not third.stderr and made == [1]
+    assert [p["reviewed_deals"] for p in json.loads(pasur("stats", "--json").stdout)["players"]] == [1, 1]
 
 
 def test_a_change_of_the_analysis_engine_makes_every_kept_review_again(db, pasur, monkeypatch):

@@ -5,8 +5,10 @@ A row (table ``reviews``) holds the deal's number, the action that finished it (
 analysis engine's version that made it (``ANALYSIS_VERSION``), ``log_crc``: the CRC-32 of the
 match's action lines up to ``seq`` (the log it reviewed; the snapshots' running ``log_crc`` is the
 same figure), the review as the JSON of ``DealReview.as_dict`` (``review_text``, read back by
-``read_review``: the one writer and the one reader, every field of the review whole), and ``crc``,
-the CRC-32 of all of these (``row_crc``).
+``read_review``: the one writer and the one reader, every field of the review whole), each
+player's accuracy in it (``accuracy_text`` of ``engine.stats.deal_accuracy``, read back by
+``read_accuracy``: what `stats` adds up without reading the reviews), and ``crc``, the CRC-32 of
+all of these (``row_crc``).
 
 A row is trusted when its checksum holds and its review reads; else it is *damaged*: refused,
 made again, and said so. A trusted row whose engine is not this one's, or whose log is not the
@@ -16,6 +18,7 @@ snapshot of another engine is. Works through the Store's public methods alone.
 
 from __future__ import annotations
 
+import functools
 import json
 import types
 import zlib
@@ -27,10 +30,11 @@ from pasur_cli.store.snapshots import as_json
 
 if TYPE_CHECKING:
     from pasur_cli.engine.advice import DealReview
+    from pasur_cli.engine.stats import Accuracy
     from pasur_cli.store.database import Store
 
 FIRST_SCHEMA = 6  # the schema that has the table
-COLUMNS = "match_id, deal, seq, engine, log_crc, crc, review"  # a row, in this order
+COLUMNS = "match_id, deal, seq, engine, log_crc, crc, review, accuracy"  # a row, in this order
 
 
 class Kept(Value):
@@ -72,7 +76,7 @@ def _typed(hint: Any, data: Any) -> Any:
             return hint.from_dict(data)  # its own reader (Card)
         if not isinstance(data, dict) or not set(data) <= set(hint._fields):
             raise TypeError(f"a {hint.__name__} is a dict of its fields")
-        hints = get_type_hints(hint)
+        hints = _hints(hint)
         return hint(**{name: _typed(hints[name], value) for name, value in data.items()})
     origin, args = get_origin(hint), get_args(hint)
     if origin is tuple:
@@ -93,6 +97,12 @@ def _typed(hint: Any, data: Any) -> Any:
     raise TypeError(f"{data!r} is no {hint}")
 
 
+@functools.cache
+def _hints(kind: type) -> dict[str, Any]:
+    """The declared types of a Value's fields (resolved once a process)."""
+    return get_type_hints(kind)
+
+
 def _union(kinds: Sequence[Any], data: Any) -> Any:
     """``data`` as the first of ``kinds`` that takes it. Raises TypeError when none does."""
     for kind in kinds:
@@ -103,9 +113,33 @@ def _union(kinds: Sequence[Any], data: Any) -> Any:
     raise TypeError(f"{data!r} is none of {kinds}")
 
 
-def row_crc(match_id: int, deal: int, seq: int, engine: int, log_crc: int, review: str) -> int:
-    """A kept review's checksum: the CRC-32 of its match, deal, seq, engine, log checksum and review."""
-    return zlib.crc32(f"{match_id} {deal} {seq} {engine} {log_crc}\n{review}".encode())
+def row_crc(match_id: int, deal: int, seq: int, engine: int, log_crc: int, review: str, accuracy: str) -> int:
+    """A kept review's checksum: the CRC-32 of its match, deal, seq, engine, log checksum, review and accuracy."""
+    return zlib.crc32(f"{match_id} {deal} {seq} {engine} {log_crc}\n{review}\n{accuracy}".encode())
+
+
+def accuracy_text(review: DealReview) -> str:
+    """Each player's accuracy in ``review`` as kept: the JSON of {player: [decisions, lost]}."""
+    from pasur_cli.engine.stats import deal_accuracy
+    return as_json({a.player: [a.decisions, a.lost] for a in deal_accuracy(review)})
+
+
+def read_accuracy(text: object) -> tuple[Accuracy, ...]:
+    """The accuracies an ``accuracy_text`` stands for (one deal each). Raises ValueError (or
+    TypeError, RecursionError) when it is not one."""
+    from pasur_cli.engine.stats import Accuracy
+    if not isinstance(text, str):
+        raise TypeError("kept accuracy is text")
+    data = json.loads(text, parse_constant=_refuse)
+    if not isinstance(data, dict):
+        raise TypeError("kept accuracy is an object")
+    found = []
+    for player, value in data.items():
+        if (not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int
+                or type(value[1]) not in (int, float) or value[0] < 0 or value[1] < 0):
+            raise ValueError("kept accuracy is [decisions, lost] a player")
+        found.append(Accuracy(player, 1, value[0], float(value[1])))
+    return tuple(found)
 
 
 def log_crcs(texts: Sequence[str], ends: Iterable[int]) -> dict[int, int]:
@@ -120,19 +154,24 @@ def log_crcs(texts: Sequence[str], ends: Iterable[int]) -> dict[int, int]:
     return found
 
 
+def _holds(row: Sequence[Any], match_id: int) -> bool:
+    """Whether a row (deal, seq, engine, log_crc, crc, review, accuracy) is what pasur wrote: its
+    columns of their types and its checksum right."""
+    deal, seq, engine, log_crc, crc, text, accuracy = row
+    return (all(type(n) is int for n in (deal, seq, engine, log_crc, crc)) and isinstance(text, str)
+            and isinstance(accuracy, str) and row_crc(match_id, deal, seq, engine, log_crc, text, accuracy) == crc)
+
+
 def _trusted(row: Sequence[Any], match_id: int) -> Any:
-    """The DealReview of a row (deal, seq, engine, log_crc, crc, review) whose checksum holds,
-    else None."""
-    deal, seq, engine, log_crc, crc, text = row
-    if not all(type(n) is int for n in (deal, seq, engine, log_crc, crc)) or not isinstance(text, str):
-        return None
-    if row_crc(match_id, deal, seq, engine, log_crc, text) != crc:
+    """The DealReview of a row (deal, seq, engine, log_crc, crc, review, accuracy) whose checksum
+    holds and whose review reads as its deal's, else None."""
+    if not _holds(row, match_id):
         return None
     try:
-        review = read_review(text)
+        review = read_review(row[5])
     except (ValueError, TypeError, KeyError, RecursionError):
         return None
-    return review if review.deal == deal else None
+    return review if review.deal == row[0] else None
 
 
 def kept(store: Store, match_id: int, texts: Sequence[str], ends: Sequence[int]) -> Kept:
@@ -142,8 +181,8 @@ def kept(store: Store, match_id: int, texts: Sequence[str], ends: Sequence[int])
     from pasur_cli.engine.advice import ANALYSIS_VERSION
     if store.schema < FIRST_SCHEMA:  # a file of an older schema read as it is: nothing kept yet
         return Kept({})
-    rows = store.db.execute("SELECT deal, seq, engine, log_crc, crc, review FROM reviews WHERE match_id = ?"
-                            " ORDER BY deal", (match_id,)).fetchall()
+    rows = store.db.execute("SELECT deal, seq, engine, log_crc, crc, review, accuracy FROM reviews"
+                            " WHERE match_id = ? ORDER BY deal", (match_id,)).fetchall()
     logs = log_crcs(texts, ends)
     good, damaged = {}, []
     for row in rows:
@@ -163,16 +202,16 @@ def review_row(match_id: int, review: DealReview, texts: Sequence[str], ends: Se
     from pasur_cli.engine.advice import ANALYSIS_VERSION
     seq = ends[review.deal - 1]
     log_crc = log_crcs(texts, [seq])[seq]
-    text = review_text(review)
+    text, accuracy = review_text(review), accuracy_text(review)
     return (match_id, review.deal, seq, ANALYSIS_VERSION, log_crc,
-            row_crc(match_id, review.deal, seq, ANALYSIS_VERSION, log_crc, text), text)
+            row_crc(match_id, review.deal, seq, ANALYSIS_VERSION, log_crc, text, accuracy), text, accuracy)
 
 
 def keep(store: Store, row: Sequence[Any]) -> None:
     """Keep a ``review_row`` in a transaction of its own, in place of any row of that deal. Raises
     StoreError when the file cannot be written."""
     with store.transaction() as db:
-        db.execute(f"INSERT OR REPLACE INTO reviews ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+        db.execute(f"INSERT OR REPLACE INTO reviews ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
 
 
 def is_kept(store: Store, row: Sequence[Any]) -> bool:
@@ -181,27 +220,30 @@ def is_kept(store: Store, row: Sequence[Any]) -> bool:
     return found is not None and found[0] == row[5]
 
 
-def every_kept(store: Store) -> dict[int, list[DealReview]]:
-    """Every match's trusted kept reviews, in deal order (a damaged or stale row is left out): read
-    without replaying any match, each row's log checksum compared with its match's log, which is
-    read in one pass. Loads the analysis engine only when a review is kept."""
+def every_accuracy(store: Store) -> dict[int, tuple[Accuracy, ...]]:
+    """Each match's accuracy per player over its trusted kept reviews (a damaged or stale row is
+    left out): read without replaying any match or reading any review, each row's log checksum
+    compared with its match's log, which is read in one pass. Loads the analysis engine only when
+    a review is kept (for its version)."""
+    from pasur_cli.engine.stats import combined
     if store.schema < FIRST_SCHEMA or store.db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 0:
         return {}
     from pasur_cli.engine.advice import ANALYSIS_VERSION
-    rows = store.db.execute("SELECT match_id, deal, seq, engine, log_crc, crc, review FROM reviews"
+    rows = store.db.execute("SELECT match_id, deal, seq, engine, log_crc, crc, review, accuracy FROM reviews"
                             " WHERE engine = ? ORDER BY match_id, deal", (ANALYSIS_VERSION,)).fetchall()
-    if not rows:
-        return {}
     wanted: dict[int, set[int]] = {}
     for row in rows:
         wanted.setdefault(row[0], set()).add(row[2])
     logs = _match_logs(store, wanted)
-    found: dict[int, list[DealReview]] = {}
+    found: dict[int, list[Accuracy]] = {}
     for match_id, *row in rows:
-        review = _trusted(row, match_id)
-        if review is not None and logs.get((match_id, row[1])) == row[3]:
-            found.setdefault(match_id, []).append(review)
-    return found
+        if not _holds(row, match_id) or logs.get((match_id, row[1])) != row[3]:
+            continue
+        try:
+            found.setdefault(match_id, []).extend(read_accuracy(row[6]))
+        except (ValueError, TypeError, RecursionError):
+            continue
+    return {match_id: combined(parts) for match_id, parts in found.items()}
 
 
 def _match_logs(store: Store, wanted: Mapping[int, set[int]]) -> dict[tuple[int, int], int]:

@@ -52,6 +52,7 @@ CREATE TABLE reviews (
     log_crc INTEGER NOT NULL,       -- CRC-32 of the match's action lines up to seq: the log it reviewed
     crc INTEGER NOT NULL,           -- CRC-32 of the row's other columns (pasur_cli.store.reviews.row_crc)
     review TEXT NOT NULL,           -- the JSON of the deal's DealReview.as_dict
+    accuracy TEXT NOT NULL,         -- JSON {player: [decisions, lost]} of that review (engine.stats.deal_accuracy)
     PRIMARY KEY (match_id, deal)
 );
 """

@@ -21,7 +21,7 @@ from pasur_cli.store.paths import check_path, default_path
 from pasur_cli.text.i18n import _
 
 if TYPE_CHECKING:
-    from pasur_cli.engine.advice import DealReview
+    from pasur_cli.engine.stats import Accuracy
 
 
 @click.command(cls=PasurCommand)
@@ -51,7 +51,7 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool, c
     from pasur_cli.text import render_stats, shapes
     found: list[Standing] = []
     damaged: list[int] = []
-    kept: dict[int, list[DealReview]] = {}
+    kept: dict[int, tuple[Accuracy, ...]] = {}
     given = ctx.meta.get("pasur.db")
     if os.path.exists(check_path(given if given is not None else default_path())):  # no database yet: no matches
         store = open_store(ctx)
@@ -60,10 +60,10 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool, c
                 found.append(read)
             else:
                 damaged.append(mid)
-        from pasur_cli.store.reviews import every_kept
-        kept = {mid: reviews for mid, reviews in every_kept(store).items() if mid not in damaged}
-    from pasur_cli.engine.stats import accuracy
-    book = book_of(found, damaged).with_accuracy(accuracy(r for reviews in kept.values() for r in reviews))
+        from pasur_cli.store.reviews import every_accuracy
+        kept = {mid: figures for mid, figures in every_accuracy(store).items() if mid not in damaged}
+    from pasur_cli.engine.stats import combined
+    book = book_of(found, damaged).with_accuracy(combined(a for figures in kept.values() for a in figures))
     if player is not None:
         book = book.of_player(player)
     if chart:
@@ -82,14 +82,9 @@ def stats(ctx: click.Context, player: str | None, as_json: bool, as_csv: bool, c
 
 
 
-def per_match(kept: dict[int, list[DealReview]], player: str) -> list[tuple[int, float]]:
+def per_match(kept: dict[int, tuple[Accuracy, ...]], player: str) -> list[tuple[int, float]]:
     """(match id, the player's expected points lost per decision there) for each match with a
     reviewed deal in which they decided, in match order."""
     from pasur_cli.engine.names import name_key
-    from pasur_cli.engine.stats import accuracy
-    points = []
-    for mid in sorted(kept):
-        for a in accuracy(kept[mid]):
-            if name_key(a.player) == name_key(player) and a.per_decision is not None:
-                points.append((mid, a.per_decision))
-    return points
+    return [(mid, a.per_decision) for mid in sorted(kept) for a in kept[mid]
+            if name_key(a.player) == name_key(player) and a.per_decision is not None]
