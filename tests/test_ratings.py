@@ -121,7 +121,7 @@ def test_stats_ratings_of_two_three_and_four_player_matches(pasur):
 def test_a_player_s_rating_over_time_is_drawn(pasur):
     tally_win(pasur, ["Ali", "Sara"])
     tally_win(pasur, ["Ali", "Sara"])
-    result = pasur("stats", "--player", "ali", "--chart", "--ascii")
+    result = pasur("stats", "--ratings", "--player", "ali", "--chart", "--ascii")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Ali: rating ") and lines[0].endswith("after 2 matches.")

@@ -48,6 +48,9 @@ HINT_MOST = 96  # are close, up to these (its time: bench/strength.py --speed)
 GUESSES_MOST = 10_000  # the most guessed deals a caller may ask an option be played in (effort, most)
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5)
 INDEX = {card: i for i, card in enumerate(DECK)}
+# The analysis that made a review: raise it whenever a change of the search, the weighing, the
+# efforts above or DealReview's fields may change a deal's review, so that kept reviews are made again.
+ANALYSIS_VERSION = 1
 
 
 class Advice(Value):

@@ -13,6 +13,8 @@ them with each finished deal, so `pasur stats` reads one row a match):
 - head to head: for every two players who were opponents in a finished match, how many of those
   matches each won (a win counts against every player of every other side; partners are not
   opponents).
+- accuracy (``accuracy``, ``RecordBook.with_accuracy``): per player, the expected points lost per
+  decision with a choice over the reviewed deals (``engine.advice.review``).
 
 Names are matched as ``pasur_cli.engine.match.name_key`` matches a typed name with a player (any case,
 Arabic or Persian yeh and kaf); a name is shown as it is spelt in the newest match that has it.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pasur_cli.engine.arguments import check_type, wrong_type
 from pasur_cli.engine.errors import IllegalPlayError
@@ -30,6 +32,66 @@ from pasur_cli.engine.match import DealResult, Match
 from pasur_cli.engine.names import name_key
 from pasur_cli.engine.scoring import SideScore
 from pasur_cli.engine.values import Value
+
+if TYPE_CHECKING:
+    from pasur_cli.engine.advice import DealReview
+
+
+# -- accuracy -----------------------------------------------------------------------------
+# A player's accuracy: the expected points lost per decision with a choice (Pasur's "average
+# loss"), over any reviewed deals: one deal, a match, the record book. A decision counts when its
+# player had more than one legal option (``PlayReview.choices > 1``); a play with one option
+# decides nothing and is left out of both sums. Names are matched by ``name_key``.
+class Accuracy(Value):
+    """One player's accuracy over ``deals`` reviewed deals: ``decisions`` made with a choice and the
+    expected points ``lost`` in them."""
+
+    player: str
+    deals: int = 0
+    decisions: int = 0
+    lost: float = 0.0
+
+    @property
+    def per_decision(self) -> float | None:
+        """Expected points lost per decision with a choice (None before any decision)."""
+        return self.lost / self.decisions if self.decisions else None
+
+    def __add__(self, other: Accuracy) -> Accuracy:
+        """The accuracy over both sets of deals, named as ``other`` spells the player."""
+        return Accuracy(other.player, self.deals + other.deals, self.decisions + other.decisions,
+                        self.lost + other.lost)
+
+    def as_json(self) -> dict[str, object]:
+        """The figures and the rate made from them (``lost`` to two decimals, the rate to four)."""
+        rate = self.per_decision
+        return {"player": self.player, "deals": self.deals, "decisions": self.decisions,
+                "lost": round(self.lost, 2), "lost_per_decision": None if rate is None else round(rate, 4)}
+
+
+def deal_accuracy(review: DealReview) -> tuple[Accuracy, ...]:
+    """Each player's accuracy in one reviewed deal, in the order they first played."""
+    found: dict[str, Accuracy] = {}
+    for play in review.plays:
+        mine = found.get(play.player, Accuracy(play.player, 1))
+        if play.choices > 1:
+            mine = mine.replace(decisions=mine.decisions + 1, lost=mine.lost + play.loss)
+        found[play.player] = mine
+    return tuple(found.values())
+
+
+def accuracy(reviews: Iterable[DealReview]) -> tuple[Accuracy, ...]:
+    """Each player's accuracy over ``reviews`` (a match's, the record book's), in the order they
+    first played."""
+    return combined(a for review in reviews for a in deal_accuracy(review))
+
+
+def combined(parts: Iterable[Accuracy]) -> tuple[Accuracy, ...]:
+    """Accuracies of the same player (by ``name_key``) added up, in the order each player first comes."""
+    found: dict[str, Accuracy] = {}
+    for part in parts:
+        key = name_key(part.player)
+        found[key] = found[key] + part if key in found else part
+    return tuple(found.values())
 
 
 class BestDeal(Value):
@@ -55,6 +117,14 @@ class PlayerRecord(Value):
     two_clubs: int = 0
     ten_diamonds: int = 0
     best: BestDeal | None = None
+    reviewed: int = 0  # deals reviewed (kept reviews), and in them: decisions with a choice and
+    decisions: int = 0  # the expected points lost in those (engine.accuracy)
+    lost: float = 0.0
+
+    @property
+    def lost_per_decision(self) -> float | None:
+        """Expected points lost per decision with a choice, over the reviewed deals (None before any)."""
+        return self.lost / self.decisions if self.decisions else None
 
     @property
     def win_rate(self) -> float | None:
@@ -77,6 +147,8 @@ class PlayerRecord(Value):
             "clubs": self.clubs, "two_clubs": self.two_clubs, "ten_diamonds": self.ten_diamonds,
             "best_deal": None if self.best is None else
             {"points": self.best.points, "match": self.best.match, "deal": self.best.deal},
+            "reviewed_deals": self.reviewed, "decisions": self.decisions, "points_lost": round(self.lost, 2),
+            "lost_per_decision": _rounded(self.lost_per_decision),
         }
 
 
@@ -102,6 +174,17 @@ class RecordBook(Value):
                 "partnerships": [r.as_json() for r in self.partnerships],
                 "head_to_head": {a: dict(row) for a, row in self.head_to_head.items()},
                 "damaged": list(self.damaged)}
+
+    def with_accuracy(self, accuracies: Iterable[Accuracy]) -> RecordBook:
+        """The book with each player's accuracy over the reviewed deals (``engine.accuracy``; a
+        player matched by ``name_key``), every other figure as it was."""
+        found = {name_key(a.player): a for a in accuracies}
+        players = []
+        for record in self.players:
+            a = found.get(name_key(record.name))
+            players.append(record if a is None else record.replace(reviewed=a.deals, decisions=a.decisions,
+                                                                   lost=a.lost))
+        return self.replace(players=tuple(players))
 
     def of_player(self, name: str) -> RecordBook:
         """The part of the book about one player: their row, their partnerships, their head-to-head

@@ -140,7 +140,8 @@ class StoreFile:
         if version < SCHEMA_VERSION:
             if self.write:
                 self._migrate(db, version)
-                meta["unchained"] = "1" if version >= 2 else ""
+                if 2 <= version < 5:  # the steps to schema 4 and 5 change what the checksums cover: chain again
+                    meta["unchained"] = "1"  # (a later step that only adds tables keeps the chain that holds)
             else:
                 self.schema, self.legacy = version, version < 2
         self._unchained = self.write and meta.get("unchained") == "1"

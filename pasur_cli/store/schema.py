@@ -7,7 +7,7 @@ import sqlite3
 from pasur_cli.engine.rules import stored_rules
 from pasur_cli.store.snapshots import as_json
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -44,8 +44,21 @@ CREATE TABLE snapshots (
                                     -- (NULL in these three: written before schema 4, checked deal by deal)
     PRIMARY KEY (match_id, seq)
 );
+""" + """
+CREATE TABLE reviews (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    deal INTEGER NOT NULL,          -- the finished deal reviewed, from 1
+    seq INTEGER NOT NULL,           -- the action that finished it
+    engine INTEGER NOT NULL,        -- ANALYSIS_VERSION of the pasur that reviewed it
+    log_crc INTEGER NOT NULL,       -- CRC-32 of the match's action lines up to seq: the log it reviewed
+    crc INTEGER NOT NULL,           -- CRC-32 of the row's other columns (pasur_cli.store.reviews.row_crc)
+    review TEXT NOT NULL,           -- the JSON of the deal's DealReview.as_dict
+    accuracy TEXT NOT NULL,         -- JSON {player: [decisions, lost]} of that review (engine.stats.deal_accuracy)
+    PRIMARY KEY (match_id, deal)
+);
 """
-_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
+_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):SCHEMA.index("CREATE TABLE reviews")]
+_REVIEWS = SCHEMA[SCHEMA.index("CREATE TABLE reviews"):]
 EVENTS = """
 CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY,
@@ -136,5 +149,11 @@ def _to_7(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
+def _to_8(db: sqlite3.Connection) -> None:
+    """Schema 7 to 8: the kept reviews (a new table, empty: `pasur review` and `review --all` fill it;
+    a file that has it already keeps it)."""
+    db.execute(_REVIEWS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
+
+
 # MIGRATIONS[v:]: the steps from schema v (0 is none such)
-MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6, _to_7)
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6, _to_7, _to_8)

@@ -144,7 +144,7 @@ class Writes(Reads):
         return mid
 
     def delete(self, match_id: int, expect: Expected | None = None) -> int:
-        """Remove a match (damaged or not) with its log and snapshots; returns how many actions it had.
+        """Remove a match (damaged or not) with its log, snapshots and kept reviews; returns how many actions it had.
         Raises StaleError, deleting nothing, when it is not the match and revision ``expect`` names;
         NoMatchError when there is no such match."""
         check_id(match_id)
@@ -155,6 +155,7 @@ class Writes(Reads):
             count = int(db.execute("SELECT count(*) FROM actions WHERE match_id = ?", (match_id,)).fetchone()[0])
             _check_expect(expect, match_id, row[0], row[1], count)
             db.execute("DELETE FROM snapshots WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM reviews WHERE match_id = ?", (match_id,))
             db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
             db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
         return count

@@ -97,20 +97,23 @@ def _grid(rows: list[list[object]], headers: list[str], width: int, parts: int =
                        joint=" & ")
 
 
-def _record_rows(records: Iterable[PlayerRecord]) -> list[list[object]]:
+def _record_rows(records: Iterable[PlayerRecord], accuracy: bool = False) -> list[list[object]]:
+    """A row per record; with ``accuracy``, ending with the reviewed deals and the points lost a decision."""
     rows: list[list[object]] = []
     for r in records:
         rows.append([r.name, f"{r.won}/{r.matches}", _percent(r.won, r.matches), r.unfinished, r.deals,
                      _ratio(r.per_deal(r.points), 1), _ratio(r.per_deal(r.surs), 2),
                      _percent(r.clubs, r.deals), _percent(r.two_clubs, r.deals), _percent(r.ten_diamonds, r.deals),
-                     "-" if r.best is None else r.best.points])
+                     "-" if r.best is None else r.best.points,
+                     *([r.reviewed, _ratio(r.lost_per_decision, 2)] if accuracy else [])])
     return rows
 
 
-def _record_headers(look: Look, first: str) -> list[str]:
+def _record_headers(look: Look, first: str, accuracy: bool = False) -> list[str]:
     two, ten = ("2C", "10D") if look.ascii else ("2♣", "10♦")
     return [first, _("won/\nplayed"), _("win\nrate"), _("playing"), _("deals"), _("points\n/deal"),
-            _("surs\n/deal"), _("clubs"), two, ten, _("best\ndeal")]
+            _("surs\n/deal"), _("clubs"), two, ten, _("best\ndeal"),
+            *([_("reviewed\ndeals"), _("lost\n/decision")] if accuracy else [])]
 
 
 def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
@@ -122,12 +125,13 @@ def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
                                     matches=", ".join(str(m) for m in book.damaged))
     if not book.players:
         return _("No matches yet: start one with pasur new NAME NAME.") + left_out
+    reviewed = any(r.reviewed for r in book.players)  # the accuracy columns, once a deal is reviewed
     # each number with its own form (German "1 läuft", "2 laufen"); English has one for both
     parts = [look.say("Matches: {finished}, {playing}.",
                       finished=Words(Plural("{n} finished", "{n} finished", "n"), n=book.matches),
                       playing=Words(Plural("{n} still being played", "{n} still being played", "n"),
                                     n=book.unfinished)),
-             _grid(_record_rows(book.players), _record_headers(look, _("player")), width)]
+             _grid(_record_rows(book.players, reviewed), _record_headers(look, _("player"), reviewed), width)]
     if book.partnerships:
         parts.append(_("Partnerships (their side's figures):") + "\n"
                      + _grid(_record_rows(book.partnerships), _record_headers(look, _("partnership")), width))
@@ -142,6 +146,10 @@ def stats_text(look: Look, book: RecordBook, width: int = 80) -> str:
     parts.append(textwrap.fill(_("Playing: matches not finished, which add only their deals. Clubs, {two} and {ten}:"
                                  " in how many of their deals they took them. Surs: held at a deal's end.").format(
                                      two=two, ten=ten), width=width, break_long_words=False, break_on_hyphens=False))
+    if reviewed:
+        parts[-1] += "\n" + textwrap.fill(_("Lost/decision: expected points lost per decision with a choice, over"
+                                            " the reviewed deals (pasur review --all reviews every finished deal)."),
+                                          width=width, break_long_words=False, break_on_hyphens=False)
     parts[-1] += left_out
     return "\n\n".join(parts)
 
@@ -191,19 +199,21 @@ def score_csv_rows(score: dict[str, Any], running: Sequence[Mapping[str, int]]) 
 
 STATS_COLUMNS = ("matches", "won", "win_rate", "unfinished", "deals", "points", "points_per_deal", "surs",
                  "surs_per_deal", "clubs", "two_clubs", "ten_diamonds")
+ACCURACY_COLUMNS = ("reviewed_deals", "decisions", "points_lost", "lost_per_decision")
 
 
 def stats_csv_rows(book: RecordBook) -> tuple[list[str], list[list[object]]]:
     """One row per player, then per partnership (``kind`` says which), every figure of the book
     but the head-to-head table (which ``--json`` gives)."""
-    headers = ["kind", "name", *STATS_COLUMNS, "best_deal", "best_deal_match", "best_deal_number"]
+    headers = ["kind", "name", *STATS_COLUMNS, "best_deal", "best_deal_match", "best_deal_number", *ACCURACY_COLUMNS]
     rows: list[list[object]] = []
     for kind, records in (("player", book.players), ("partnership", book.partnerships)):
         for record in records:
             d = record.as_json()
             best = record.best
             rows.append([kind, record.name, *(d[k] for k in STATS_COLUMNS),
-                         *((best.points, best.match, best.deal) if best else (None, None, None))])
+                         *((best.points, best.match, best.deal) if best else (None, None, None)),
+                         *(d[k] for k in ACCURACY_COLUMNS)])
     return headers, rows
 
 
@@ -308,3 +318,39 @@ def _painted(look: Look, marker: str, number: int) -> str:
         return marker
     codes = {"blue": 34, "red": 31, "green": 32, "magenta": 35}
     return f"\x1b[{codes[COLORS[number]]}m{marker}\x1b[0m"
+
+
+# -- pasur stats --player NAME --chart ------------------------------------------------------
+def accuracy_chart(look: Look, player: str, points: Sequence[tuple[int, float]], width: int, height: int) -> str:
+    """A player's accuracy over time: the expected points lost per decision in each reviewed match
+    (``points``: match id and that figure, in the order played), a marker per match.
+    ``width`` and ``height`` are the characters it may fill."""
+    if not points:
+        return look.say("{player} has no reviewed deal yet: pasur review --all reviews every finished deal.",
+                        player=player)
+    import plotext as plt  # only here, as for the race
+    xs = list(range(1, len(points) + 1))
+    ys = [round(value, 2) for _, value in points]
+    top = max(max(ys) * 1.1, 0.5)
+    plt.clear_figure()
+    plt.limitsize(False, False)
+    plt.plotsize(max(width, 30), max(height - 3, 10))
+    plt.theme("clear")
+    plt.xlim(0.5, len(points) + 0.5)
+    plt.ylim(0, top)
+    shown = _sample(len(points), max((width - 10) // 6, 1))
+    plt.xticks([xs[i] for i in shown], [str(points[i][0]) for i in shown])
+    plt.xlabel(_("match"))
+    marker = ASCII_MARKERS[0] if look.ascii else MARKERS[0]
+    plt.plot(xs, ys, marker="." if look.ascii else "braille", color=COLORS[0])
+    plt.scatter(xs, ys, marker=marker, color=COLORS[0])
+    drawn = plt.build()
+    plt.clear_figure()
+    if not look.color:
+        drawn = plt.uncolorize(drawn)
+    drawn = "\n".join(row.rstrip() for row in drawn.split("\n"))
+    if look.ascii:
+        drawn = drawn.translate(BOX_TO_ASCII)
+    title = look.say("{player}: expected points lost per decision with a choice, one point per reviewed match"
+                     " (lower is better)", player=player)
+    return "\n".join([wrap(title, width, 2), drawn])

@@ -15,6 +15,7 @@ from pasur_cli.engine.errors import Plural, Words
 
 if TYPE_CHECKING:
     from pasur_cli.engine.advice import Advice, DealReview, PlayReview, Reason
+    from pasur_cli.engine.stats import Accuracy
     from pasur_cli.text.render import Look
 
 
@@ -265,3 +266,21 @@ def _table_before(play: PlayReview, reason: Reason) -> tuple[Card, ...]:
     if play.take:
         return tuple(sorted((*reason.left, *play.take)))
     return tuple(c for c in reason.left if c != play.card)
+
+
+def damaged_line(look: Look, match_id: int, deal: int) -> str:
+    """What is said of a kept review that was refused: damaged, not trusted, made again."""
+    return look.say("Match {match}, deal {deal}: the kept review is damaged; it was not trusted and was made again.",
+                    match=match_id, deal=deal)
+
+
+def accuracy_text(look: Look, accuracies: tuple[Accuracy, ...]) -> str:
+    """Each player's accuracy (expected points lost per decision with a choice) over the deals
+    reviewed, a line each under a heading."""
+    lines = [look.say("Accuracy, expected points lost per decision with a choice (lower is better):")]
+    for a in accuracies:
+        rate = "-" if a.per_decision is None else format(a.per_decision, ".2f")
+        lines.append("  " + look.say("{player}: {rate} over {decisions} in {deals}", player=a.player, rate=rate,
+                                     decisions=Words(Plural("{n} decision", "{n} decisions", "n"), n=a.decisions),
+                                     deals=Words(Plural("{n} deal", "{n} deals", "n"), n=a.deals)))
+    return "\n".join(lines)
