@@ -7,7 +7,7 @@ import sqlite3
 from pasur_cli.engine.rules import stored_rules
 from pasur_cli.store.snapshots import as_json
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -43,8 +43,20 @@ CREATE TABLE snapshots (
                                     -- (NULL in these three: written before schema 4, checked deal by deal)
     PRIMARY KEY (match_id, seq)
 );
+""" + """
+CREATE TABLE practice (
+    match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+    deal INTEGER NOT NULL,          -- a reviewed deal of the match (from 1)
+    play INTEGER NOT NULL,          -- the practised play's place in the deal's plays (from 1)
+    card TEXT NOT NULL,             -- its card's code: another card there is another position (the match changed)
+    found INTEGER NOT NULL,         -- 1: the last answer was the best option or within half a point of it
+    tries INTEGER NOT NULL,         -- answers given in all
+    seen INTEGER NOT NULL,          -- a counter: the position practised most recently has the highest
+    PRIMARY KEY (match_id, deal, play)
+);
 """
-_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):]
+_SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):SCHEMA.index("CREATE TABLE practice")]
+_PRACTICE = SCHEMA[SCHEMA.index("CREATE TABLE practice"):]
 
 
 def _to_2(db: sqlite3.Connection) -> None:
@@ -90,4 +102,10 @@ def _to_5(db: sqlite3.Connection) -> None:
     db.execute("INSERT OR REPLACE INTO meta VALUES ('unchained', '1')")  # until _chain_every_match
 
 
-MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
+def _to_6(db: sqlite3.Connection) -> None:
+    """Schema 5 to 6: the results of `pasur practice`, one row a position practised (a new
+    table; nothing else changes)."""
+    db.execute(_PRACTICE)
+
+
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6)  # MIGRATIONS[v:]: the steps from schema v (0 is none such)
