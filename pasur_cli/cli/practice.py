@@ -5,7 +5,7 @@ match: the only write is the answer's row (pasur_cli.store.practice)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from pasur_cli.cli.questions import ask_capture
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from pasur_cli.engine.advice import Advice
     from pasur_cli.engine.cards import Card
     from pasur_cli.engine.match import Match
-    from pasur_cli.engine.practice import Decision
+    from pasur_cli.engine.practice import DealKey, Decision
     from pasur_cli.store.database import Store
     from pasur_cli.text.render import Look
 
@@ -62,22 +62,20 @@ def player_named(matches: dict[int, Match], name: str, match_id: int | None) -> 
     raise IllegalPlayError("no match in the database has a player named {name}.", name=name.strip())
 
 
-def marked_decisions(store: Store, matches: dict[int, Match], player: str | None) -> list[Decision]:
-    """The marked decisions of ``player`` (everyone's when None) in the reviewed deals of
-    ``matches`` (every finished deal that was played, not tallied), in the book's order: the one
-    place practice reads reviews from. Today each deal is reviewed here, as `pasur review` reviews
-    it (``cli.advice.reviewed``, ``engine.advice.review``). Raises PasurError as ``review``."""
+def played_deals(matches: dict[int, Match]) -> list[DealKey]:
+    """Every finished deal of ``matches`` that was played (not tallied), as (match, deal), in order."""
+    return [(mid, r.number) for mid, match in matches.items() for r in match.results if not r.tallied]
+
+
+def marked_decisions(store: Store, matches: dict[int, Match], player: str | None, deal: DealKey) -> list[Decision]:
+    """The marked decisions of ``player`` (everyone's when None) in one finished deal (match,
+    number) of ``matches``, in order: the one place practice reads reviews from. Today the deal is
+    reviewed here, as `pasur review` reviews it (``cli.advice.reviewed``, ``engine.advice.review``).
+    Raises PasurError as ``review``."""
     from pasur_cli.cli.advice import reviewed
     from pasur_cli.engine.practice import marked
-
-    def played(match: Match) -> list[int]:
-        return [r.number for r in match.results if not r.tallied]
-    out: list[Decision] = []
-    for mid, match in matches.items():
-        if played(match):
-            for review in reviewed(store, mid, played):
-                out.extend(marked(mid, review, player))
-    return out
+    mid, number = deal
+    return marked(mid, reviewed(store, mid, lambda match: [number])[0], player)
 
 
 def option_values(decision: Decision, board: Match, hand: list[Card]) -> tuple[Advice, ...]:
@@ -133,20 +131,20 @@ class Practice:
         self.at_terminal, self.echo, self.refuse, self.width = at_terminal, echo, refuse, width
         self.found = self.answered = 0
 
-    def run(self, order: list[Decision]) -> None:
+    def run(self, order: Iterator[Decision]) -> None:
         """Ask every position of ``order`` in turn until the player leaves (q, Ctrl-C or the end of
         input), then say how many were found."""
         from pasur_cli.text.practice import done_text, summary_text
         try:
             for number, decision in enumerate(order, 1):
-                self.one(number, len(order), decision)
+                self.one(number, decision)
             self.echo(done_text(self.look))
         except (Leave, EOFError, KeyboardInterrupt):
             if self.at_terminal:
                 self.echo("")
         self.echo(summary_text(self.look, self.found, self.answered))
 
-    def one(self, number: int, count: int, decision: Decision) -> None:
+    def one(self, number: int, decision: Decision) -> None:
         """Show one position, read the answer, judge it, keep it and say how it went."""
         from pasur_cli.engine.advice import options as legal
         from pasur_cli.engine.practice import judge, position
@@ -156,7 +154,7 @@ class Practice:
         deal = board.deal
         assert deal is not None
         options = legal(deal, hand)
-        self.echo(position_text(self.look, number, count, decision, board, hand, options, self.width))
+        self.echo(position_text(self.look, number, decision, board, hand, options, self.width))
         card, take = self.answer(board, hand, options)
         answer = judge(option_values(decision, board, hand), card, take)
         record(self.store, decision.key, decision.review.card, answer.found)

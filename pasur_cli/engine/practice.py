@@ -8,12 +8,12 @@ many they held), the table, the piles and the deal's score are the replayed deal
 
 The order is a simple spaced repetition: positions missed the last time they were practised come
 first (the longest unseen first), then the ones never practised, then the ones found, the longest
-unseen first.
+unseen first (``practice_order``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from pasur_cli.engine.action import PlayAction
 from pasur_cli.engine.advice import MISTAKE, Advice, DealReview, PlayReview
@@ -26,6 +26,7 @@ from pasur_cli.engine.values import Value
 CLOSE = 0.5  # an answer within this many expected points of the best option is found too
 MARKED = MISTAKE  # a play that cost this many expected points or more is practised
 Key = tuple[int, int, int]  # a position in the record book: the match, the deal, the play (from 1)
+DealKey = tuple[int, int]  # a deal: the match, the deal's number
 
 
 class Decision(Value):
@@ -113,10 +114,22 @@ def judge(options: Iterable[Advice], card: Card, take: tuple[Card, ...]) -> Answ
     return Answer(chosen, listed[0])
 
 
-def practice_order(decisions: Iterable[Decision], practised: Mapping[Key, Practised]) -> list[Decision]:
-    """``decisions`` in the order they are practised: missed the last time first, then never
-    practised, then found; each group the longest unseen first (never practised: in the book's
-    order). A stored result whose card is not the decision's card is of another position."""
+def practice_order(deals: Iterable[DealKey], decisions: Callable[[DealKey], list[Decision]],
+                   practised: Mapping[Key, Practised]) -> Iterator[Decision]:
+    """The decisions of ``deals`` (each (match, deal), in the book's order) in the order they are
+    practised: missed the last time first, the longest unseen first; then never practised, in the
+    book's order; then found, the longest unseen first. ``decisions(deal)`` gives a deal's
+    decisions; it is asked lazily, at most once a deal, so the first positions come before every
+    deal is reviewed. A stored result whose card is not the decision's card is of another
+    position (the match was changed since): never practised."""
+    listed = list(deals)
+    known: dict[DealKey, list[Decision]] = {}
+
+    def of(deal: DealKey) -> list[Decision]:
+        if deal not in known:
+            known[deal] = decisions(deal)
+        return known[deal]
+
     def last(d: Decision) -> Practised | None:
         kept = practised.get(d.key)
         return kept if kept is not None and kept.card == d.review.card else None
@@ -125,8 +138,12 @@ def practice_order(decisions: Iterable[Decision], practised: Mapping[Key, Practi
         kept = last(d)
         return kept.seen if kept is not None else 0
 
-    listed = list(decisions)
-    missed = [d for d in listed if (p := last(d)) is not None and not p.found]
-    new = [d for d in listed if last(d) is None]
-    found = [d for d in listed if (p := last(d)) is not None and p.found]
-    return sorted(missed, key=seen) + new + sorted(found, key=seen)
+    def kept(found: bool) -> list[Decision]:
+        wanted = {key[:2] for key, p in practised.items() if p.found == found}
+        return sorted((d for deal in listed if deal in wanted for d in of(deal)
+                       if (p := last(d)) is not None and p.found == found), key=seen)
+
+    yield from kept(False)
+    for deal in listed:
+        yield from (d for d in of(deal) if last(d) is None)
+    yield from kept(True)

@@ -17,16 +17,13 @@ if TYPE_CHECKING:
     from pasur_cli.text.render import Look
 
 
-def opening_text(look: Look, count: int, player: str | None) -> str:
+def opening_text(look: Look, player: str | None) -> str:
     """What the practice holds, and what its values mean."""
     if player is None:
-        head = look.say_count("{count} position to practise, where a play cost 2 points or more.",
-                              "{count} positions to practise, where a play cost 2 points or more.", count,
-                              count=count)
+        head = look.say("The positions of the reviewed deals where a play cost 2 points or more, missed ones first.")
     else:
-        head = look.say_count("{count} position to practise, where a play of {player} cost 2 points or more.",
-                              "{count} positions to practise, where a play of {player} cost 2 points or more.",
-                              count, count=count, player=player)
+        head = look.say("The positions of the reviewed deals where a play of {player} cost 2 points or more,"
+                        " missed ones first.", player=player)
     return "\n".join([head, look.say("Each value is the expected margin of the deal's points over the other side"
                                      " (a swing, not points of one's own score). Type a play as in the session"
                                      " (7c 4d) or an option's number; q leaves.")])
@@ -40,14 +37,14 @@ def nothing_text(look: Look, player: str | None) -> str:
                     player=player)
 
 
-def position_text(look: Look, number: int, count: int, decision: Decision, board: Match, hand: list[Card],
+def position_text(look: Look, number: int, decision: Decision, board: Match, hand: list[Card],
                   options: list[tuple[Card, tuple[Card, ...]]], width: int) -> str:
-    """Position ``number`` of ``count``: where the match stood (``show``'s view of ``board``), the
+    """Position ``number``: where the match stood (``show``'s view of ``board``), the
     hand of the player to move and its legal options, numbered."""
     deal = board.deal
     assert deal is not None and deal.turn is not None
-    lines = [look.say("Position {number} of {count}: match {match}, deal {deal}, hand {hand}; {player} to play.",
-                      number=number, count=count, match=decision.match_id, deal=decision.deal, hand=deal.hand,
+    lines = [look.say("Position {number}: match {match}, deal {deal}, hand {hand}; {player} to play.",
+                      number=number, match=decision.match_id, deal=decision.deal, hand=deal.hand,
                       player=deal.turn),
              show_text(look, decision.match_id, board, width=width),
              look.say("{player} holds {hand}.", player=deal.turn, hand=look.cards(hand)),
@@ -86,6 +83,8 @@ def reason_text(look: Look, decision: Decision) -> str:
 
 def summary_text(look: Look, found: int, count: int) -> str:
     """How many of the positions answered were found."""
+    if not count:
+        return look.say("No position answered.")
     return look.say_count("{found} of {count} found.", "{found} of {count} found.", count, found=found, count=count)
 
 

@@ -3,6 +3,8 @@ one at a time, to find the better play; the results are kept, no match is change
 
 from __future__ import annotations
 
+import itertools
+
 import click
 
 from pasur_cli.cli.app import PasurCommand, complete_known_player, look, look_options, open_store, store_options
@@ -21,7 +23,7 @@ def practice(ctx: click.Context, player: str | None) -> None:
     option (or within half a point of it), with both values and the review's reason. q leaves
     with a summary. Positions missed come back first next time; the results are kept in the
     record book and no match is changed. With --match, that match's deals only."""
-    from pasur_cli.cli.practice import Practice, marked_decisions, matches_of, player_named
+    from pasur_cli.cli.practice import Practice, marked_decisions, matches_of, played_deals, player_named
     from pasur_cli.cli.screen import fit, terminal_width
     from pasur_cli.cli.terminal import lines
     from pasur_cli.engine.practice import practice_order
@@ -33,9 +35,11 @@ def practice(ctx: click.Context, player: str | None) -> None:
     named = ctx.meta.get("pasur.match_id")
     matches = matches_of(store, named)
     name = None if player is None else player_named(matches, player, named)
-    order = practice_order(marked_decisions(store, matches, name), practised(store))
+    order = practice_order(played_deals(matches), lambda deal: marked_decisions(store, matches, name, deal),
+                           practised(store))
     shown = look(ctx)
-    if not order:
+    first = next(order, None)  # the deals are reviewed until one has a position
+    if first is None:
         click.echo(nothing_text(shown, name))
         return
     with lines() as (read, at_terminal):
@@ -46,5 +50,5 @@ def practice(ctx: click.Context, player: str | None) -> None:
 
         def refuse(err: Exception) -> None:
             echo(_("Error: {message}").format(message=error_text(shown, err)))
-        echo(opening_text(shown, len(order), name))
-        Practice(store, matches, shown, read, at_terminal, echo, refuse, width).run(order)
+        echo(opening_text(shown, name))
+        Practice(store, matches, shown, read, at_terminal, echo, refuse, width).run(itertools.chain([first], order))
