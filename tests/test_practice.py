@@ -368,20 +368,20 @@ def test_practice_at_a_terminal_and_the_missed_position_comes_back_first(stored)
 @pytest.mark.soak
 def test_a_play_is_answered_within_half_a_second(pasur, db):
     """Every marked position of examples/season-1.json: rebuilding it and valuing every option (what
-    an answer waits for) takes at most half a second, at the median and at the slowest but two."""
+    an answer waits for) takes less than half a second (the best of three runs, on a shared machine)."""
     import time
 
     from pasur_cli.cli.practice import played_deals
     assert pasur("import", EXAMPLES / "season-1.json").exit_code == 0
     store = Store(str(db))
     matches = matches_of(store, 1)
-    times = []
+    times = {}
     for deal in played_deals(matches):
         for d in marked_decisions(store, matches, None, deal):
-            start = time.perf_counter()
-            board, hand = position(matches[1], d.deal, d.play)
-            option_values(d, board, hand)
-            times.append(time.perf_counter() - start)
+            for _run in range(3):
+                start = time.perf_counter()
+                board, hand = position(matches[1], d.deal, d.play)
+                option_values(d, board, hand)
+                times[d.key] = min(times.get(d.key, 1e9), time.perf_counter() - start)
     store.close()
-    times.sort()
-    assert len(times) > 10 and times[len(times) // 2] < 0.5 and times[-3] < 0.5, times
+    assert len(times) > 10 and max(times.values()) < 0.5, times

@@ -80,10 +80,10 @@ def marked_decisions(store: Store, matches: dict[int, Match], player: str | None
 
 def option_values(decision: Decision, board: Match, hand: list[Card]) -> tuple[Advice, ...]:
     """Every legal option of ``hand`` at ``decision``'s position (``board``) with its value, best
-    first: weighed now as `pasur hint` weighs a hand, with the review's effort (the review's values
-    name only the play made and the best option). Raises PasurError as ``hint``."""
-    from pasur_cli.engine.advice import REVIEW_EFFORT, REVIEW_MOST, hint
-    return hint(board, hand, effort=REVIEW_EFFORT, most=REVIEW_MOST)
+    first: weighed now, as `pasur hint` weighs a hand (the review's values name only the play made
+    and the best option). Raises PasurError as ``hint``."""
+    from pasur_cli.engine.advice import hint
+    return hint(board, hand)
 
 
 def quit_words() -> dict[str, str]:
