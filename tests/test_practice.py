@@ -16,6 +16,7 @@ import pexpect
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from simulate import random_table
 
 from pasur_cli.cli.practice import marked_decisions, matches_of, option_values
 from pasur_cli.engine.advice import MISTAKE, Advice, PlayReview, hint, options, quick
@@ -129,6 +130,33 @@ def test_each_position_is_the_match_replayed_to_the_play_with_the_hand_then_held
         assert len(hand) == deal.cards_left()["Sara"] and decision.review.card in hand
         assert set(deal.verify_play(decision.review.card, decision.review.take)) == set(decision.review.take)
         assert len(valued) == len(options(deal, hand)) == decision.review.choices
+
+
+@pytest.mark.parametrize("players", [["Ali", "Sara", "Reza"], ["Ali", "Sara", "Reza", "Mina"]])
+def test_every_play_of_a_deal_of_three_or_four_is_rebuilt_where_it_was_made(players):
+    """Each play of a deal played by the playout policy: the rebuilt board has had exactly the
+    plays before it, the player to move holds as many cards as the engine says, among them the
+    card they played, and the play is legal there."""
+    rng = random.Random(len(players))
+    match = Match(players, PRESETS["standard"])
+    table, stock = random_table(rng, match.rules)
+    match.start_deal(table)
+    hands: dict[str, list] = {}
+    while match.deal is not None:
+        deal = match.deal
+        if deal.played % (4 * len(players)) == 0:
+            hands = {p: [stock.pop() for _ in range(4)] for p in players}
+        card, take = quick(match, hands[deal.turn])
+        hands[deal.turn].remove(card)
+        match.play(card, list(take))
+    plays = match.log[1:]
+    assert len(plays) == 48
+    for k, made in enumerate(plays, 1):
+        board, hand = position(match, 1, k)
+        deal = board.deal
+        assert deal.played == k - 1 and deal.turn == made.by
+        assert len(hand) == deal.cards_left()[deal.turn] and made.card in hand
+        assert set(deal.verify_play(made.card, made.take)) == set(made.take)
 
 
 def test_a_position_a_log_does_not_have_is_refused():
@@ -356,6 +384,7 @@ def test_practice_at_a_terminal_and_the_missed_position_comes_back_first(stored)
         child.expect_exact("Sara holds ")
         held = child.readline().strip()
         assert held == f"{look.cards(hand2)}.", (d2, held)  # the missed one, before the found first play
+        child.expect_exact("Your play (cards or a number; q leaves): ")
         child.sendcontrol("d")
         child.expect_exact("No position answered.")
         child.expect(pexpect.EOF)

@@ -62,9 +62,11 @@ def player_named(matches: dict[int, Match], name: str, match_id: int | None) -> 
     raise IllegalPlayError("no match in the database has a player named {name}.", name=name.strip())
 
 
-def played_deals(matches: dict[int, Match]) -> list[DealKey]:
-    """Every finished deal of ``matches`` that was played (not tallied), as (match, deal), in order."""
-    return [(mid, r.number) for mid, match in matches.items() for r in match.results if not r.tallied]
+def played_deals(matches: dict[int, Match], player: str | None = None) -> list[DealKey]:
+    """Every finished deal of ``matches`` (of those ``player`` played in, when given) that was
+    played (not tallied), as (match, deal), in order."""
+    return [(mid, r.number) for mid, match in matches.items() if player is None or find_name(match.players, player)
+            for r in match.results if not r.tallied]
 
 
 def marked_decisions(store: Store, matches: dict[int, Match], player: str | None, deal: DealKey) -> list[Decision]:

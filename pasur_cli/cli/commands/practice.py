@@ -4,6 +4,7 @@ one at a time, to find the better play; the results are kept, no match is change
 from __future__ import annotations
 
 import itertools
+import sys
 
 import click
 
@@ -24,9 +25,9 @@ def practice(ctx: click.Context, player: str | None) -> None:
     with a summary. Positions missed come back first next time; the results are kept in the
     record book and no match is changed. With --match, that match's deals only."""
     from pasur_cli.cli.practice import Practice, marked_decisions, matches_of, played_deals, player_named
-    from pasur_cli.cli.screen import fit, terminal_width
+    from pasur_cli.cli.screen import fit, is_terminal, terminal_width
     from pasur_cli.cli.terminal import lines
-    from pasur_cli.engine.practice import practice_order
+    from pasur_cli.engine.practice import Decision, practice_order
     from pasur_cli.store.practice import practised
     from pasur_cli.text.i18n import _
     from pasur_cli.text.practice import nothing_text, opening_text
@@ -35,9 +36,13 @@ def practice(ctx: click.Context, player: str | None) -> None:
     named = ctx.meta.get("pasur.match_id")
     matches = matches_of(store, named)
     name = None if player is None else player_named(matches, player, named)
-    order = practice_order(played_deals(matches), lambda deal: marked_decisions(store, matches, name, deal),
-                           practised(store))
     shown = look(ctx)
+
+    def decisions(deal: tuple[int, int]) -> list[Decision]:
+        if is_terminal(sys.stderr):  # a review takes a few seconds: say why nothing is shown yet
+            click.echo(shown.say("Reviewing deal {deal} of match {match}…", deal=deal[1], match=deal[0]), err=True)
+        return marked_decisions(store, matches, name, deal)
+    order = practice_order(played_deals(matches, name), decisions, practised(store))
     first = next(order, None)  # the deals are reviewed until one has a position
     if first is None:
         click.echo(nothing_text(shown, name))
