@@ -284,6 +284,7 @@ def test_practice_speaks_every_language(pasur, stored, lang):
     assert result.exit_code == 0, result.output
     for english in ("Position 1", "Options:", "Found:", "In the match:", "found.", "Each value"):
         assert english not in result.output
+    assert "\\u20" not in result.output  # the review's line keeps its isolates as they are, not escaped
     set_language(lang)
     try:
         assert _("Options:") in result.output and _("session command word: quit")

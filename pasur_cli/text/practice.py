@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pasur_cli.text.layout import Drawn
 from pasur_cli.text.render import show_text
 from pasur_cli.text.review import option_words, play_line, points
 
@@ -47,7 +48,7 @@ def position_text(look: Look, number: int, decision: Decision, board: Match, han
                       number=number, match=decision.match_id, deal=decision.deal, hand=deal.hand,
                       player=deal.turn),
              show_text(look, decision.match_id, board, width=width),
-             look.say("{player} holds {hand}.", player=deal.turn, hand=look.cards(hand)),
+             look.say("{player} holds {hand}.", player=deal.turn, hand=tuple(hand)),
              look.say("Options:")]
     lines.extend(f"  {n}) {look.fact(option_words(card, take))}" for n, (card, take) in enumerate(options, 1))
     return "\n".join(lines)
@@ -78,7 +79,7 @@ def answer_text(look: Look, answer: Answer, decision: Decision) -> str:
 def reason_text(look: Look, decision: Decision) -> str:
     """The review's word on the play made in the match: its label, its cost and the better option
     (the review's reason sentence, when its values carry one)."""
-    return play_line(look, decision.review)
+    return Drawn(play_line(look, decision.review))  # drawn: its isolates are not escaped again
 
 
 def summary_text(look: Look, found: int, count: int) -> str:
