@@ -97,7 +97,7 @@ def sara_positions(db) -> list[tuple[Decision, Match, list, list[Advice]]]:
     option valued (best first), as practice finds them."""
     store = Store(str(db))
     try:
-        found = marked_decisions(store, matches_of(store, 1), "Sara", (1, 1))
+        found = marked_decisions(matches_of(store, 1), "Sara", (1, 1))
         out = []
         for d in found:
             board, hand = position(store.load(1, full=True).replay(), d.deal, d.play)
@@ -407,7 +407,7 @@ def test_a_play_is_answered_within_half_a_second(pasur, db):
     matches = matches_of(store, 1)
     times = {}
     for deal in played_deals(matches):
-        for d in marked_decisions(store, matches, None, deal):
+        for d in marked_decisions(matches, None, deal):
             for _run in range(3):
                 start = time.perf_counter()
                 board, hand = position(matches[1], d.deal, d.play)

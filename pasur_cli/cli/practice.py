@@ -69,15 +69,15 @@ def played_deals(matches: dict[int, Match], player: str | None = None) -> list[D
             for r in match.results if not r.tallied]
 
 
-def marked_decisions(store: Store, matches: dict[int, Match], player: str | None, deal: DealKey) -> list[Decision]:
-    """The marked decisions of ``player`` (everyone's when None) in one finished deal (match,
-    number) of ``matches``, in order: the one place practice reads reviews from. Today the deal is
-    reviewed here, as `pasur review` reviews it (``cli.advice.reviewed``, ``engine.advice.review``).
-    Raises PasurError as ``review``."""
-    from pasur_cli.cli.advice import reviewed
+def marked_decisions(matches: dict[int, Match], player: str | None, deal: DealKey) -> list[Decision]:
+    """The marked decisions of ``player`` (everyone's when None) in one finished deal (match id,
+    number) of ``matches`` (each replayed from its whole log), in order: the one place practice
+    reads reviews from. Today the deal is reviewed here, as `pasur review` reviews it
+    (``engine.advice.review``, its seed and effort). Raises PasurError as ``review``."""
+    from pasur_cli.engine.advice import review
     from pasur_cli.engine.practice import marked
     mid, number = deal
-    return marked(mid, reviewed(store, mid, lambda match: [number])[0], player)
+    return marked(mid, review(matches[mid], number), player)
 
 
 def option_values(decision: Decision, board: Match, hand: list[Card]) -> tuple[Advice, ...]:
