@@ -350,8 +350,8 @@ def spawn(db, *args: str) -> pexpect.spawn:
 
 @TTY
 def test_practice_at_a_terminal_and_the_missed_position_comes_back_first(stored):
-    """At a terminal: the right answer (the sur), a wrong answer with both values and the review's
-    reason, q and the summary; the next practice shows the missed position first, before the one
+    """At a terminal: the right answer (the sur), a capture question cancelled by Ctrl-C, a wrong
+    answer with both values and the review's reason, q and the summary; the next practice shows the missed position first, before the one
     found; no match changed."""
     positions = sara_positions(stored)
     (d2, board2, hand2, second) = positions[1]
@@ -366,6 +366,11 @@ def test_practice_at_a_terminal_and_the_missed_position_comes_back_first(stored)
         child.expect_exact("Found: AS taking")
         child.expect_exact("In the match: hand 1: Sara trails KD")
         child.expect_exact(f"Sara holds {look.cards(hand2)}.")
+        child.expect_exact("Your play (cards or a number; q leaves): ")
+        child.sendline("ad")  # two captures: the question, where Ctrl-C cancels the answer, not the practice
+        child.expect_exact("AD can take: 1) ")
+        child.expect_exact("Which one? ")
+        child.sendintr()
         child.expect_exact("Your play (cards or a number; q leaves): ")
         child.sendline(str(number_of(board2, hand2, worst)))
         child.expect_exact("Not found: ")

@@ -34,6 +34,10 @@ class Leave(Exception):
     """The player asked to leave the practice (``q``, the session's quit words)."""
 
 
+class Cancelled(Exception):
+    """The player cancelled the answer at the capture question (Ctrl-C there, as in the session)."""
+
+
 def matches_of(store: Store, match_id: int | None) -> dict[int, Match]:
     """The matches practised, each replayed from its whole log, by id in the book's order: match
     ``match_id`` alone when given (raises NoMatchError or DamagedError for it), else every match
@@ -166,19 +170,30 @@ class Practice:
 
     def answer(self, board: Match, hand: list[Card], options: list[Option]) -> Option:
         """Read lines until one is a legal option of ``hand``; each refusal is said and the
-        question asked again. Raises Leave, EOFError or KeyboardInterrupt when the player leaves."""
+        question asked again, as it is after Ctrl-C at the capture question. Raises Leave,
+        EOFError or KeyboardInterrupt when the player leaves."""
         from pasur_cli.text.practice import prompt_text
         deal = board.deal
         assert deal is not None
         prompt = prompt_text(self.look) if self.at_terminal else ""  # piped: lines are read without one
 
         def ask(card: Card) -> list[Card] | None:
-            return ask_capture(card, deal, self.read, self.look, self.echo, self.refuse, prompted=self.at_terminal)
+            try:
+                return ask_capture(card, deal, self.read, self.look, self.echo, self.refuse,
+                                   prompted=self.at_terminal)
+            except KeyboardInterrupt:  # cancels this answer, not the practice
+                handled = getattr(self.read, "handled", None)
+                if handled is not None:
+                    handled()
+                self.echo("")
+                raise Cancelled from None
         while True:
             try:
                 chosen = read_play(self.read(prompt), board, hand, options, ask)
             except PasurError as err:
                 self.refuse(err)
+                continue
+            except Cancelled:
                 continue
             if chosen is not None:
                 return chosen
