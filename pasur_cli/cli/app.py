@@ -189,7 +189,8 @@ COMMANDS = {
     "check": "check", "rules": "rules", "new": "new", "deal": "deal", "play": "play", "undo": "undo",
     "show": "show", "score": "score", "matches": "matches", "session": "session", "tally": "tally",
     "export": "export", "import": "import_", "delete": "delete", "log": "log",
-    "stats": "stats", "review": "review", "hint": "hint", "serve": "serve", "event": "event",
+    "stats": "stats", "review": "review", "hint": "hint", "practice": "practice", "serve": "serve",
+    "event": "event",
 }
 
 BIGGEST = 2**63 - 1  # the largest id or count SQLite holds

@@ -7,7 +7,7 @@ import sqlite3
 from pasur_cli.engine.rules import stored_rules
 from pasur_cli.store.snapshots import as_json
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -56,9 +56,20 @@ CREATE TABLE reviews (
     accuracy TEXT NOT NULL,         -- JSON {player: [decisions, lost]} of that review (engine.stats.deal_accuracy)
     PRIMARY KEY (match_id, deal)
 );
+CREATE TABLE practice (
+    match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+    deal INTEGER NOT NULL,          -- a reviewed deal of the match (from 1)
+    play INTEGER NOT NULL,          -- the practised play's place in the deal's plays (from 1)
+    card TEXT NOT NULL,             -- its card's code: another card there is another position (the match changed)
+    found INTEGER NOT NULL,         -- 1: the last answer was the best option or within half a point of it
+    tries INTEGER NOT NULL,         -- answers given in all
+    seen INTEGER NOT NULL,          -- a counter: the position practised most recently has the highest
+    PRIMARY KEY (match_id, deal, play)
+);
 """
 _SNAPSHOTS = SCHEMA[SCHEMA.index("CREATE TABLE snapshots"):SCHEMA.index("CREATE TABLE reviews")]
-_REVIEWS = SCHEMA[SCHEMA.index("CREATE TABLE reviews"):]
+_REVIEWS = SCHEMA[SCHEMA.index("CREATE TABLE reviews"):SCHEMA.index("CREATE TABLE practice")]
+_PRACTICE = SCHEMA[SCHEMA.index("CREATE TABLE practice"):]
 EVENTS = """
 CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY,
@@ -155,5 +166,12 @@ def _to_8(db: sqlite3.Connection) -> None:
     db.execute(_REVIEWS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
 
 
+def _to_9(db: sqlite3.Connection) -> None:
+    """Schema 8 to 9: the results of `pasur practice`, one row a position practised (a new
+    table; nothing else changes). A file made with it already (an older schema version written
+    over a newer file, as tests make one) keeps it."""
+    db.execute(_PRACTICE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
+
+
 # MIGRATIONS[v:]: the steps from schema v (0 is none such)
-MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6, _to_7, _to_8)
+MIGRATIONS = (_to_2, _to_2, _to_3, _to_4, _to_5, _to_6, _to_7, _to_8, _to_9)
