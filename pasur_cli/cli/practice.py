@@ -73,21 +73,25 @@ def played_deals(matches: dict[int, Match], player: str | None = None) -> list[D
             for r in match.results if not r.tallied]
 
 
-def marked_decisions(matches: dict[int, Match], player: str | None, deal: DealKey) -> list[Decision]:
+def marked_decisions(store: Store, player: str | None, deal: DealKey) -> list[Decision]:
     """The marked decisions of ``player`` (everyone's when None) in one finished deal (match id,
-    number) of ``matches`` (each replayed from its whole log), in order: the one place practice
-    reads reviews from. Today the deal is reviewed here, as `pasur review` reviews it
-    (``engine.advice.review``, its seed and effort). Raises PasurError as ``review``."""
-    from pasur_cli.engine.advice import review
+    number), in order: the one place practice reads reviews from. The deal's kept review is read
+    (store.reviews), else it is made as `pasur review` makes it and kept (``cli.advice.reviewed``).
+    Raises PasurError as ``review``."""
+    from pasur_cli.cli.advice import reviewed
     from pasur_cli.engine.practice import marked
     mid, number = deal
-    return marked(mid, review(matches[mid], number), player)
+    reviews, _damaged = reviewed(store, mid, lambda match: [number], lambda: store if store.write else None)
+    return marked(mid, reviews[0], player)
 
 
 def option_values(decision: Decision, board: Match, hand: list[Card]) -> tuple[Advice, ...]:
     """Every legal option of ``hand`` at ``decision``'s position (``board``) with its value, best
-    first: weighed now, as `pasur hint` weighs a hand (the review's values name only the play made
-    and the best option). Raises PasurError as ``hint``."""
+    first: the review's own values when it kept them (a review made by this pasur weighs every
+    option of a marked play), else weighed now as `pasur hint` weighs a hand. Raises PasurError as
+    ``hint``."""
+    if decision.review.options:
+        return decision.review.options
     from pasur_cli.engine.advice import hint
     return hint(board, hand)
 
