@@ -180,6 +180,8 @@ def test_a_round_robin_of_four_teams(pasur, db):
         assert "Seats: 1 " in out.output and "4 " in out.output
         for _, _, a, b, mid in [r for r in rows(db) if r[0] == number]:
             tally_out(pasur, mid, a.split(" & ")[0], b.split(" & ")[0])
+    tables = {m["match"]: m["table"] for m in json.loads(pasur("matches", "--json").output)}
+    assert {tables[mid] for _, table, _, _, mid in rows(db)} == {"1", "2"}  # each match named by its table
     pairs = [frozenset((a, b)) for _, _, a, b, _ in rows(db)]
     assert sorted(map(sorted, pairs)) == sorted(sorted(p) for p in itertools.combinations(teams, 2))
     got = json.loads(pasur("event", "standings", "--json").output)["standings"]

@@ -129,7 +129,7 @@ def add_round(store: Store, event: Event, round_number: int, pairs: Pairs) -> li
             mid = None
             if second is not None:
                 players, dealer = seats(people[first], people[second])
-                mid = store.create(players, event.rules, dealer)
+                mid = store.create(players, event.rules, dealer, table=str(number))
             db.execute("INSERT INTO pairings VALUES (?, ?, ?, ?, ?, ?, NULL)",
                        (event.id, round_number, number, first, second, mid))
             made.append(Table(round_number, number, first, second, mid))
