@@ -128,7 +128,7 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
         click.echo(_("Ctrl-C stops the server."))
 
     chosen = ctx.meta.get("pasur.match_id")
-    app, hub = create_app(path, lambda s: s.current(chosen), i18n.language(), token, banner)
+    app, hub = create_app(path, chosen, i18n.language(), token, banner)
 
     gate = connections.Gate(plan.bound)
 
