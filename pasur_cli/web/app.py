@@ -103,6 +103,12 @@ WORDS = {
     "chart": N_("Running totals"),
     "offline": N_("Connection lost; reconnecting…"),
     "cards": N_("Cards unseen: {n}"),
+    "room": N_("All tables"),
+    "breakdown": N_("How deal {number} was scored"),
+    "aces": N_("Aces"),
+    "jacks": N_("Jacks"),
+    "points": N_("Points"),
+    "earlier": N_("Earlier deals (in the chart): {count}"),
 }
 
 
