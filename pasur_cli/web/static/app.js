@@ -280,7 +280,15 @@ function drawChart(score) {
       series[side].push(running[side]);
     }
   }
-  const [W, H] = wide.matches ? [900, 380] : [480, 300];
+  const legend = el("p", "legend");
+  score.sides.forEach((side, n) => {
+    legend.append(el("span", "key s" + (n % 4), side));
+  });
+  box.replaceChildren(legend);
+  for (const key of legend.children) fit(key);
+  // on a TV the drawing takes all the place its box leaves (its width kept, whatever the legend's height)
+  const room = wide.matches ? (box.clientHeight - legend.offsetHeight) / Math.max(box.clientWidth, 1) : 0;
+  const [W, H] = wide.matches ? [900, Math.round(Math.min(Math.max(900 * room, 160), 600))] : [480, 300];
   const L = 44, R = 12, T = 14, B = 30;
   const top = Math.max(score.target || 0, ...Object.values(series).flat(), 10);
   const steps = Math.max(done.length, 1);
@@ -307,10 +315,6 @@ function drawChart(score) {
       dot.append(svg("title", {}, side + ": " + num(v)));
       chart.append(dot);
     });
-  });
-  const legend = el("p", "legend");
-  score.sides.forEach((side, n) => {
-    legend.append(el("span", "key s" + (n % 4), side));
   });
   box.replaceChildren(chart, legend);
 }
@@ -354,25 +358,49 @@ function drawRoom(tiles) {
 function fit(node, least) {
   node.style.fontSize = "";
   let size = parseFloat(getComputedStyle(node).fontSize);
-  while (node.scrollWidth > node.clientWidth + 1 && size > (least || 8)) {
+  while (node.scrollWidth > node.clientWidth + 1 && size > (least || 5)) {
     size *= 0.9;
     node.style.fontSize = size + "px";
   }
 }
 
-// A table as wide as its box at most: its headings' type shrunk until it fits.
-function fitTable(table) {
-  const heads = [...table.querySelectorAll("thead th")];
-  for (const th of heads) th.style.fontSize = "";
-  const box = table.parentElement;
-  let size = heads.length ? parseFloat(getComputedStyle(heads[0]).fontSize) : 0;
-  while (table.offsetWidth > box.clientWidth && size > 8) {
-    size *= 0.9;
-    for (const th of heads) th.style.fontSize = size + "px";
-  }
+// The width a box gives what it holds (its padding taken off).
+function inner(box) {
+  const style = getComputedStyle(box);
+  return box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
 }
 
-// On a TV the deals table fits its box: the oldest deals (the chart shows them) give way, counted.
+// A table's side headings as each side's colour (as in the chart's legend), the name in its title.
+function keyHeads(table) {
+  table.querySelectorAll("thead th").forEach((th, i) => {
+    if (!i || th.title) return;
+    th.title = th.textContent;
+    th.replaceChildren(el("span", "key s" + ((i - 1) % 4)));
+  });
+}
+
+// A table as wide as its box at most (and on a TV the deals' box no taller than its place): its
+// headings' type shrunk down to READABLE, then the sides' colours in place of names too long for
+// it, then smaller type still.
+function fitTable(table, tall) {
+  const box = table.parentElement;
+  const over = () => table.offsetWidth > inner(box) || (tall && box.scrollHeight > box.clientHeight + 1);
+  const shrink = (least) => {
+    const heads = [...table.querySelectorAll("thead th")];
+    let size = heads.length ? parseFloat(getComputedStyle(heads[0]).fontSize) : 0;
+    while (over() && size > least) {
+      size *= 0.9;
+      for (const th of heads) th.style.fontSize = size + "px";
+    }
+  };
+  for (const th of table.querySelectorAll("thead th")) th.style.fontSize = "";
+  shrink(READABLE);
+  if (over()) keyHeads(table);
+  shrink(5);
+}
+
+// On a TV the deals table fits its box: the oldest deals (the chart shows them) give way, counted;
+// then its headings as fitTable makes them fit.
 function fitDeals() {
   const box = document.getElementById("deals-box");
   const rows = [...document.querySelectorAll("#deals tbody tr")];
@@ -380,18 +408,27 @@ function fitDeals() {
   note.hidden = true;
   if (!wide.matches) return;
   let hidden = 0;
-  while (box.scrollHeight > box.clientHeight + 1 && hidden < rows.length - 1) {
+  while (box.scrollHeight > box.clientHeight + 1 && hidden < rows.length) {
     rows[rows.length - 1 - hidden].hidden = true;
     hidden += 1;
     note.hidden = false;
     say(note, "earlier", { count: num(hidden) });
   }
+  fitTable(document.getElementById("deals"), true);
 }
 
+const READABLE = 12; // px: on a phone a side's name smaller than this gets the whole width (the sides one above the other)
 const FITTED = "#sides .name, #turn, #winner, #deal, #last, #left li, .legend .key, .tile .name, .tile p";
 
 function fitAll() {
+  const sides = document.getElementById("sides");
+  sides.classList.remove("stacked");
   for (const node of document.querySelectorAll(FITTED)) fit(node);
+  const names = [...sides.querySelectorAll(".name")];
+  if (!wide.matches && names.some((n) => parseFloat(n.style.fontSize) < READABLE)) {
+    sides.classList.add("stacked");
+    for (const node of names) fit(node);
+  }
   for (const table of document.querySelectorAll("#race, #deals")) fitTable(table);
   fitDeals();
 }
