@@ -349,7 +349,11 @@ function tile(t) {
 }
 
 function drawRoom(tiles) {
-  document.getElementById("room").replaceChildren(...tiles.map(tile));
+  const room = document.getElementById("room");
+  room.replaceChildren(...tiles.map(tile));
+  // on a TV: 2 or 3 tables in a row, 4 in two rows of 2, then rows of up to 4 (two rows for 8), then more
+  const n = tiles.length;
+  room.style.setProperty("--columns", n <= 3 ? n : n <= 8 ? Math.ceil(n / 2) : Math.ceil(n / 3));
   document.getElementById("match").textContent = "";
 }
 
