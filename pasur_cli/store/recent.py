@@ -14,9 +14,11 @@ from pasur_cli.store.connection import failure
 if TYPE_CHECKING:
     from pasur_cli.store.database import Store
 
-# the time of a match's last action (through the actions' primary key: one look a match), else its making
-LAST_CHANGES = ("SELECT id, touched, coalesce((SELECT at FROM actions WHERE match_id = matches.id"
-                " ORDER BY seq DESC LIMIT 1), created) FROM matches ORDER BY id")
+# the time of a match's last action (through the actions' primary key: one look a match), else its
+# making; those since a time (pasur writes times in one form, which sorts as text)
+CHANGED = ("coalesce((SELECT at FROM actions WHERE match_id = matches.id ORDER BY seq DESC LIMIT 1), created)")
+LAST_CHANGES = f"SELECT id, touched, {CHANGED} AS changed FROM matches WHERE changed >= ? ORDER BY id"
+STAMP = "%Y-%m-%dT%H:%M:%S+00:00"  # store.database.now's form
 
 
 @dataclass(frozen=True)
@@ -45,17 +47,18 @@ def read_time(text: object) -> datetime | None:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
-def last_changes(store: Store) -> list[Changed]:
+def last_changes(store: Store, since: datetime | None = None) -> list[Changed]:
     """Every stored match with when it last changed (its last action's time, else when it was
-    made), by id; a match whose time cannot be read is left out. Raises the store's errors
-    (``failure``) for a file that cannot be read."""
+    made), by id; with ``since``, only those changed then or later. A match whose time cannot be
+    read is left out. Raises the store's errors (``failure``) for a file that cannot be read."""
+    after = "" if since is None else since.astimezone(UTC).strftime(STAMP)
     try:
-        rows = store.db.execute(LAST_CHANGES).fetchall()
+        rows = store.db.execute(LAST_CHANGES, (after,)).fetchall()
     except (sqlite3.Error, UnicodeDecodeError) as err:
         raise failure(err, store.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
     out = []
     for mid, touched, text in rows:
         at = read_time(text)
-        if at is not None and type(mid) is int and type(touched) is int:
+        if at is not None and type(mid) is int and type(touched) is int and (since is None or at >= since):
             out.append(Changed(mid, touched, at))
     return out

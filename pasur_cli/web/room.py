@@ -57,8 +57,9 @@ class Room:
         self.touched.clear()
 
     def changes(self, store: Store) -> list[Changed]:
-        """Every match's last change (``last_changes``), noted for ``board``. Raises the store's errors."""
-        read = last_changes(store)
+        """The last change of every match changed within ``IN_PLAY`` (``last_changes``), noted for
+        ``board``. Raises the store's errors."""
+        read = last_changes(store, self.clock() - IN_PLAY)
         self.touched = {c.id: c.touched for c in read}
         return read
 
@@ -79,7 +80,7 @@ class Room:
         """The ids of the tables in play now (``in_play``). Raises the store's errors."""
         changes = self.changes(store)
         alive = {c.id for c in changes}
-        for gone in set(self.kept) - alive:  # deleted: not kept
+        for gone in set(self.kept) - alive:  # deleted, or out of the room: not kept
             del self.kept[gone]
         return in_play(changes, lambda mid: self.finished(store, mid), self.clock())
 
