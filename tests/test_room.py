@@ -142,3 +142,13 @@ def test_the_served_room_and_each_table_s_board(pasur, db):
         assert json.loads(server.request("GET", "/match/7/state")[2]) == \
             {"error": "there is no match 7; `pasur matches` lists them."}
         assert json.loads(server.request("GET", "/match/1/state")[2])["show"]["length"] == 3
+
+
+def test_a_board_s_address_needs_and_keeps_the_token(pasur, db):
+    from serving import served
+    pasur("new", "Ali", "Sara")
+    with served(db, "--lan") as server:
+        status, headers, _ = server.request("GET", "/match/1")
+        assert status == 307 and headers["location"].endswith(f"{server.prefix}/match/1/")
+        assert server.request("GET", "/match/1/state", prefix="")[0] == 403
+        assert json.loads(server.request("GET", "/match/1/state")[2])["show"]["match"] == 1
