@@ -82,7 +82,7 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
     The score, the deal's race, the table, the last play and the chart of the running totals,
     updated by itself after every play, undo or tally. Read-only. Without --match it follows the
     match being played; with several tables in play it shows them all, a tile each, and each
-    table's board has its own address (/match/ID/, for a TV per table). Ctrl-C stops it."""
+    tile opens that table's board, at an address of its own (for a TV per table). Ctrl-C stops it."""
     import asyncio
     import secrets
     import socket
