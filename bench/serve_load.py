@@ -33,6 +33,15 @@ and its plays), and for each the server process's CPU time (the scheduler's coun
 from the action to the viewer having its state, less its idle polling over that time. Prints the
 median, mean and worst of each and the ratio of the means (the goal: at most 2).
 --quick: 12 actions around a deal's end instead of two whole deals.
+
+    nice -n 10 python bench/serve_load.py --room [--tables 8] [--plays 200] [--quick]
+
+The room mode: TABLES matches in play on one database (a random legal match each), the server
+without --match (the room's screen: a tile per table) and one viewer on its event stream; PLAYS
+actions recorded round the tables in turn with `pasur deal`/`play --match N`. Prints the time from
+each command ending to the viewer's stream having that table's tile changed (median, worst; 0 when
+it was there before the command had exited), the tiles' order (never changed), the room state's
+size, and the server's resident memory (first, most, last). --quick: 4 tables, 16 actions.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import itertools
+import json
 import math
 import os
 import random
@@ -83,7 +93,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="5 viewers for 3 s and 2 s quiet; in flood and per-change modes a short run")
     parser.add_argument("--per-change", action="store_true", help="the scoreboard's work per change, 1 vs 40 deals")
+    parser.add_argument("--room", action="store_true", help="the room's screen: several tables in play at once")
+    parser.add_argument("--tables", type=int, default=8, help="tables in play (room mode)")
+    parser.add_argument("--plays", type=int, default=200, help="actions recorded round the tables (room mode)")
     args = parser.parse_args()
+    if args.room:
+        room(4 if args.quick else args.tables, 16 if args.quick else args.plays)
+        return
     if args.per_change:
         per_change(args.quick)
         return
@@ -161,12 +177,13 @@ def run(server, db: str, viewers: int, seconds: float, quiet: float) -> None:  #
 
 
 class Actions:
-    """A random legal match, recorded one action at a time with the pasur command (timed)."""
+    """A random legal match, recorded one action at a time with the pasur command (timed); with
+    ``mid``, into that match (--match)."""
 
-    def __init__(self, db: str) -> None:
-        self.db = db
-        self.match = Match(["Ali", "Sara"], parse_rules("standard", []))
-        self.actions = random_match(random.Random(20), self.match)
+    def __init__(self, db: str, mid: int | None = None, seed: int = 20, players: tuple[str, str] = ("Ali", "Sara")):
+        self.db, self.mid = db, mid
+        self.match = Match(list(players), parse_rules("standard", []))
+        self.actions = random_match(random.Random(seed), self.match)
 
     def next(self) -> float:
         """Records the next action (a deal or a play); the seconds the command took."""
@@ -174,6 +191,8 @@ class Actions:
         self.match.apply(action)
         args = (["deal", *action["table"]] if action["type"] == "deal"
                 else ["play", action["card"], "--take", " ".join(action["take"]), "--by", action["by"]])
+        if self.mid is not None:
+            args += ["--match", str(self.mid)]
         start = time.monotonic()
         pasur(self.db, *args)
         return time.monotonic() - start
@@ -249,6 +268,45 @@ def cpu_ns(pid: int) -> int:
         with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
             total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
     return total
+
+
+def room(tables: int, plays: int) -> None:
+    names = ["Ali", "Sara", "Reza", "Mina", "Omid", "Nasrin", "Kian", "Shirin", "Babak", "Parisa", "Dara", "Laleh"]
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "room.db")
+        seats = [(names[(2 * n) % len(names)] + str(n + 1), names[(2 * n + 1) % len(names)] + str(n + 1))
+                 for n in range(tables)]
+        for first, second in seats:
+            pasur(db, "new", first, second)
+        games = [Actions(db, n + 1, seed=n, players=seats[n]) for n in range(tables)]
+        with served(db) as server, server.events() as viewer:
+            _, state = viewer.next()
+            order = [t["match"] for t in state["room"]]  # type: ignore[index]
+            rss = [rss_kib(server.pid)]
+            delays, took, orders, size = [], [], {tuple(order)}, 0
+            lengths = dict.fromkeys(order, 0)
+            for step in range(plays):
+                mid = step % tables + 1
+                took.append(games[mid - 1].next())
+                lengths[mid] += 1
+                ended = time.monotonic()
+                while True:
+                    _, state = viewer.next()
+                    tiles = {t["match"]: t for t in state["room"]}  # type: ignore[index]
+                    if tiles[mid]["length"] == lengths[mid]:
+                        break
+                delays.append(time.monotonic() - ended)
+                orders.add(tuple(tiles))
+                size = max(size, len(json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode()))
+                rss.append(rss_kib(server.pid))
+    median = statistics.median
+    print(f"the room's screen: {tables} tables in play, {plays} actions recorded round them, one viewer")
+    print(f"time from `pasur deal`/`play --match N` ending to the room's stream having that tile: median"
+          f" {median(delays) * 1000:.0f} ms, worst {max(delays) * 1000:.0f} ms (the commands: median"
+          f" {median(took) * 1000:.0f} ms)")
+    print(f"tiles' order: {'never changed' if len(orders) == 1 else f'{len(orders)} orders seen'}"
+          f" {sorted(orders)[0]}; room state: at most {size} bytes")
+    print(f"server RSS (KiB): first {rss[0]}, most {max(rss)}, last {rss[-1]}")
 
 
 def changes(deals: int, plays: int, count: int) -> list[float]:

@@ -103,11 +103,12 @@ class Server:
         return json.loads(body)  # type: ignore[no-any-return]
 
     @contextmanager
-    def events(self) -> Iterator[Events]:
-        """The event stream, as a viewer's browser reads it."""
+    def events(self, page: str = "") -> Iterator[Events]:
+        """The event stream of the page at ``page`` (the root's, or a board's: /match/ID), as a
+        viewer's browser reads it."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
-            conn.request("GET", self.path("/events"))
+            conn.request("GET", self.path(page + "/events"))
             response = conn.getresponse()
             assert response.status == 200, response.status
             assert response.getheader("content-type", "").startswith("text/event-stream")

@@ -10,7 +10,7 @@ made (``Store.create``).
 from __future__ import annotations
 
 import sqlite3
-import time
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from pasur_cli.engine.errors import Plural
@@ -18,6 +18,7 @@ from pasur_cli.engine.reading import N_
 from pasur_cli.engine.values import Value
 from pasur_cli.store.connection import failure
 from pasur_cli.store.errors import ChooseMatchError, DamagedError, NoMatchError
+from pasur_cli.store.recent import last_changes
 
 if TYPE_CHECKING:
     from pasur_cli.store.reads import Reads
@@ -36,20 +37,12 @@ class InPlay(Value):
     dealer: str
 
 
-def _since(hours: float) -> str:
-    """The stored time (as ``database.now`` writes it) ``hours`` ago."""
-    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - hours * 3600))
-
-
 def recent_ids(store: Reads, hours: float = RECENT_HOURS) -> list[int]:
     """The matches made or changed in the last ``hours``, most recently changed first (finished or
-    not). Raises StoreError when the file cannot be read."""
-    query = ("SELECT id FROM matches WHERE coalesce((SELECT max(at) FROM actions WHERE match_id = matches.id),"
-             " created) >= ? ORDER BY touched DESC, id DESC")
-    try:
-        return [row[0] for row in store.db.execute(query, (_since(hours),))]
-    except (sqlite3.Error, UnicodeDecodeError) as err:
-        raise failure(err, store.path, N_("{path} is damaged ({reason}); it was left untouched.")) from None
+    not): ``recent.last_changes``, the one reader of when a match last changed. Raises StoreError
+    when the file cannot be read."""
+    since = datetime.now(UTC) - timedelta(hours=hours)
+    return [c.id for c in sorted(last_changes(store, since), key=lambda c: (-c.touched, -c.id))]
 
 
 def table_name(store: Reads, match_id: int) -> str | None:

@@ -21,6 +21,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -46,7 +47,8 @@ from starlette.types import ASGIApp
 from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.reading import N_
 from pasur_cli.text import i18n
-from pasur_cli.web.state import Chooser, page_state, unreadable
+from pasur_cli.web.room import Room
+from pasur_cli.web.state import unreadable
 
 if TYPE_CHECKING:
     from pasur_cli.store.database import Store
@@ -54,9 +56,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("pasur.serve")
 STATIC = Path(__file__).resolve().parent / "static"
 POLL = 0.1  # seconds between two looks at PRAGMA data_version (a read of one page of the file header)
+LARGEST = 2**63 - 1  # a match id SQLite can hold: a larger one in an address asks for no match
+FIRST = 5.0  # seconds a board's /state waits for its first reading
 KEEP_ALIVE = 15.0  # seconds of quiet after which a stream sends a comment (a dead viewer is noticed)
 READ = ["GET", "HEAD"]
 LOCAL = ["127.0.0.1", "localhost", "[::1]"]
+ROOM = "room"  # the page at the root: the room, or the match --match names
+Key = str | int  # a page: ROOM, or a match id (its board at /match/ID/)
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
                                " frame-ancestors 'none'; form-action 'none'",
@@ -70,6 +76,7 @@ HEADERS = {
 WORDS = {
     "title": N_("Pasur scoreboard"),
     "match": N_("Match {id}"),
+    "match_table": N_("Match {id}, table {table}"),
     "target": N_("target {target}"),
     "won": N_("{winner} won the match"),
     "deal_hand": N_("Deal {number}, hand {hand} of {hands}"),
@@ -97,6 +104,12 @@ WORDS = {
     "chart": N_("Running totals"),
     "offline": N_("Connection lost; reconnecting…"),
     "cards": N_("Cards unseen: {n}"),
+    "room": N_("All tables"),
+    "breakdown": N_("How deal {number} was scored"),
+    "aces": N_("Aces"),
+    "jacks": N_("Jacks"),
+    "points": N_("Points"),
+    "earlier": N_("Earlier deals (in the chart): {count}"),
 }
 
 
@@ -116,15 +129,19 @@ def catalogs() -> dict[str, dict[str, Any]]:
 
 
 class Hub:
-    """The latest state and its version; every viewer's stream waits here for a newer one. Lives in
-    the event loop's thread: the watcher hands it a state with ``loop.call_soon_threadsafe``."""
+    """The latest state of each page and its version; every viewer's stream waits here for a
+    newer one. The page at the root is ``ROOM``'s, a table's board at ``/match/ID/`` is ID's (kept
+    while a viewer watches it: ``wanted``). Lives in the event loop's thread: the watcher hands it
+    states with ``loop.call_soon_threadsafe``."""
 
     def __init__(self) -> None:
-        self.version = 0
-        self.payload = "{}"
+        self.count = 0  # states published so far: each state's version (a stream's event id)
+        self.pages: dict[Key, tuple[int, str]] = {}  # page: (version, state)
         self.closed = False
         self._changed = asyncio.Event()
         self.viewers = 0  # streams open now
+        self.watching: dict[int, int] = {}  # match id: how many viewers wait on its board
+        self.wanted: frozenset[int] = frozenset()  # the boards the watcher reads (read from its thread)
         self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once it runs
 
     def close_soon(self) -> None:
@@ -132,10 +149,26 @@ class Hub:
         if self.loop is not None:
             self.loop.call_soon_threadsafe(self.close)
 
-    def publish(self, payload: str) -> None:
-        self.version += 1
-        self.payload = payload
+    def publish(self, states: dict[Key, str | None]) -> None:
+        """Each page's new state (None: the page is no longer read)."""
+        for key, payload in states.items():
+            if payload is None:
+                self.pages.pop(key, None)
+            else:
+                self.count += 1
+                self.pages[key] = (self.count, payload)
         self._wake()
+
+    def latest(self, key: Key) -> tuple[int, str]:
+        """The page's version and state; (0, "{}") before its first."""
+        return self.pages.get(key, (0, "{}"))
+
+    def watch(self, mid: int, step: int = 1) -> None:
+        """One viewer more (``step`` -1: fewer) on match ``mid``'s board."""
+        self.watching[mid] = self.watching.get(mid, 0) + step
+        if self.watching[mid] <= 0:
+            del self.watching[mid]
+        self.wanted = frozenset(self.watching)
 
     def close(self) -> None:
         self.closed = True
@@ -145,26 +178,62 @@ class Hub:
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
 
-    async def after(self, seen: int) -> tuple[int, str]:
-        """The first state newer than version ``seen`` (the latest one: a viewer that fell behind
-        skips to it)."""
-        while self.version == seen and not self.closed:
+    async def first(self, mid: int) -> None:
+        """Until match ``mid``'s board has a state (read while this waits; at most ``FIRST`` seconds)."""
+        self.watch(mid)
+        try:
+            await asyncio.wait_for(self.after(mid, 0), FIRST)
+        except TimeoutError:
+            pass
+        finally:
+            self.watch(mid, -1)
+
+    async def stream(self, key: Key) -> AsyncIterator[str]:
+        """A viewer's server-sent events: the page's latest state at once, then each newer one;
+        a comment after ``KEEP_ALIVE`` seconds of quiet; the end when the hub closes."""
+        seen = 0  # a viewer that comes back (EventSource's Last-Event-ID) is sent the latest state
+        self.viewers += 1
+        if isinstance(key, int):
+            self.watch(key)
+        try:
+            yield "retry: 1000\n\n"
+            while not self.closed:
+                try:
+                    seen, payload = await asyncio.wait_for(self.after(key, seen), KEEP_ALIVE)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                if self.closed:
+                    break
+                yield f"id: {seen}\nevent: state\ndata: {payload}\n\n"
+        finally:
+            self.viewers -= 1
+            if isinstance(key, int):
+                self.watch(key, -1)
+
+    async def after(self, key: Key, seen: int) -> tuple[int, str]:
+        """The page's first state newer than version ``seen`` (the latest one: a viewer that fell
+        behind skips to it)."""
+        while self.latest(key)[0] in (seen, 0) and not self.closed:
             await self._changed.wait()
-        return self.version, self.payload
+        return self.latest(key)
 
 
 class Watcher(threading.Thread):
     """Follows the database file: one read connection, PRAGMA data_version every ``POLL`` seconds,
-    and the file's identity (a file replaced by another is opened again)."""
+    the file's identity (a file replaced by another is opened again), the minute (a table leaves
+    the room after a while without a change) and the boards viewers watch (``wanted()``)."""
 
-    def __init__(self, path: str, choose: Chooser, send: Callable[[str], object]) -> None:
+    def __init__(self, path: str, chosen: int | None, send: Callable[[dict[Key, str | None]], object],
+                 wanted: Callable[[], frozenset[int]] = frozenset) -> None:
         super().__init__(name="pasur-serve-watcher", daemon=True)
-        self.path, self.choose, self.send = path, choose, send
+        self.path, self.chosen, self.send, self.wanted = path, chosen, send, wanted
+        self.room = Room()
         self.stop = threading.Event()
         self.ready = threading.Event()  # set once the first state is sent
-        self.changes = 0  # how many states it has sent
-        self.seen: tuple[object, ...] | None = None  # the file's identity and data_version last read
-        self.sent = ""  # the last state sent
+        self.changes = 0  # how many times it has sent states
+        self.seen: tuple[object, ...] | None = None  # the file's identity and data_version last read, ...
+        self.sent: dict[Key, str] = {}  # the last state sent of each page
 
     def run(self) -> None:
         """Look at the file every ``POLL`` seconds until ``stop`` is set."""
@@ -180,24 +249,24 @@ class Watcher(threading.Thread):
                 store.close()
 
     def look(self, store: Store | None) -> Store | None:
-        """One look: on a change of the file (or of the file at the path) its page's state is read
-        and sent when it differs from the last one sent; a file that cannot be read is said on the
-        page instead (once), and ``store`` closed. The store to look through next time."""
+        """One look: on a change of the file (or of the file at the path) its pages' states are
+        read and each sent when it differs from the last one sent; a file that cannot be read is
+        said on every page instead (once), and ``store`` closed. The store to look through next time."""
+        wanted = self.wanted()
         try:
-            return self.follow(store)
+            return self.follow(store, wanted)
         except Exception as err:  # the file gone or unreadable (or worse): say so on the page, keep watching
             if not isinstance(err, PasurError | OSError | sqlite3.Error):  # not the file's doing:
                 log.error("reading the database failed", exc_info=err)  # one line on the server's terminal
             said = unreadable(err, self.path)
-            if self.seen != ("gone", said):
-                self.seen = ("gone", said)
-                self.sent = dumps({"error": said})
-                self.send(self.sent)
+            if self.seen != ("gone", said, wanted):
+                self.seen = ("gone", said, wanted)
+                self.deliver(dict.fromkeys([ROOM, *wanted], dumps({"error": said})))
             if store is not None:
                 store.close()
             return None
 
-    def follow(self, store: Store | None) -> Store:
+    def follow(self, store: Store | None, wanted: frozenset[int]) -> Store:
         """``look`` at a readable file: the store it is read through (opened again when the path
         names another file now). Raises what opening or reading it raises."""
         from pasur_cli.store.database import Store
@@ -207,15 +276,35 @@ class Watcher(threading.Thread):
             if store is not None:
                 store.close()
             store = Store(self.path)
-        version = (identity, store.db.execute("PRAGMA data_version").fetchone()[0])
+            self.room.forget()
+        version = (identity, store.db.execute("PRAGMA data_version").fetchone()[0], int(time.time() // 60), wanted)
         if version != self.seen:
             self.seen = version
-            payload = dumps(page_state(store, self.choose))
-            if payload != self.sent:  # another match changed: nothing new for this page
-                self.sent = payload
-                self.send(payload)
-                self.changes += 1
+            self.deliver(self.states(store, wanted))
         return store
+
+    def states(self, store: Store, wanted: frozenset[int]) -> dict[Key, str]:
+        """Each page's state: the root's (the room, or the ``chosen`` match's board) and the
+        ``wanted`` boards'. Raises the store's errors."""
+        if self.chosen is None:
+            root = self.room.room_state(store)
+        else:
+            self.room.changes(store)
+            root = self.room.board(store, self.chosen)
+        states: dict[Key, str] = {ROOM: dumps(root)}
+        for mid in sorted(wanted):
+            states[mid] = dumps(self.room.board(store, mid))
+        return states
+
+    def deliver(self, states: dict[Key, str]) -> None:
+        """Send the pages whose state differs from the one last sent, and the end of those no
+        longer read (another match changed: often nothing new for any page)."""
+        news: dict[Key, str | None] = {key: None for key in self.sent if key not in states}
+        news.update((key, payload) for key, payload in states.items() if self.sent.get(key) != payload)
+        if news:
+            self.sent = dict(states)
+            self.send(news)
+            self.changes += 1
 
 
 def dumps(data: object) -> str:
@@ -271,13 +360,19 @@ def under(token: str | None, routes: list[BaseRoute]) -> list[BaseRoute]:
     return [Route(f"/{token}", to_page, methods=READ), Mount(f"/{token}", routes=routes)]
 
 
-def create_app(path: str, choose: Chooser, language: str, token: str | None = None,
+def create_app(path: str, chosen: int | None, language: str, token: str | None = None,
                ready: Callable[[], object] = lambda: None) -> tuple[Starlette, Hub]:
-    """The scoreboard for the database at ``path``, following the match ``choose`` picks, its
-    page in ``language`` unless a viewer asks for another (``?lang=``); and its hub (closed to end
-    every stream when the server stops). ``ready`` is called once the first state is read."""
+    """The scoreboard for the database at ``path``: at its root the room (``Room.room_state``), or
+    with ``chosen`` that match's board; at ``/match/ID/`` match ID's board (the same page, a TV
+    per table). In ``language`` unless a viewer asks for another (``?lang=``); and its hub (closed
+    to end every stream when the server stops). ``ready`` is called once the first state is read."""
     words = catalogs()
     hub = Hub()
+
+    def page(request: Request) -> Key:
+        """The page a request is for: ROOM, or the match id of a board's address."""
+        mid = request.path_params.get("mid")
+        return ROOM if mid is None else min(int(mid), LARGEST)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
@@ -287,33 +382,22 @@ def create_app(path: str, choose: Chooser, language: str, token: str | None = No
         return JSONResponse(words.get(code, words["en"]))
 
     async def state_route(request: Request) -> Response:
-        return Response(hub.payload, media_type="application/json; charset=utf-8",
-                        headers={"X-Pasur-Version": str(hub.version)})
+        key = page(request)
+        if isinstance(key, int):
+            await hub.first(key)
+        version, payload = hub.latest(key)
+        return Response(payload, media_type="application/json; charset=utf-8",
+                        headers={"X-Pasur-Version": str(version)})
 
     async def events(request: Request) -> Response:
-        async def stream() -> AsyncIterator[str]:
-            seen = -1  # a viewer that comes back (EventSource's Last-Event-ID) is sent the latest state
-            hub.viewers += 1
-            try:
-                yield "retry: 1000\n\n"
-                while not hub.closed:
-                    try:
-                        seen, payload = await asyncio.wait_for(hub.after(seen), KEEP_ALIVE)
-                    except TimeoutError:
-                        yield ": still here\n\n"
-                        continue
-                    if hub.closed:
-                        break
-                    yield f"id: {seen}\nevent: state\ndata: {payload}\n\n"
-            finally:
-                hub.viewers -= 1
-        return StreamingResponse(stream(), media_type="text/event-stream",
+        return StreamingResponse(hub.stream(page(request)), media_type="text/event-stream",
                                  headers={"X-Accel-Buffering": "no"})
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         loop = hub.loop = asyncio.get_running_loop()
-        watcher = Watcher(path, choose, lambda payload: loop.call_soon_threadsafe(hub.publish, payload))
+        watcher = Watcher(path, chosen, lambda states: loop.call_soon_threadsafe(hub.publish, states),
+                          lambda: hub.wanted)
         watcher.start()
         await asyncio.to_thread(watcher.ready.wait, 30)  # the first state, before the first request is answered
         ready()
@@ -324,11 +408,12 @@ def create_app(path: str, choose: Chooser, language: str, token: str | None = No
             watcher.stop.set()
             await asyncio.to_thread(watcher.join)
 
-    routes: list[BaseRoute] = [
+    board: list[BaseRoute] = [
         Route("/", index, methods=READ),
         Route("/words", words_route, methods=READ),
         Route("/state", state_route, methods=READ),
         Route("/events", events, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    routes = [*board, Mount("/match/{mid:int}", routes=board)]
     return Starlette(routes=under(token, routes), middleware=guards(token), lifespan=lifespan), hub

@@ -81,7 +81,8 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
 
     The score, the deal's race, the table, the last play and the chart of the running totals,
     updated by itself after every play, undo or tally. Read-only. Without --match it follows the
-    match being played. Ctrl-C stops it."""
+    match being played; with several tables in play it shows them all, a tile each, and each
+    tile opens that table's board, at an address of its own (for a TV per table). Ctrl-C stops it."""
     import asyncio
     import secrets
     import socket
@@ -128,7 +129,7 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
         click.echo(_("Ctrl-C stops the server."))
 
     chosen = ctx.meta.get("pasur.match_id")
-    app, hub = create_app(path, lambda s: s.current(chosen), i18n.language(), token, banner)
+    app, hub = create_app(path, chosen, i18n.language(), token, banner)
 
     gate = connections.Gate(plan.bound)
 

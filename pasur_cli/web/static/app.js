@@ -82,6 +82,9 @@ function setWords(data) {
     if (link.dataset.lang === lang) link.setAttribute("aria-current", "true");
     else link.removeAttribute("aria-current");
   }
+  const back = document.getElementById("back");
+  back.hidden = !/\/match\/\d+\/$/.test(location.pathname);
+  back.href = address("../../");
   if (last) draw(last);
 }
 
@@ -96,7 +99,7 @@ function row(cells, head) {
   return tr;
 }
 
-function drawScore(show, score) {
+function drawScore(show, score, table) {
   const sides = document.getElementById("sides");
   sides.replaceChildren();
   const top = Math.max(...Object.values(score.totals));
@@ -117,7 +120,13 @@ function drawScore(show, score) {
   const winner = document.getElementById("winner");
   winner.hidden = !score.winner;
   if (score.winner) say(winner, "won", { winner: score.winner });
-  document.getElementById("match").textContent = "· " + fill(el("span"), words.match, { id: num(score.match) }).textContent;
+  document.getElementById("match").textContent = "· " + matchName(el("span"), score.match, table).textContent;
+}
+
+// A match as the page names it: "Match 3", or "Match 3, table 2" when its table has a name.
+function matchName(node, id, table) {
+  if (table) return fill(node, words.match_table, { id: num(id), table: table });
+  return fill(node, words.match, { id: num(id) });
 }
 
 function holder(code, field, show, scores) {
@@ -154,34 +163,71 @@ function drawNow(show, score) {
   if (!show.table.length) table.append(el("span", "empty", words.empty));
   say(document.getElementById("unseen"), "cards", { n: num(show.unseen) });
 
-  const race = document.getElementById("race");
   const playing = score.deals.find((d) => !d.complete);
-  document.getElementById("race-box").hidden = !playing;
-  if (playing) {
-    const sides = score.sides;
-    race.tHead.replaceChildren(row(["", ...sides], true));
-    const s = playing.scores;
-    // who holds a special card: a mark under that side, else where it is across the row
-    const special = (code, field) => {
-      const where = holder(code, field, show, s);
-      if (sides.includes(where)) return row([card(code), ...sides.map((x) => (where === x ? "✓" : ""))]);
-      const r = row([card(code)]);
-      const td = el("td", "where", where);
-      td.colSpan = sides.length;
-      r.append(td);
-      return r;
-    };
-    const body = [
-      row([words.clubs, ...sides.map((x) => num(s[x].clubs))]),
-      special("2C", "two_clubs"),
-      special("10D", "ten_diamonds"),
-      row([words.surs, ...sides.map((x) => num(show.surs[x]))]),
-      row([words.pile, ...sides.map((x) => num(show.piles[x]))]),
-      row([words.now, ...sides.map((x) => num(show.if_ended_now[x]))]),
-    ];
-    body[5].classList.add("now");
-    race.tBodies[0].replaceChildren(...body);
-  }
+  const done = score.deals.filter((d) => d.complete);
+  document.getElementById("race-box").hidden = !playing && !done.length;
+  if (playing) drawRace(show, score, playing);
+  else if (done.length) drawBreakdown(score, done[done.length - 1]);
+}
+
+// The deal being played: each side's clubs, who holds 2♣ and 10♦, surs, cards taken, the score if it ended now.
+function drawRace(show, score, playing) {
+  const race = document.getElementById("race");
+  const sides = score.sides;
+  say(document.getElementById("race-title"), "race");
+  delete race.dataset.deal;
+  race.tHead.replaceChildren(row(["", ...sides], true));
+  const s = playing.scores;
+  // who holds a special card: a mark under that side, else where it is across the row
+  const special = (code, field) => {
+    const where = holder(code, field, show, s);
+    if (sides.includes(where)) return row([card(code), ...sides.map((x) => (where === x ? "✓" : ""))]);
+    const r = row([card(code)]);
+    const td = el("td", "where", where);
+    td.colSpan = sides.length;
+    r.append(td);
+    return r;
+  };
+  const body = [
+    row([words.clubs, ...sides.map((x) => num(s[x].clubs))]),
+    special("2C", "two_clubs"),
+    special("10D", "ten_diamonds"),
+    row([words.surs, ...sides.map((x) => num(show.surs[x]))]),
+    row([words.pile, ...sides.map((x) => num(show.piles[x]))]),
+    row([words.now, ...sides.map((x) => num(show.if_ended_now[x]))]),
+  ];
+  body[5].classList.add("now");
+  race.tBodies[0].replaceChildren(...body);
+}
+
+// A points cell with what earned them beside it (8 clubs, 2 surs), small.
+function points(value, count) {
+  const cell = el("span", "", num(value));
+  if (count !== undefined) cell.append(" ", el("small", "", "(" + num(count) + ")"));
+  return cell;
+}
+
+// Between deals (until the next table is entered): how the finished deal was scored, side by side.
+function drawBreakdown(score, deal) {
+  const race = document.getElementById("race");
+  const sides = score.sides;
+  const s = deal.scores;
+  say(document.getElementById("race-title"), "breakdown", { number: num(deal.number) });
+  race.tHead.replaceChildren(row(["", ...sides], true));
+  const line = (label, field, count) => row([label, ...sides.map((x) => points(s[x][field], count && s[x][count]))]);
+  const body = [
+    line(words.clubs, "clubs_points", "clubs"),
+    line(card("2C"), "two_clubs"),
+    line(card("10D"), "ten_diamonds"),
+    ...(sides.some((x) => s[x].seven_diamonds) ? [line(card("7D"), "seven_diamonds")] : []),
+    line(words.aces, "aces"),
+    line(words.jacks, "jacks"),
+    line(words.surs, "sur_points", "surs"),
+    line(words.points, "total"),
+  ];
+  body[body.length - 1].classList.add("now");
+  race.tBodies[0].replaceChildren(...body);
+  race.dataset.deal = deal.number;
 }
 
 function drawLast(data) {
@@ -240,7 +286,15 @@ function drawChart(score) {
       series[side].push(running[side]);
     }
   }
-  const [W, H] = wide.matches ? [900, 380] : [480, 300];
+  const legend = el("p", "legend");
+  score.sides.forEach((side, n) => {
+    legend.append(el("span", "key s" + (n % 4), side));
+  });
+  box.replaceChildren(legend);
+  for (const key of legend.children) fit(key);
+  // on a TV the drawing takes all the place its box leaves (its width kept, whatever the legend's height)
+  const room = wide.matches ? (box.clientHeight - legend.offsetHeight) / Math.max(box.clientWidth, 1) : 0;
+  const [W, H] = wide.matches ? [900, Math.round(Math.min(Math.max(900 * room, 160), 600))] : [480, 300];
   const L = 44, R = 12, T = 14, B = 30;
   const top = Math.max(score.target || 0, ...Object.values(series).flat(), 10);
   const steps = Math.max(done.length, 1);
@@ -268,32 +322,158 @@ function drawChart(score) {
       chart.append(dot);
     });
   });
-  const legend = el("p", "legend");
-  score.sides.forEach((side, n) => {
-    legend.append(el("span", "key s" + (n % 4), side));
-  });
   box.replaceChildren(chart, legend);
+}
+
+// A table's tile in the room: its players and totals, the deal and hand, whose turn; a link to its board.
+function tile(t) {
+  const link = el("a", "tile");
+  link.href = address("match/" + t.match + "/");
+  link.dataset.match = t.match;
+  link.append(matchName(el("p", "tile-head"), t.match, t.table));
+  if (t.error) {
+    link.append(el("p", "tile-error", t.error));
+    return link;
+  }
+  const sides = el("div", "tile-sides");
+  t.sides.forEach((side, i) => {
+    const box = el("div", "side s" + (i % 4));
+    box.append(el("span", "name", side), el("span", "total", num(t.totals[side])));
+    sides.append(box);
+  });
+  link.append(sides);
+  const deal = el("p", "tile-deal");
+  const turn = el("p", "tile-turn");
+  if (t.winner) say(turn, "won", { winner: t.winner });
+  else if (t.turn === null) say(deal, "awaiting", { number: num(t.deal), dealer: t.dealer });
+  else {
+    say(deal, "deal_hand", { number: num(t.deal), hand: num(t.hand), hands: num(t.hands) });
+    say(turn, "to_play", { player: t.turn });
+  }
+  link.append(deal, turn);
+  return link;
+}
+
+function drawRoom(tiles) {
+  const room = document.getElementById("room");
+  room.replaceChildren(...tiles.map(tile));
+  // on a TV: 2 or 3 tables in a row, 4 in two rows of 2, then rows of up to 4 (two rows for 8), then more
+  const n = tiles.length;
+  room.style.setProperty("--columns", n <= 3 ? n : n <= 8 ? Math.ceil(n / 2) : Math.ceil(n / 3));
+  document.getElementById("match").textContent = "";
+}
+
+// Shrink the type of ``node`` until what it holds fits its width (a long name is never broken
+// inside a word: the style breaks lines only between words).
+function fit(node, least) {
+  node.style.fontSize = "";
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  while (node.scrollWidth > node.clientWidth + 1 && size > (least || 5)) {
+    size *= 0.9;
+    node.style.fontSize = size + "px";
+  }
+}
+
+// The width a box gives what it holds (its padding taken off).
+function inner(box) {
+  const style = getComputedStyle(box);
+  return box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+}
+
+// A table's side headings as each side's colour (as in the chart's legend), the name in its title.
+function keyHeads(table) {
+  table.querySelectorAll("thead th").forEach((th, i) => {
+    if (!i || th.title) return;
+    th.title = th.textContent;
+    th.replaceChildren(el("span", "key s" + ((i - 1) % 4)));
+  });
+}
+
+// A table as wide as its box at most (and on a TV the deals' box no taller than its place): its
+// headings' type shrunk down to READABLE, then the sides' colours in place of names too long for
+// it, then smaller type still.
+function fitTable(table, tall) {
+  const box = table.parentElement;
+  const over = () => table.offsetWidth > inner(box) || (tall && box.scrollHeight > box.clientHeight + 1);
+  const shrink = (least) => {
+    const heads = [...table.querySelectorAll("thead th")];
+    let size = heads.length ? parseFloat(getComputedStyle(heads[0]).fontSize) : 0;
+    while (over() && size > least) {
+      size *= 0.9;
+      for (const th of heads) th.style.fontSize = size + "px";
+    }
+  };
+  for (const th of table.querySelectorAll("thead th")) th.style.fontSize = "";
+  shrink(READABLE);
+  if (over()) keyHeads(table);
+  shrink(5);
+}
+
+// On a TV the deals table fits its box: the oldest deals (the chart shows them) give way, counted;
+// then its headings as fitTable makes them fit.
+function fitDeals() {
+  const box = document.getElementById("deals-box");
+  const rows = [...document.querySelectorAll("#deals tbody tr")];
+  const note = document.getElementById("earlier");
+  note.hidden = true;
+  if (!wide.matches) return;
+  let hidden = 0;
+  while (box.scrollHeight > box.clientHeight + 1 && hidden < rows.length) {
+    rows[rows.length - 1 - hidden].hidden = true;
+    hidden += 1;
+    note.hidden = false;
+    say(note, "earlier", { count: num(hidden) });
+  }
+  fitTable(document.getElementById("deals"), true);
+}
+
+const READABLE = 12; // px: on a phone a side's name smaller than this gets the whole width (the sides one above the other)
+const FITTED = "#sides .name, #turn, #winner, #deal, #last, #left li, .legend .key, .tile .name, .tile p";
+
+function fitAll() {
+  const sides = document.getElementById("sides");
+  sides.classList.remove("stacked");
+  for (const node of document.querySelectorAll(FITTED)) fit(node);
+  const names = [...sides.querySelectorAll(".name")];
+  if (!wide.matches && names.some((n) => parseFloat(n.style.fontSize) < READABLE)) {
+    sides.classList.add("stacked");
+    for (const node of names) fit(node);
+  }
+  for (const table of document.querySelectorAll("#race, #deals")) fitTable(table);
+  fitDeals();
 }
 
 function draw(data) {
   last = data;
   const error = document.getElementById("error");
-  const main = document.querySelector("main");
+  const board = document.getElementById("board");
+  const room = document.getElementById("room");
   error.hidden = !data.error;
-  main.hidden = !!data.error;
+  board.hidden = !!data.error || !!data.room;
+  room.hidden = !!data.error || !data.room;
   if (data.error) {
     error.textContent = data.error;
     return;
   }
-  if (!data.show || !words.title) return;
-  drawScore(data.show, data.score);
-  drawNow(data.show, data.score);
-  drawLast(data);
-  drawDeals(data.score);
-  drawChart(data.score);
-  document.body.dataset.length = data.show.length;
+  if (!words.title) return;
+  if (data.room) {
+    drawRoom(data.room);
+  } else if (data.show) {
+    drawScore(data.show, data.score, data.table);
+    drawNow(data.show, data.score);
+    drawLast(data);
+    drawDeals(data.score);
+    drawChart(data.score);
+    document.body.dataset.length = data.show.length;
+  } else {
+    return;
+  }
+  fitAll();
+  document.body.dataset.view = data.room ? "room" : "board";
   document.body.dataset.ready = "1";
 }
+
+window.addEventListener("resize", () => last && draw(last));
 
 let source = null;
 
