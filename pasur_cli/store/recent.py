@@ -4,11 +4,11 @@ in play. Reads through the Store's connection (``store.db``); writes nothing."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from pasur_cli.engine.reading import N_
+from pasur_cli.engine.values import Value
 from pasur_cli.store.connection import failure
 
 if TYPE_CHECKING:
@@ -21,8 +21,7 @@ LAST_CHANGES = f"SELECT id, touched, {CHANGED} AS changed FROM matches WHERE cha
 STAMP = "%Y-%m-%dT%H:%M:%S+00:00"  # store.database.now's form
 
 
-@dataclass(frozen=True)
-class Changed:
+class Changed(Value):
     """A stored match, its ``touched`` counter (higher: changed later) and when it last changed."""
 
     id: int

@@ -17,10 +17,12 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.match import DealResult, Match
-from pasur_cli.engine.stats import SideFigures, figures_after_each
+
+if TYPE_CHECKING:
+    from pasur_cli.engine.stats import SideFigures  # imported where used: show and play load no stats
 
 # The engine that computed a snapshot: raise it whenever a change of the rules code may change a
 # finished deal's result, so that stored snapshots are recomputed from the log.
@@ -119,6 +121,8 @@ def json_totals(db: sqlite3.Connection, text: object) -> dict[str, int] | None:
 def figures_from(text: object, sides: list[str]) -> dict[str, SideFigures] | None:
     """A snapshot's figures read back (None when they are not each side's whole numbers)."""
     import json
+
+    from pasur_cli.engine.stats import SideFigures
     try:
         data = json.loads(text)  # type: ignore[arg-type]
     except (ValueError, TypeError, RecursionError):
@@ -265,6 +269,7 @@ def snapshot_rows(match_id: int, match: Match, texts: Sequence[str], book_crc: i
     """The snapshot row of each finished deal of a match replayed from its whole log (``texts``: its
     action lines; ``book_crc``: its ``book_seed``, None for rows without running checksums), from
     deal ``first`` (0-based) on, in ``COLUMNS`` order: the one place a row is made."""
+    from pasur_cli.engine.stats import figures_after_each
     results, sides = match.results, list(match.sides)
     columns = [figures_after_each(results, side) for side in sides]
     log_crc, previous = None, 0
@@ -322,6 +327,7 @@ def write_snapshot(db: sqlite3.Connection, match_id: int, match: Match, number: 
     result, sides = match.results[number], list(match.sides)
     text, totals_json = result_text(result), totals_text(match.running_totals()[number] if totals is None
                                                          else totals, sides)
+    from pasur_cli.engine.stats import SideFigures
     figures = {side: SideFigures() for side in sides} if before is None else figures_from(before[3], sides)
     figures_json = None
     if figures is not None:

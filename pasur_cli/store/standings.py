@@ -7,17 +7,19 @@ is wrong."""
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pasur_cli.engine.names import side_names, sides_of
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import match_winner
-from pasur_cli.engine.stats import Standing, standing_of
 from pasur_cli.store.connection import failure
 from pasur_cli.store.errors import DamagedError, NoMatchError
 from pasur_cli.store.reads import Reads
 from pasur_cli.store.snapshots import EVERY_BOOK, EVERY_LOG, chain_holds, figures_from, json_totals
+
+if TYPE_CHECKING:
+    from pasur_cli.engine.stats import Standing  # imported where used: a store that lists no matches loads no stats
 
 
 class Standings(Reads):
@@ -29,6 +31,7 @@ class Standings(Reads):
         check out at once (``chain_holds``) is read from its newest snapshot, with the deal in
         progress replayed; any other is read alone, by ``checked`` (every snapshot checked deal by
         deal), which says what is wrong. Raises StoreError when the file cannot be read."""
+        from pasur_cli.engine.stats import standing_of
         try:
             identity = "key, revision" if self.schema >= 3 else "NULL, -1"
             heads = self.db.execute(f"SELECT id, created, players, rules, dealer, touched, {identity} FROM matches"
@@ -70,6 +73,7 @@ class Standings(Reads):
         """One match's standing from its row and its newest snapshot (``book``: the row of EVERY_BOOK
         whose chain held, with the number of actions after it in place of the rows' text), or None
         when anything does not check out (or there is no such snapshot)."""
+        from pasur_cli.engine.stats import Standing
         if book is None:
             return None
         mid, created, players, rules_text, dealer, _, key, revision = head
