@@ -282,7 +282,7 @@ class PasurGroup(Translated, click.Group):
         import gc
         # A command that ends once it has printed leaves Python's cycle collector off while it runs: the
         # collector would walk every object made so far again and again while a long match or a whole
-        # record book is read (a third of `pasur import` of 13,000 deals); what it frees, the end frees.
+        # record book is read; what it frees, the end frees.
         # The session and the scoreboard run for hours and keep it.
         pause = gc.isenabled() and ctx.invoked_subcommand not in ("session", "serve")
         if pause:

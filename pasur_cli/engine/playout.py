@@ -31,7 +31,7 @@ JACK, QUEEN, KING = 11, 12, 13
 TWO_CLUBS, SEVEN_DIAMONDS, TEN_DIAMONDS = 4, 25, 37
 HANDS = {2: 6, 3: 4, 4: 3}
 MEMO = 100_000  # entries each of a rule set's memos keeps (``Memos``)
-# the playout policy's weights (bench/strength.py; 0.15-0.5 and 0.2-0.9 measured alike): the share of
+# the playout policy's weights (chosen with bench/strength.py): the share of
 # the worth left on the table counted against a play, the share of it the next player takes when
 # it holds a card that clears the table, and what keeping a wild J for later is worth
 LEFT_SHARE, TAKE_SHARE, KEEP_JACK = 0.3, 0.5, 1.0

@@ -141,8 +141,8 @@ _LONG_RUN = b"0" * (MAX_DIGITS + 1)  # and a run of digits too long for a number
 
 def has_long_number(data: bytes) -> bool:
     """Whether the UTF-8 ``data`` of a text holds a run of more than MAX_DIGITS digits 0-9 (the only
-    digits of a JSON number), looked for in its bytes made alike (a scan in C; a pattern tries every
-    position, and a record of 13,000 tallies is 4 MB). Any other byte is left as it is: a run of
+    digits of a JSON number), looked for in its bytes made alike (one scan in C, where a pattern
+    would try every position). Any other byte is left as it is: a run of
     zeros is one of digits, and a byte of a longer character is never an ASCII digit."""
     return _LONG_RUN in data.translate(_DIGITS)
 
@@ -190,8 +190,8 @@ def nests_deeper(data: bytes, most: int) -> bool:
     """Whether the JSON document whose UTF-8 is ``data`` (one json.loads read) nests deeper than
     ``most`` levels, as ``_check_depth`` counts them: its escaped backslashes and quotes dropped, every byte but
     quotes and brackets deleted, the strings' contents cut out, then the innermost pairs of
-    brackets removed one level at a time. Each step is a scan in C: a record of 13,000 tallies
-    is 4 MB of 300,000 strings, which a pattern or a parser's hook reads in Python."""
+    brackets removed one level at a time. Each step is a scan in C rather than a pattern or a
+    parser's hook run in Python."""
     if b"\\" in data:  # a string's escapes are pairs, a run of backslashes paired from its left
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
     # two quotes in a row are an empty string, or one string's end and the next one's start:
@@ -312,7 +312,7 @@ def _fingerprint(players: list[str], dealer: int, rules: Rules, texts: list[str]
     """``fingerprint`` of the actions' lines: the hash of
     ``json.dumps([players, dealer, rules.as_dict(), texts], ensure_ascii=False, sort_keys=True)``,
     that text hashed in its parts as UTF-8, each distinct line written and encoded once (a record of
-    tallies repeats a few lines) and the lines joined once (4 MB of them are not copied four times)."""
+    tallies repeats a few lines) and the lines joined once."""
     head = json.dumps([players, dealer, rules.as_dict()], ensure_ascii=False, sort_keys=True)
     written: dict[str, bytes] = {}
     lines = [written.get(text) or written.setdefault(text, _WRITE_TEXT(text).encode("utf-8")) for text in texts]

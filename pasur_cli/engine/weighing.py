@@ -8,8 +8,7 @@ guesses and some need hundreds. ``Weighing`` plays the options in batches of the
 decides after each batch whether another is worth its cost:
 
 - Every option is played in the same guesses (common random numbers), and options are compared
-  by their paired differences, which carry far less noise than their values (on the example
-  deals a difference spreads 1 to 5 points from guess to guess, a value several times that).
+  by their paired differences, which carry far less noise than their values.
 - The risk of the answer: the chance that another seed gives the play (and the leader, were it
   played) another label, summed over the other options, plus ``WEIGHT`` times the chance
   that one seed says the best option leads the second by more than a point while the other names
@@ -21,8 +20,8 @@ decides after each batch whether another is worth its cost:
   where it sits so near a threshold that even many more guesses would not settle it;
 - and never more than ``most`` guesses.
 
-Options far behind are still played in every guess: dropping them (racing) saved 2% of the
-playouts at the same stability, and with every option in every guess the values are plain means
+Options far behind are still played in every guess (dropping them saved too little to be worth
+it: bench/README.md), and with every option in every guess the values are plain means
 over the same guesses, and a hint's best option, reviewed, is weighed in exactly the same guesses.
 
 A standard deviation from a few guesses is itself noisy, and a handful of equal results would

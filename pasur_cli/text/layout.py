@@ -531,7 +531,7 @@ def _wide(ch: str) -> bool:
 def column_width(rows: Sequence[Sequence[object]], headers: list[str], i: int, padding: int = 2) -> int:
     """Columns tabulate's simple format gives column ``i``: its widest line, or its header's widest
     line and ``padding`` (tabulate's MIN_PADDING)."""
-    cells = {str(r[i]) for r in rows}  # each different cell measured once (`matches`: 5,000 rows, few names)
+    cells = {str(r[i]) for r in rows}  # each different cell measured once (a long `matches` repeats its names)
     text = "\n".join(cells)
     if text.isascii() and "\x1b" not in text:  # one column a character: the longest line (`score` fitted narrow)
         return max(max(text_width(line) for line in headers[i].split("\n")) + padding, *map(len, text.split("\n")))

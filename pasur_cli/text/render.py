@@ -733,7 +733,7 @@ def _broken(cell: object, room: int) -> str:
 
 def _matches_cells(rows: list[dict[str, Any]]) -> tuple[list[list[object]], list[list[str]]]:
     """The cells of `matches` one line a match, and each match's totals (side and total) apart;
-    the names, rules and winners of 5,000 matches are few: each is drawn once."""
+    names, rules and winners repeat from match to match: each is drawn once."""
     drawn: dict[object, str] = {}
 
     def once(kind: str, value: object, draw: Any) -> str:

@@ -50,7 +50,7 @@ def score(ctx: click.Context, as_json: bool, as_csv: bool, chart: bool, whole: b
         from pasur_cli.text.render_stats import chart_text
         size = terminal_size()
         height = max(12, min(size.lines - 2, 30))
-        click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # COLUMNS=100000: 3 MB
+        click.echo(chart_text(look(ctx), mid, match, min(size.columns, 400), height))  # bounded: COLUMNS may be huge
     else:
         import sys
 
