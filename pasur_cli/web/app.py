@@ -129,8 +129,7 @@ WORDS = {
     "beat": N_("beat {name}"),
     "bye": N_("Bye: {name} (a win with no points difference)."),
     "event_table": N_("Table {table}: {first} against {second}"),
-    "on_paper": N_("Given on paper: {score}"),
-    "final": N_("Final score: {score}"),
+    "on_paper": N_("Given on paper: {first} {score} {second}"),
 }
 
 
