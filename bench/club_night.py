@@ -165,8 +165,9 @@ def season(events: int, seed: int) -> None:
                 for table, first, second, mid in TABLE.findall(pasur(db, "event", "pair")):
                     if table == "1":
                         winner, loser = (first, second) if rng.random() < 0.5 else (second, first)
-                        pasur(db, "tally", "--match", mid, "--count", f"{winner}: clubs=13 aces=4 jacks=4 2c=yes 10d=yes",
-                              "--count", f"{loser}: clubs=0 aces=0 jacks=0 2c=no 10d=no", "--surs", f"{winner}=9")
+                        pasur(db, "tally", "--match", mid, "--count",
+                              f"{winner}: clubs=13 aces=4 jacks=4 2c=yes 10d=yes", "--count",
+                              f"{loser}: clubs=0 aces=0 jacks=0 2c=no 10d=no", "--surs", f"{winner}=9")
                     else:
                         x, y = 62, rng.randint(20, 61)
                         pasur(db, "event", "result", table, f"{x}-{y}" if rng.random() < 0.5 else f"{y}-{x}")

@@ -51,7 +51,7 @@ def test_the_state_is_the_standings_and_the_round_s_tables(pasur, db, spring):
 
 
 def test_a_result_and_a_finished_match_update_the_state(pasur, db, spring):
-    (one, first, second, _), (two, third, fourth, mid) = spring
+    (one, first, second, _), (_, third, fourth, mid) = spring
     assert pasur("event", "result", one, "62-48").exit_code == 0
     shown = state(db)["event"]
     assert (shown["tables"][0]["score"], shown["tables"][0]["paper"]) == ([62, 48], True)
@@ -86,7 +86,7 @@ def test_the_served_event_page_follows_results_and_its_tables_boards(pasur, db, 
     """Served with --event (PASUR_MATCH set in the shell does not change it): the root's stream
     has the event, a result given and a match ending each reach it; a tile's board is /match/ID/."""
     from serving import served
-    (one, first, second, _), (_, third, fourth, mid) = spring
+    (one, first, _, _), (_, third, fourth, mid) = spring
     with served(db, "--event", "Spring", env={"PASUR_MATCH": str(mid)}) as server, server.events() as page:
         _, shown = page.next()
         assert [t["table"] for t in shown["event"]["tables"]] == [1, 2]
