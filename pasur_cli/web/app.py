@@ -387,7 +387,8 @@ def create_app(path: str, chosen: int | None, language: str, token: str | None =
     """The scoreboard for the database at ``path``: at its root the room (``Room.room_state``), or
     with ``chosen`` that match's board, or with ``event`` that event's page (``event_state``); at
     ``/match/ID/`` match ID's board (the same page, a TV per table). In ``language`` unless a viewer
-    asks for another (``?lang=``); and its hub (closed to end every stream when the server stops). ``ready`` is called once the first state is read."""
+    asks for another (``?lang=``); and its hub (closed to end every stream when the server stops).
+    ``ready`` is called once the first state is read."""
     words = catalogs()
     hub = Hub()
 
