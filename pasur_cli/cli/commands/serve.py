@@ -75,7 +75,7 @@ def qr_text(url: str) -> str:
               help="Listen on the local network too, with a secret token in the address (and its QR code)."
               " Without it only this computer can open the page.")
 @click.option("--event", "event_name", metavar="NAME",
-              help="Show the event NAME: its standings and every table of its current round, live.")
+              help="Show this event: its standings and every table of its current round, live.")
 @store_options
 @click.pass_context
 def serve(ctx: click.Context, port: int, lan: bool, event_name: str | None) -> None:
