@@ -5,11 +5,13 @@ everything is checked before it, so a refused change writes nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from pasur_cli.engine.club.event import Entrant, EventError, Table, seats
 from pasur_cli.engine.club.pairing import Pairs, pairs_in
 from pasur_cli.engine.club.record import EventRecord
+from pasur_cli.engine.club.standings import Place, standings
 from pasur_cli.engine.rules import Rules
 from pasur_cli.store.database import Store, now
 from pasur_cli.store.errors import DamagedError, NoMatchError
@@ -84,6 +86,14 @@ def tables(store: Store, event: Event) -> list[Table]:
             score = _match_score(store, mid, people[first], people[second])
         out.append(Table(round_number, number, first, second, mid, score, paper is not None))
     return out
+
+
+def places(store: Store, event: Event, played: Sequence[Table] | None = None) -> list[Place]:
+    """The event's standings as its tables (``played``, else read) say now: the engine's
+    ``standings`` of its entrants and tables, what `pasur event standings` prints and the
+    scoreboard shows. Raises the store's errors."""
+    played = tables(store, event) if played is None else played
+    return standings(entrants(store, event), played, event.pairing == "swiss")
 
 
 def _match_score(store: Store, mid: int, first: str, second: str) -> tuple[int, int] | None:

@@ -47,6 +47,7 @@ from starlette.types import ASGIApp
 from pasur_cli.engine.errors import PasurError
 from pasur_cli.engine.reading import N_
 from pasur_cli.text import i18n
+from pasur_cli.web.event import event_state
 from pasur_cli.web.room import Room
 from pasur_cli.web.state import unreadable
 
@@ -110,6 +111,25 @@ WORDS = {
     "jacks": N_("Jacks"),
     "points": N_("Points"),
     "earlier": N_("Earlier deals (in the chart): {count}"),
+    # the event's page (--event): the standings' headings are those of `pasur event standings`
+    "event_round": N_("{event}, round {round} of {rounds}"),
+    "event_unpaired": N_("{event}: no round paired yet"),
+    "standings": N_("Standings"),
+    "tables": N_("Tables of the round"),
+    "rank": N_("Rank"),
+    "entrant": N_("Entrant"),
+    "played_count": N_("Played"),
+    "wins": N_("Wins"),
+    "byes": N_("Byes"),
+    "buchholz": N_("Buchholz"),
+    "difference": N_("Difference"),
+    "scored": N_("Points"),
+    "head_to_head": N_("Head to head"),
+    "dropped": N_("{name} (dropped)"),
+    "beat": N_("beat {name}"),
+    "bye": N_("Bye: {name} (a win with no points difference)."),
+    "event_table": N_("Table {table}: {first} against {second}"),
+    "on_paper": N_("Given on paper: {first} {score} {second}"),
 }
 
 
@@ -225,9 +245,9 @@ class Watcher(threading.Thread):
     the room after a while without a change) and the boards viewers watch (``wanted()``)."""
 
     def __init__(self, path: str, chosen: int | None, send: Callable[[dict[Key, str | None]], object],
-                 wanted: Callable[[], frozenset[int]] = frozenset) -> None:
+                 wanted: Callable[[], frozenset[int]] = frozenset, event: str | None = None) -> None:
         super().__init__(name="pasur-serve-watcher", daemon=True)
-        self.path, self.chosen, self.send, self.wanted = path, chosen, send, wanted
+        self.path, self.chosen, self.send, self.wanted, self.event = path, chosen, send, wanted, event
         self.room = Room()
         self.stop = threading.Event()
         self.ready = threading.Event()  # set once the first state is sent
@@ -284,9 +304,11 @@ class Watcher(threading.Thread):
         return store
 
     def states(self, store: Store, wanted: frozenset[int]) -> dict[Key, str]:
-        """Each page's state: the root's (the room, or the ``chosen`` match's board) and the
-        ``wanted`` boards'. Raises the store's errors."""
-        if self.chosen is None:
+        """Each page's state: the root's (the ``event``'s page, the room, or the ``chosen``
+        match's board) and the ``wanted`` boards'. Raises the store's errors."""
+        if self.event is not None:
+            root = event_state(self.room, store, self.event)
+        elif self.chosen is None:
             root = self.room.room_state(store)
         else:
             self.room.changes(store)
@@ -361,11 +383,12 @@ def under(token: str | None, routes: list[BaseRoute]) -> list[BaseRoute]:
 
 
 def create_app(path: str, chosen: int | None, language: str, token: str | None = None,
-               ready: Callable[[], object] = lambda: None) -> tuple[Starlette, Hub]:
+               ready: Callable[[], object] = lambda: None, event: str | None = None) -> tuple[Starlette, Hub]:
     """The scoreboard for the database at ``path``: at its root the room (``Room.room_state``), or
-    with ``chosen`` that match's board; at ``/match/ID/`` match ID's board (the same page, a TV
-    per table). In ``language`` unless a viewer asks for another (``?lang=``); and its hub (closed
-    to end every stream when the server stops). ``ready`` is called once the first state is read."""
+    with ``chosen`` that match's board, or with ``event`` that event's page (``event_state``); at
+    ``/match/ID/`` match ID's board (the same page, a TV per table). In ``language`` unless a viewer
+    asks for another (``?lang=``); and its hub (closed to end every stream when the server stops).
+    ``ready`` is called once the first state is read."""
     words = catalogs()
     hub = Hub()
 
@@ -397,7 +420,7 @@ def create_app(path: str, chosen: int | None, language: str, token: str | None =
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         loop = hub.loop = asyncio.get_running_loop()
         watcher = Watcher(path, chosen, lambda states: loop.call_soon_threadsafe(hub.publish, states),
-                          lambda: hub.wanted)
+                          lambda: hub.wanted, event)
         watcher.start()
         await asyncio.to_thread(watcher.ready.wait, 30)  # the first state, before the first request is answered
         ready()

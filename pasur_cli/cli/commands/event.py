@@ -205,10 +205,9 @@ def standings(ctx: click.Context, event_name: str | None, as_json: bool, as_csv:
     points difference, the points scored, and head to head between two still tied."""
     if as_json and as_csv:
         raise click.UsageError(_("--json and --csv cannot be used together."))
-    from pasur_cli.engine.club.standings import standings as placed
     from pasur_cli.text import render_event, shapes
     store, found = _opened(ctx, event_name, write=False)
-    places = placed(book.entrants(store, found), book.tables(store, found), found.pairing == "swiss")
+    places = book.places(store, found)
     if as_json:
         click.echo(shapes.dumps(render_event.standings_json(found.name, found.pairing, places)))
     elif as_csv:

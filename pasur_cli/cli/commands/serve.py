@@ -74,15 +74,18 @@ def qr_text(url: str) -> str:
 @click.option("--lan", is_flag=True,
               help="Listen on the local network too, with a secret token in the address (and its QR code)."
               " Without it only this computer can open the page.")
+@click.option("--event", "event_name", metavar="NAME",
+              help="Show this event: its standings and every table of its current round, live.")
 @store_options
 @click.pass_context
-def serve(ctx: click.Context, port: int, lan: bool) -> None:
+def serve(ctx: click.Context, port: int, lan: bool, event_name: str | None) -> None:
     """A live scoreboard in the web browser, for a TV and the players' phones.
 
     The score, the deal's race, the table, the last play and the chart of the running totals,
     updated by itself after every play, undo or tally. Read-only. Without --match it follows the
     match being played; with several tables in play it shows them all, a tile each, and each
-    tile opens that table's board, at an address of its own (for a TV per table). Ctrl-C stops it."""
+    tile opens that table's board, at an address of its own (for a TV per table). With --event
+    it shows that event: its standings and a tile for each table of the round. Ctrl-C stops it."""
     import asyncio
     import secrets
     import socket
@@ -98,7 +101,13 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
     from pasur_cli.text import i18n
 
     store = open_store(ctx)  # the file must be a pasur database; the page follows it from its own connection
-    if ctx.meta.get("pasur.match_id") is not None:
+    chosen = ctx.meta.get("pasur.match_id")
+    if event_name is not None:
+        if ctx.get_parameter_source("match_id") is click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError(_("--event and --match cannot be used together."))
+        from pasur_cli.store.events import find_event
+        event_name, chosen = find_event(store, event_name).name, None  # the event's page, whatever PASUR_MATCH says
+    elif chosen is not None:
         current(ctx, store)  # --match names a match that is there (without it, the page waits for one)
     path = store.path
     store.close()
@@ -128,8 +137,7 @@ def serve(ctx: click.Context, port: int, lan: bool) -> None:
             click.echo(_("Only this computer can open it; add --lan to show it on phones and a TV."))
         click.echo(_("Ctrl-C stops the server."))
 
-    chosen = ctx.meta.get("pasur.match_id")
-    app, hub = create_app(path, chosen, i18n.language(), token, banner)
+    app, hub = create_app(path, chosen, i18n.language(), token, banner, event_name)
 
     gate = connections.Gate(plan.bound)
 

@@ -363,6 +363,82 @@ function drawRoom(tiles) {
   document.getElementById("match").textContent = "";
 }
 
+// The event's page: its name and round in the heading, the standings, a tile per table of the round, the bye.
+function drawEvent(ev) {
+  const head = el("span");
+  if (ev.round) fill(head, words.event_round, { event: ev.event, round: num(ev.round), rounds: num(ev.rounds) });
+  else fill(head, words.event_unpaired, { event: ev.event });
+  document.getElementById("match").textContent = "· " + head.textContent;
+  drawStandings(ev);
+  const box = document.getElementById("event-tables");
+  box.replaceChildren(...ev.tables.map(eventTile));
+  const n = ev.tables.length;
+  box.style.setProperty("--columns", n <= 2 ? Math.max(n, 1) : n <= 6 ? 2 : 3);
+  const bye = document.getElementById("bye");
+  bye.hidden = !ev.bye;
+  if (ev.bye) say(bye, "bye", { name: ev.bye });
+  else bye.replaceChildren();
+}
+
+// A table of the round: its match's tile (a link to its board), or its entrants without one; a score given on paper.
+function eventTile(t) {
+  const node = t.tile ? tile(t.tile) : el("div", "tile");
+  node.dataset.table = t.table;
+  if (!t.tile) node.append(fill(el("p", "tile-head"), words.event_table, { table: num(t.table), first: t.first, second: t.second }));
+  if (t.paper && t.score) { // the table's result is the one given: not its match's deal and turn
+    for (const line of node.querySelectorAll(".tile-deal, .tile-turn")) line.remove();
+    const score = el("p", "tile-score");
+    say(score, "on_paper", { first: t.first, score: num(t.score[0]) + "–" + num(t.score[1]), second: t.second });
+    node.append(score);
+  }
+  return node;
+}
+
+// The standings as `pasur event standings` gives them: wins, then the tiebreaks in the order they count.
+function drawStandings(ev) {
+  const table = document.getElementById("standings");
+  const swiss = ev.pairing === "swiss";
+  const keys = ["rank", "entrant", "played_count", "wins", "byes", ...(swiss ? ["buchholz"] : []), "difference",
+    "scored", "head_to_head"];
+  table.tHead.replaceChildren(row(keys.map((k) => el("span", "head", words[k])), true));
+  const rows = ev.standings.map((p, i) => {
+    const name = el("span", "", p.name);
+    if (p.dropped !== null) fill(name, words.dropped, { name: p.name });
+    const below = ev.standings[i + 1];
+    const met = el("span");
+    if (p.head_to_head && below) fill(met, words.beat, { name: below.name });
+    const r = row([num(p.rank), name, num(p.played), num(p.wins), num(p.byes), ...(swiss ? [num(p.buchholz)] : []),
+      num(p.difference), num(p.scored), met]);
+    r.children[1].classList.add("name");
+    r.children[r.children.length - 1].classList.add("name");
+    r.dataset.entrant = p.name;
+    if (p.dropped !== null) r.classList.add("dropped");
+    return r;
+  });
+  table.tBodies[0].replaceChildren(...rows);
+}
+
+// A table no wider than its box (and on a TV no taller): the largest type it fits with, up to its
+// own on a phone and twice that on a TV (where the standings are read across the room).
+function fitWhole(table) {
+  const box = table.parentElement;
+  const tall = wide.matches;
+  table.style.fontSize = "";
+  const own = parseFloat(getComputedStyle(table).fontSize);
+  const fits = (size) => {
+    table.style.fontSize = size + "px";
+    return table.offsetWidth <= inner(box) + 1 && !(tall && box.scrollHeight > box.clientHeight + 1);
+  };
+  let [low, high] = [5, tall ? own * 2 : own];
+  if (fits(high)) return;
+  for (let step = 0; step < 12; step++) {
+    const middle = (low + high) / 2;
+    if (fits(middle)) low = middle;
+    else high = middle;
+  }
+  fits(low);
+}
+
 // Shrink the type of ``node`` until what it holds fits its width (a long name is never broken
 // inside a word: the style breaks lines only between words).
 function fit(node, least) {
@@ -428,7 +504,7 @@ function fitDeals() {
 }
 
 const READABLE = 12; // px: on a phone a side's name smaller than this gets the whole width (the sides one above the other)
-const FITTED = "#sides .name, #turn, #winner, #deal, #last, #left li, .legend .key, .tile .name, .tile p";
+const FITTED = "header h1, #sides .name, #turn, #winner, #deal, #last, #left li, .legend .key, .tile .name, .tile p";
 
 function fitAll() {
   const sides = document.getElementById("sides");
@@ -441,6 +517,7 @@ function fitAll() {
   }
   for (const table of document.querySelectorAll("#race, #deals")) fitTable(table);
   fitDeals();
+  if (!document.getElementById("event").hidden) fitWhole(document.getElementById("standings"));
 }
 
 function draw(data) {
@@ -448,15 +525,19 @@ function draw(data) {
   const error = document.getElementById("error");
   const board = document.getElementById("board");
   const room = document.getElementById("room");
+  const event = document.getElementById("event");
   error.hidden = !data.error;
-  board.hidden = !!data.error || !!data.room;
+  board.hidden = !!data.error || !!data.room || !!data.event;
   room.hidden = !!data.error || !data.room;
+  event.hidden = !!data.error || !data.event;
   if (data.error) {
     error.textContent = data.error;
     return;
   }
   if (!words.title) return;
-  if (data.room) {
+  if (data.event) {
+    drawEvent(data.event);
+  } else if (data.room) {
     drawRoom(data.room);
   } else if (data.show) {
     drawScore(data.show, data.score, data.table);
@@ -469,7 +550,7 @@ function draw(data) {
     return;
   }
   fitAll();
-  document.body.dataset.view = data.room ? "room" : "board";
+  document.body.dataset.view = data.event ? "event" : data.room ? "room" : "board";
   document.body.dataset.ready = "1";
 }
 
