@@ -292,6 +292,23 @@ def test_an_event_exported_is_imported_whole_on_another_machine(pasur, db, tmp_p
     assert again.exit_code == 1 and "already" in again.stderr and other.read_bytes() == before
 
 
+
+def test_an_event_with_an_entrant_gone_before_playing_is_imported_whole(pasur, db, tmp_path, monkeypatch):
+    """An entrant dropped before round 1 (or a late arrival dropped before their first round) is
+    exported as it stands and read back whole."""
+    pasur("event", "new", "Night", "--players", "Ali", "Sara", "Reza", "Omid")
+    assert pasur("event", "drop", "Omid").exit_code == 0
+    pasur("event", "pair")
+    assert pasur("event", "add", "Nima").exit_code == 0
+    assert pasur("event", "drop", "Nima").exit_code == 0
+    out = tmp_path / "night.json"
+    assert pasur("event", "export", "-o", out).exit_code == 0
+    standings_here = pasur("event", "standings", "--json").output
+    monkeypatch.setenv("PASUR_DB", str(tmp_path / "other.db"))
+    result = pasur("import", out)
+    assert result.exit_code == 0, result.output
+    assert pasur("event", "standings", "--json").output == standings_here
+
 @pytest.mark.parametrize("spoil", [
     lambda d: d["tables"][0].update(first=99), lambda d: d["tables"][0].update(paper=[62, 62]),
     lambda d: d.update(rounds=0), lambda d: d.update(extra=1), lambda d: d["entrants"][0].update(name="Eve"),

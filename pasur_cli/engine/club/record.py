@@ -92,8 +92,7 @@ def _entrants(value: object) -> list[Entrant]:
             raise _bad(Words("entrant {number}", number=number))
         joined = _int(item["joined"], Words("entrant {number}", number=number), 1, ROUNDS_MOST)
         dropped = None if item["dropped"] is None else _int(item["dropped"], Words("entrant {number}", number=number),
-                                                            joined + 1,
-                                                            ROUNDS_MOST + 1)
+                                                            joined, ROUNDS_MOST + 1)  # joined: left before playing
         out.append(Entrant(number, item["name"], tuple(players), joined, dropped))
     if len({len(e.players) for e in out}) != 1:
         raise _bad(Words("its entrants"))
