@@ -1,5 +1,5 @@
 """The store's parts used alone (issue 30): the file's health (``health.StoreFile``) opens and
-checks a file and knows no match; the queries (``reads.Reads``, ``standings.Standings``) answer
+checks a file and knows no match; the queries (``reads.Reads``, ``standings.standings``) answer
 without writing; the writes (``writes.Writes``, and ``Store`` made of them all) change nothing
 stored when they refuse. And the chains a connection keeps (``chains.Chains``): a store that
 reads a match after every change of another (the scoreboard, the session) sees what a store
@@ -24,7 +24,7 @@ from pasur_cli.store.errors import NoMatchError, StaleError, StoreError
 from pasur_cli.store.health import StoreFile
 from pasur_cli.store.reads import Reads
 from pasur_cli.store.schema import SCHEMA_VERSION
-from pasur_cli.store.standings import Standings
+from pasur_cli.store.standings import standings
 from pasur_cli.store.writes import Writes
 
 PLAYERS = ["Ali", "Sara"]
@@ -78,9 +78,7 @@ def test_the_reads_alone_answer_as_the_store_does_and_change_nothing(tmp_path):
     assert not hasattr(reads, "transaction")  # the queries hold no write
     assert view(reads.match(mid)[1]) == view(store.match(mid)[1])
     assert reads.current()[0] == mid and reads.summary(mid) == (PLAYERS, 4)
-    standings = Standings(str(path))
-    assert [s.totals for _, s in standings.standings()] == [s.totals for _, s in store.standings()] != []
-    standings.close()
+    assert [s.totals for _, s in standings(reads)] == [s.totals for _, s in store.standings()] != []
     with pytest.raises(NoMatchError):
         reads.match(mid + 1)
     reads.close()

@@ -21,7 +21,6 @@ from pasur_cli.engine.names import check_name_length, names_starting, side_names
 from pasur_cli.engine.results import Results
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.scoring import SideScore, match_winner
-from pasur_cli.engine.tally import scored_tally
 from pasur_cli.engine.values import FrozenDict, Value, check_fields
 
 
@@ -350,6 +349,7 @@ class Match:
 
     def _verify_tally(self, action: TallyAction) -> tuple[TallyAction, DealResult]:
         """The canonical form of a tally action and the result it records; raises its refusal."""
+        from pasur_cli.engine.tally import scored_tally  # a match played card by card never loads it
         self.check_tally_allowed()
         canonical, scores = scored_tally(self, action)
         return canonical, DealResult._tallied(len(self.results) + 1, self.dealer, scores)

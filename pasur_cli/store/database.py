@@ -7,7 +7,7 @@ own module:
                        migrated; reopen, close, check_file, hold_little, waiting
     reads.Reads        the queries: load, match, current, deal_actions, match_ids, summary,
                        stored_revision, stored_as, imported_as, rules_of, ...
-    standings.Standings  every match's standing at once (`matches`, `stats`)
+    standings          every match's standing at once (`matches`, `stats`): Store.standings
     writes.Writes      the writes: transaction, create, delete, changing (a ``Change``)
 
 A match's state is replayed from its log through the engine; each finished deal leaves a snapshot
@@ -16,19 +16,22 @@ row (``snapshots``) so that a long match resumes from its newest (``resume``) in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pasur_cli.store.change import Change, checked_text, new_key, now
 from pasur_cli.store.records import Expected, MatchRecord, parse_expected
 from pasur_cli.store.schema import SCHEMA, SCHEMA_VERSION
-from pasur_cli.store.standings import Standings
 from pasur_cli.store.writes import Writes
+
+if TYPE_CHECKING:
+    from pasur_cli.engine.stats import Standing
+    from pasur_cli.store.errors import DamagedError
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "Change", "Expected", "MatchRecord", "Store", "checked_text", "new_key",
            "now", "parse_expected"]
 
 
-class Store(Writes, Standings):
+class Store(Writes):
     """One database file, opened for reading, or for writing with ``write``; only ``create`` makes
     a missing file (with its folder). A file migrated to schema 4 or later on opening has its
     snapshots chained again here (``Writes._chain_every_match``). Raises StoreError (or its kinds)
@@ -39,3 +42,9 @@ class Store(Writes, Standings):
         super().__init__(path, write, create, waiting)
         if self._unchained:
             self._chain_every_match()
+
+    def standings(self) -> list[tuple[int, Standing | DamagedError]]:
+        """Every match's standing, what `matches` lists and `stats` adds up (``standings.standings``,
+        loaded when asked: a command on one match does not load it). Raises StoreError."""
+        from pasur_cli.store.standings import standings
+        return standings(self)
