@@ -119,7 +119,7 @@ def _pile_or_counts(side: str, earlier: str | None = None) -> Callable[[str], tu
 def _surs(side: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         number = whole_number(text)
-        if number is None and ("=" in text or _cards(text)):  # the pile or counts, typed a question late
+        if number is None and ("=" in text or _names_cards(text)):  # the pile or counts, typed a question late
             raise NotationError("{text!r} is a pile or counts; this question asks only how many surs {side} holds"
                                 " (0, 1, 2 ...). To change the pile or counts, answer this, then name {side} when"
                                 " asked which side to correct.", text=text, side=side)
@@ -131,7 +131,7 @@ def _surs(side: str) -> Callable[[str], int]:
     return parse
 
 
-def _cards(text: str) -> bool:
+def _names_cards(text: str) -> bool:
     """Whether ``text`` is a list of cards."""
     try:
         return bool(read_cards(text.replace(",", " ").split()))

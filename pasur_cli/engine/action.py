@@ -200,7 +200,7 @@ def _text(value: str) -> str:
     return value
 
 
-def _cards(value: object, most: int, what: Words) -> tuple[Card, ...] | None:
+def _card_list(value: object, most: int, what: Words) -> tuple[Card, ...] | None:
     """The cards a list of at most ``most`` card strings names, each once; None when ``value`` is
     no such list. Raises NotationError for a string that is no card or a card named twice."""
     if value.__class__ is not list or len(value) > most or not all(c.__class__ is str for c in value):
@@ -213,7 +213,7 @@ def _cards(value: object, most: int, what: Words) -> tuple[Card, ...] | None:
 
 
 def _read_deal(value: dict[str, Any]) -> DealAction:
-    table = _cards(value.get("table"), PILE_MOST, Words("table"))
+    table = _card_list(value.get("table"), PILE_MOST, Words("table"))
     if table is None:
         raise NotationError("a deal's \"table\" is a list of cards (strings such as \"5C\").")
     return DealAction(table)
@@ -224,7 +224,7 @@ def _read_play(value: dict[str, Any]) -> PlayAction:
     if not isinstance(card, str):
         raise NotationError("a play's \"card\" is one card (a string such as \"7C\").")
     take = value.get("take", [])
-    taken = _cards(take, TAKE_MOST, Words("capture"))
+    taken = _card_list(take, TAKE_MOST, Words("capture"))
     if taken is None:
         raise NotationError("a play's \"take\" is a list of cards (strings), or absent.")
     by = value.get("by")
@@ -254,7 +254,7 @@ def _sides(value: dict[str, Any], field: str) -> dict[str, Any]:
 def _read_tally(value: dict[str, Any]) -> TallyAction:
     piles = {}
     for side, given in _sides(value, "piles").items():
-        cards = _cards(given, PILE_MOST, Words("pile of {side}", side=side))
+        cards = _card_list(given, PILE_MOST, Words("pile of {side}", side=side))
         if cards is None:
             raise NotationError("a tally's pile of {side} is a list of cards (strings).", side=side)
         piles[side] = tuple(sorted(cards, key=ORDER))

@@ -31,7 +31,7 @@ from pasur_cli.engine import playout as sim
 from pasur_cli.engine.action import Action, PlayAction
 from pasur_cli.engine.arguments import check_items, check_type, check_whole, wrong_type
 from pasur_cli.engine.captures import legal_captures, verify_capture
-from pasur_cli.engine.cards import DECK, ORDER, Card, parse_cards
+from pasur_cli.engine.cards import DECK, ORDER, Card, as_card, parse_cards
 from pasur_cli.engine.deal import HANDS, Deal, check_table
 from pasur_cli.engine.errors import IllegalPlayError, Plural, Words
 from pasur_cli.engine.match import Match
@@ -102,7 +102,7 @@ class Reason(Value):
         """The reason whose ``as_dict()`` is ``data``. Raises as ``Value.from_dict``."""
         data = _checked(cls, data)
         reply = data.get("reply")
-        return super().from_dict({**data, "left": _cards(data.get("left", ())),
+        return super().from_dict({**data, "left": _kept_cards(data.get("left", ())),
                                   "reply": None if reply is None else Reply.from_dict(
                                       {**reply, "take": _cards(reply.get("take", ()))})})
 
@@ -113,20 +113,9 @@ def _checked(kind: type[Value], data: object) -> dict[str, Any]:
     return check_fields(kind.__name__, data, kind._fields, [n for n in kind._fields if n not in kind._defaults])
 
 
-def _card(data: object) -> Card:
-    """A card kept as ``Card.as_dict`` or as its code. Raises NotationError (TypeError) for none."""
-    if isinstance(data, Card):
-        return data
-    if isinstance(data, str):
-        return parse_cards([data])[0]
-    if isinstance(data, dict):
-        return Card.from_dict(data)
-    raise TypeError(f"a card is a dict or a code, not {data!r}")
-
-
-def _cards(data: Iterable[object]) -> tuple[Card, ...]:
-    """Cards kept as ``_card`` reads them."""
-    return tuple(_card(c) for c in data)
+def _kept_cards(data: Iterable[object]) -> tuple[Card, ...]:
+    """Cards kept as ``Card.as_dict`` or as their codes (``as_card``). Raises NotationError."""
+    return tuple(as_card(c) for c in data)
 
 
 class PlayReview(Value):
@@ -158,9 +147,9 @@ class PlayReview(Value):
         data = _checked(cls, data)
         reason = data.get("reason")
         return super().from_dict({
-            **data, "card": _card(data.get("card")), "take": _cards(data.get("take", ())),
-            "best_card": _card(data.get("best_card")), "best_take": _cards(data.get("best_take", ())),
-            "options": tuple(Advice.from_dict({**o, "card": _card(o.get("card")), "take": _cards(o.get("take", ()))})
+            **data, "card": as_card(data.get("card")), "take": _kept_cards(data.get("take", ())),
+            "best_card": as_card(data.get("best_card")), "best_take": _kept_cards(data.get("best_take", ())),
+            "options": tuple(Advice.from_dict({**o, "card": as_card(o.get("card")), "take": _kept_cards(o.get("take", ()))})
                              for o in data.get("options", ())),
             "reason": None if reason is None else Reason.from_dict(reason)})
 

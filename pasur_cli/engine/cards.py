@@ -177,13 +177,16 @@ def parse_card(text: str) -> Card:
     return _BY_CODE[RANK_CODES[rank] + suit]
 
 
-def as_card(card: Card | str) -> Card:
-    """The one card ``card`` is: a Card as it is, a string read by ``parse_card`` (one card). Raises
-    NotationError for a string that is no card or anything else."""
+def as_card(card: object) -> Card:
+    """The one card ``card`` is: a Card as it is, a string read by ``parse_card`` (one card), a dict
+    read by ``Card.from_dict`` (as a kept review holds one). Raises NotationError for a string or
+    dict that is no card, or anything else."""
     if isinstance(card, Card):
         return card
     if isinstance(card, str):
         return parse_card(card)
+    if isinstance(card, dict):
+        return Card.from_dict(card)
     raise NotationError("{card!r} is not a card: give a Card or its code, such as \"7C\".", card=repr(card)[:40])
 
 

@@ -88,7 +88,7 @@ class Look(Value):
         color = isatty and not no_color and not os.environ.get("NO_COLOR")
         return Look(ascii=ascii, color=color, rtl=i18n.is_rtl())
 
-    def _card(self, card: Card) -> str:
+    def _card_text(self, card: Card) -> str:
         text = card.show(self.ascii)
         if self.color and card.suit in RED:
             return f"\x1b[31m{text}\x1b[0m"
@@ -98,11 +98,11 @@ class Look(Value):
         return f"{i18n.FSI}{text}{i18n.PDI}" if text and (self.rtl or i18n.has_rtl(text)) else text
 
     def card(self, card: Card) -> str:
-        return Drawn(self._isolate(self._card(card)))
+        return Drawn(self._isolate(self._card_text(card)))
 
     def cards(self, cards: Iterable[Card], sort: bool = True) -> str:
         seq = sorted(cards) if sort else list(cards)
-        return Drawn(self._isolate(" ".join(self._card(c) for c in seq))) if seq else _("(empty)")
+        return Drawn(self._isolate(" ".join(self._card_text(c) for c in seq))) if seq else _("(empty)")
 
     def fact(self, value: object) -> str:
         """One fact as a sentence shows it: a card by its symbol (or code under --ascii), a list or
@@ -119,7 +119,7 @@ class Look(Value):
         if isinstance(value, Drawn):
             return value
         if isinstance(value, Card):
-            return self._card(value)
+            return self._card_text(value)
         if isinstance(value, Sum):
             return " + ".join(self._plain(v) for v in value)
         if isinstance(value, list | tuple):

@@ -211,7 +211,7 @@ def reason_text(look: Look, play: PlayReview) -> str:
     if largest in ("surs_for", "surs_against"):
         said = _surs(look, play, reason, largest)
     elif largest in CARD_PARTS:  # the clubs too: which clubs each play takes
-        said = _cards(look, play, reason, largest)
+        said = _cards_sentence(look, play, reason, largest)
     else:
         said = look.say("Most of the difference is in {part}.", part=part_words(largest))
     return said + " (" + parts_text(look, dict(reason.parts)) + ")"
@@ -240,7 +240,7 @@ def _surs(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
     return said
 
 
-def _cards(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
+def _cards_sentence(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
     """The sentence of a loss mostly in cards that score (2♣, 10♦, 7♦, aces, jacks, clubs): which
     ones the better play takes now, and which the play leaves to the reply."""
     kind = CARD_PARTS[largest]

@@ -69,12 +69,12 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     (or `--take 4D`) names the cards it takes. At a terminal, when it can capture in several ways,
     asks which one (Ctrl-C cancels, recording nothing)."""
     try:
-        played, named = _cards(card)
+        played, named = _typed_cards(card)
     except NotationError:  # say what was meant among the cards that can still be played
         deal = _deal_now(ctx)
         if deal is None:
             raise
-        played, named = _cards(card, deal.unseen_cards, deal.table)
+        played, named = _typed_cards(card, deal.unseen_cards, deal.table)
     take = None if take_text is None else parse_cards(take_text, Words("--take list"))
     if named:  # `7H 2C 2D` is the session's "7h 2c 2d"; `7H --take 2C 2D` takes both
         take = [*(take or []), *(c for c in named if c not in (take or []))]
@@ -96,7 +96,7 @@ def play(ctx: click.Context, card: tuple[str, ...], take_text: str | None, by: s
     click.echo(fit(render.play_text(look(ctx), record, match, width=terminal_width()), _width()))
 
 
-def _cards(words: tuple[str, ...], candidates: Sequence[Card] | None = None,
+def _typed_cards(words: tuple[str, ...], candidates: Sequence[Card] | None = None,
            later: Sequence[Card] | None = None) -> tuple[Card, list[Card]]:
     """The played card and the cards it takes from the words typed after `pasur play`; a word
     that is not a card is refused saying what it probably is (``1O D`` is 10♦), among the
