@@ -104,7 +104,7 @@ class Reason(Value):
         reply = data.get("reply")
         return super().from_dict({**data, "left": _kept_cards(data.get("left", ())),
                                   "reply": None if reply is None else Reply.from_dict(
-                                      {**reply, "take": _cards(reply.get("take", ()))})})
+                                      {**reply, "take": _kept_cards(reply.get("take", ()))})})
 
 
 def _checked(kind: type[Value], data: object) -> dict[str, Any]:
@@ -149,7 +149,8 @@ class PlayReview(Value):
         return super().from_dict({
             **data, "card": as_card(data.get("card")), "take": _kept_cards(data.get("take", ())),
             "best_card": as_card(data.get("best_card")), "best_take": _kept_cards(data.get("best_take", ())),
-            "options": tuple(Advice.from_dict({**o, "card": as_card(o.get("card")), "take": _kept_cards(o.get("take", ()))})
+            "options": tuple(Advice.from_dict({**o, "card": as_card(o.get("card")),
+                                               "take": _kept_cards(o.get("take", ()))})
                              for o in data.get("options", ())),
             "reason": None if reason is None else Reason.from_dict(reason)})
 
