@@ -179,3 +179,43 @@ def test_review_piped_fits_80_columns(pasur, db):
     lines = result.output.splitlines()
     assert max(text_width(line) for line in lines) <= 80
     assert any(line.startswith("    ") and "(" in line for line in lines)  # a reason under its play
+
+
+# -- every reason names its cards: a sur that came later, the clubs, the table left ---------------------
+def test_a_sur_that_comes_later_is_named_with_its_card_and_how_often():
+    """Table 10♠ 5♣ Q♠ 6♥; Sara holds A♠ Q♥ 4♠ 8♦ and takes Q♠ with Q♥. A♠ taking 10♠ was
+    better: it leaves 5♣ Q♠ 6♥, and when Ali clears the numerals (a jack takes them all) the Q♥ she
+    kept sweeps the Q♠ for a sur. The reason counts her side's surs after each play in the same
+    guesses and names that sweep, with its card."""
+    from pasur_cli.text.review import reason_text
+    play = sara_first("standard", "10S 5C QS 6H", "AS QH 4S 8D", "QH", "QS")
+    reason = play.reason
+    assert (play.best_card, play.best_take) == (parse_card("AS"), (parse_card("10S"),))
+    assert reason is not None and reason.largest == "surs_for" and reason.own_sur is not None
+    sur = reason.own_sur
+    assert (sur.player, sur.card) == ("Sara", parse_card("QH")) and sur.made > sur.other
+    assert 0 < sur.count <= sur.made and sur.guesses == reason.guesses
+    said = reason_text(Look(ascii=True), play)
+    assert said.startswith(f"After AS taking 10S, your side made {sur.made} surs in {sur.guesses} guessed deals;"
+                           f" after the play, {sur.other}.")
+    assert f"Sara sweeping with QH, in {sur.count} of them." in said
+
+
+def test_the_table_left_at_the_deal_s_end_is_named_with_who_takes_it():
+    """The last hand of a careless deal (pagat): Ali takes K♦ with K♠ and trails his 2♣ last, so
+    Sara, the last to capture, takes 2♣ 8♦ from the table; 2♣ first keeps the last capture his.
+    Everything is known then: the reason says which cards go to whom with best play."""
+    from pasur_cli.text.review import reason_text
+    rng = random.Random(2)
+    match = Match(["Ali", "Sara"], PRESETS["pagat"])
+    table, stock = random_table(rng, match.rules)
+    match.start_deal(table)
+    play_deal(match, stock, careless(rng))
+    play = pasur.review(match, 1, seed=1, effort=4, most=16).plays[45]
+    assert (play.player, play.card, play.take) == ("Ali", parse_card("KS"), (parse_card("KD"),))
+    reason = play.reason
+    assert reason is not None and reason.exact and reason.largest == "leftover"
+    assert reason.table is not None and reason.table.end
+    assert (reason.table.cards, reason.table.player) == (tuple(parse_cards("2C 8D")), "Sara")
+    said = reason_text(Look(ascii=True), play)
+    assert said.startswith("After the play, the last cards on the table, 2C 8D, go to Sara with best play.")

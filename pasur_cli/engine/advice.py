@@ -39,6 +39,7 @@ from pasur_cli.engine.names import side_names
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.values import FrozenDict, Value, check_fields
 from pasur_cli.engine.weighing import PARTS, Outcome, Weighing, taken
+from pasur_cli.engine.why import Fate, Left, Sur, facts
 
 EFFORT = 16  # guessed deals per option at the default effort (its time and strength: bench/strength.py)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
@@ -50,7 +51,7 @@ INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5
 INDEX = {card: i for i, card in enumerate(DECK)}
 # The analysis that made a review: raise it whenever a change of the search, the weighing, the
 # efforts above or DealReview's fields may change a deal's review, so that kept reviews are made again.
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 
 
 class Advice(Value):
@@ -91,20 +92,45 @@ class Reason(Value):
     swept: int
     guesses: int
     exact: bool = False
+    # the facts the largest part is told with (engine.why): the sur of the player's side the better
+    # play led to, the other side's after the play, the cards of a card part, the guesses the side led
+    # the clubs in and its mean clubs (after the better play, after the play), the table the play left
+    own_sur: Sur | None = None
+    their_sur: Sur | None = None
+    fates: tuple[Fate, ...] = ()
+    led: tuple[int, ...] = ()
+    clubs: tuple[float, ...] = ()
+    table: Left | None = None
 
     @property
     def largest(self) -> str:
-        """The part that weighs most in the loss (the first of equals in PARTS's order)."""
-        return max(PARTS, key=lambda p: (abs(self.parts.get(p, 0.0)), -PARTS.index(p)))
+        """The part that weighs most in the loss: where the best option gains most over the play (the
+        first of equals in PARTS's order). A part where the play did better is never it."""
+        return max(PARTS, key=lambda p: (self.parts.get(p, 0.0), -PARTS.index(p)))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reason:
         """The reason whose ``as_dict()`` is ``data``. Raises as ``Value.from_dict``."""
         data = _checked(cls, data)
-        reply = data.get("reply")
-        return super().from_dict({**data, "left": _cards(data.get("left", ())),
-                                  "reply": None if reply is None else Reply.from_dict(
-                                      {**reply, "take": _cards(reply.get("take", ()))})})
+        reply, table = data.get("reply"), data.get("table")
+        return super().from_dict({
+            **data, "left": _cards(data.get("left", ())),
+            "reply": None if reply is None else Reply.from_dict({**_checked(Reply, reply),
+                                                                 "take": _cards(reply.get("take", ()))}),
+            "own_sur": _sur(data.get("own_sur")), "their_sur": _sur(data.get("their_sur")),
+            "fates": tuple(Fate.from_dict({**_checked(Fate, f), "card": _card(f.get("card"))})
+                           for f in data.get("fates", ())),
+            "led": tuple(data.get("led", ())), "clubs": tuple(data.get("clubs", ())),
+            "table": None if table is None else Left.from_dict({**_checked(Left, table),
+                                                                "cards": _cards(table.get("cards", ()))})})
+
+
+def _sur(data: object) -> Sur | None:
+    """A sur kept as ``Sur.as_dict`` (None: none). Raises as ``Value.from_dict``."""
+    if data is None:
+        return None
+    data = _checked(Sur, data)
+    return Sur.from_dict({**data, "card": _card(data.get("card"))})
 
 
 def _checked(kind: type[Value], data: object) -> dict[str, Any]:
@@ -428,7 +454,9 @@ def _reason(deal: Deal, made: tuple[Card, tuple[Card, ...]], mine: Outcome, bett
     if answer is not None:
         who = deal.players[(deal.players.index(deal.turn or "") + 1) % len(deal.players)]
         reply = Reply(who, tuple(DECK[c] for c in answer[0]), answer[1], answer[2], mine.guesses)
-    return Reason(split, left, reply, better.swept(), mine.guesses, exact)
+    reason = Reason(split, left, reply, better.swept(), mine.guesses, exact)
+    largest = reason.largest
+    return reason.replace(**facts(deal.players, largest, split.get(largest, 0.0), mine, better))
 
 
 def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, effort: int = HINT_EFFORT,

@@ -54,6 +54,7 @@ from collections.abc import MutableSequence, Sequence
 from typing import Any
 
 from pasur_cli.engine import playout as sim
+from pasur_cli.engine.fates import Fates, Play
 
 PRIOR, PRIOR_WEIGHT = 3.0, 2  # each difference's spread starts from this many guesses of this spread
 EDGES = (1.0, 2.0, 4.0)  # the labels' thresholds (advice's INACCURACY, MISTAKE, BLUNDER)
@@ -64,7 +65,6 @@ PARTS = ("surs_for", "surs_against", "clubs", "two_clubs", "ten_diamonds", "seve
          "leftover")
 SURS_FOR, SURS_AGAINST, CLUBS, TWO_CLUBS, TEN_DIAMONDS, SEVEN_DIAMONDS, ACES, JACKS, LEFTOVER = range(len(PARTS))
 Guess = tuple[list[list[int]], list[int]]  # the hands (in seat order) and the stock of one guessed deal
-Play = tuple[int, int, sim.Take, bool]  # seat, card, take, a sur
 
 
 def _normal(z: float) -> float:
@@ -302,10 +302,12 @@ def taken(piles: Sequence[Sequence[int]], game: sim.Game) -> list[list[float]]:
 class Outcome:
     """An option played in a run of guessed deals: the mean of each part of the deal margin
     (``parts``, in PARTS's order), the replies the next player made to it (``replies``: per guess
-    its take and whether it was a sur, None for a play that took nothing) and the guesses made."""
+    its take and whether it was a sur, None for a play that took nothing), the guesses made and
+    what became of the cards in them (``fates``: the surs, who took which card, the table left)."""
 
-    def __init__(self, parts: list[float], replies: list[tuple[sim.Take, bool] | None], guesses: int) -> None:
-        self.parts, self.replies, self.guesses = parts, replies, guesses
+    def __init__(self, parts: list[float], replies: list[tuple[sim.Take, bool] | None], guesses: int,
+                 fates: Fates) -> None:
+        self.parts, self.replies, self.guesses, self.fates = parts, replies, guesses, fates
 
     def reply(self) -> tuple[sim.Take, bool, int] | None:
         """The reply that came most often (the take, a sur, in how many guesses); a sur before a
@@ -330,31 +332,34 @@ def outcome(game: sim.Game, base: sim.Position, seat: int, option: tuple[int, si
     stop = game.total_plays if exact else sim.horizon(game, base.played)
     sums = [0.0] * len(PARTS)
     replies: list[tuple[sim.Take, bool] | None] = []
+    fates = Fates(game, side)
     for hands, stock in guesses:
         counts = None if exact else sim.live(sim.Position((), hands, stock, 0, [], [], [], -1))
         pos = sim.Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:], base.points[:],
                            base.surs[:], base.last, None if counts is None else counts[:])
         took = [row[:] for row in held]
         plays: list[Play] = []
-        step(pos, game, option, took, plays)
+        left = step(pos, game, option, took, plays)
         if exact:
             for move in line(pos, game, side):
-                step(pos, game, move, took, plays)
+                left = step(pos, game, move, took, plays)
         else:
             while pos.played < stop:
                 card, chosen = sim.policy(pos, game)
-                step(pos, game, (card, chosen[0]), took, plays)
+                left = step(pos, game, (card, chosen[0]), took, plays)
         for k, value in enumerate(split(pos, game, side, took)):
             sums[k] += value
         replies.append((plays[1][2], plays[1][3]) if len(plays) > 1 and plays[1][2] else None)
+        fates.add(pos, plays, left)
     n = max(len(guesses), 1)
-    return Outcome([s / n for s in sums], replies, len(guesses))
+    return Outcome([s / n for s in sums], replies, len(guesses), fates)
 
 
 def step(pos: sim.Position, game: sim.Game, move: tuple[int, sim.Take], took: list[list[float]],
-         plays: list[Play]) -> None:
+         plays: list[Play]) -> tuple[int, ...] | None:
     """Play ``move`` (``playout.play``), counting the cards the side takes by part in ``took`` (and
-    after the deal's last card, the table left in LEFTOVER of the last capturer's side)."""
+    after the deal's last card, the table left in LEFTOVER of the last capturer's side). The table
+    left to the last capturer when it was the deal's last card; None before."""
     card, take = move
     seat = sim.turn(pos, game)
     table, surs = pos.table, pos.surs[:]
@@ -364,11 +369,13 @@ def step(pos: sim.Position, game: sim.Game, move: tuple[int, sim.Take], took: li
         for c in (card, *take):
             for part, points in card_parts(c, game):
                 row[part] += points
-    if pos.played >= game.total_plays:
-        left = [c for c in table if c not in take] if take else [*table, card]
-        taker = pos.last if pos.last >= 0 else game.dealer
-        took[game.seat_side[taker]][LEFTOVER] += sum(game.points[c] for c in left)
     plays.append((seat, card, take, pos.surs != surs))
+    if pos.played < game.total_plays:
+        return None
+    left = tuple(c for c in table if c not in take) if take else tuple(sorted((*table, card)))
+    taker = pos.last if pos.last >= 0 else game.dealer
+    took[game.seat_side[taker]][LEFTOVER] += sum(game.points[c] for c in left)
+    return left
 
 
 def split(pos: sim.Position, game: sim.Game, side: int, took: list[list[float]]) -> list[float]:
