@@ -238,7 +238,7 @@ def test_a_loss_in_the_clubs_names_the_clubs_each_play_takes_and_leaves_and_how_
 
 
 def fact_review(largest: str, **facts) -> DealReview:
-    """A one-play review whose reason is mostly ``largest``, with ``facts`` (engine.why's) and no
+    """A one-play review whose reason is mostly ``largest``, with ``facts`` (engine.advice's ``facts``) and no
     reply: the sentence must come from the facts."""
     c = parse_card
     reason = Reason({largest: 2.5, "aces": 0.5}, (c("KS"),), None, 0, 20, **facts)
@@ -248,7 +248,7 @@ def fact_review(largest: str, **facts) -> DealReview:
 
 
 def fact_reviews() -> list[DealReview]:
-    from pasur_cli.engine.why import Fate, Left, Sur
+    from pasur_cli.engine.advice import Fate, Left, Sur
     c = parse_card
     return [fact_review("surs_for", own_sur=Sur("Sara", c("JS"), 4, 20, 5, 1)),
             fact_review("surs_against", their_sur=Sur("Ali", c("QH"), 3, 20, 6, 2)),

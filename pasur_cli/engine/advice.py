@@ -38,8 +38,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import side_names
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.values import FrozenDict, Value, check_fields
-from pasur_cli.engine.weighing import PARTS, Outcome, Weighing, taken
-from pasur_cli.engine.why import Fate, Left, Sur, facts
+from pasur_cli.engine.weighing import CLUBS, LEFTOVER, PARTS, Outcome, Weighing, card_parts, taken
 
 EFFORT = 16  # guessed deals per option at the default effort (its time and strength: bench/strength.py)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
@@ -52,6 +51,7 @@ INDEX = {card: i for i, card in enumerate(DECK)}
 # The analysis that made a review: raise it whenever a change of the search, the weighing, the
 # efforts above or DealReview's fields may change a deal's review, so that kept reviews are made again.
 ANALYSIS_VERSION = 2
+FATES = 2  # the cards a reason names at most for a card part
 
 
 class Advice(Value):
@@ -79,6 +79,46 @@ class Reply(Value):
     guesses: int
 
 
+
+class Sur(Value):
+    """The surs of a side in the ``guesses`` after an option: ``made`` surs in all, ``other`` in the
+    same guesses after the other option (the better play for the other side's surs after the play
+    made, and the other way round); the most frequent was ``player``'s with ``card``, in ``count``
+    guesses."""
+
+    player: str
+    card: Card
+    count: int
+    guesses: int
+    made: int
+    other: int
+
+
+class Fate(Value):
+    """A card that scores in a part of the loss: in how many guesses the player's side took it after
+    the better play (``better``) and after the play made (``made``), of ``guesses``; ``player``, of
+    another side, took it most often after the play made, in ``taken`` guesses ("" and 0: none did)."""
+
+    card: Card
+    better: int
+    made: int
+    guesses: int
+    player: str = ""
+    taken: int = 0
+
+
+class Left(Value):
+    """The table most often left after the play made to another side where a guess ended: its
+    ``cards``, the ``player`` who takes them (``end``: the last capturer, at the deal's end; else the
+    next hand's leader, who clears it first), in ``count`` guesses of ``guesses``."""
+
+    cards: tuple[Card, ...]
+    player: str
+    end: bool
+    count: int
+    guesses: int
+
+
 class Reason(Value):
     """Why a play cost what it did, from the search that weighed it: ``parts``, the best option's
     value less the play's by scoring part (``engine.weighing``: they add up to the loss); ``left``, the
@@ -92,7 +132,7 @@ class Reason(Value):
     swept: int
     guesses: int
     exact: bool = False
-    # the facts the largest part is told with (engine.why): the sur of the player's side the better
+    # the facts the largest part is told with (``facts``): the sur of the player's side the better
     # play led to, the other side's after the play, the cards of a card part, the guesses the side led
     # the clubs in and its mean clubs (after the better play, after the play), the table the play left
     own_sur: Sur | None = None
@@ -457,6 +497,53 @@ def _reason(deal: Deal, made: tuple[Card, tuple[Card, ...]], mine: Outcome, bett
     reason = Reason(split, left, reply, better.swept(), mine.guesses, exact)
     largest = reason.largest
     return reason.replace(**facts(deal.players, largest, split.get(largest, 0.0), mine, better))
+
+
+def facts(players: tuple[str, ...] | list[str], largest: str, gain: float, made: Outcome,
+          better: Outcome) -> dict[str, Any]:
+    """The facts a reason whose ``largest`` part is ``gain`` (the better option's less the play's)
+    needs, as Reason's fields: ``own_sur`` (the sur of the player's side the better play led to),
+    ``their_sur`` (the other side's after the play), ``fates`` (the cards of a card part that the
+    better play took more often), ``led`` (guesses the side ended with the most clubs, after the
+    better play and after the play), ``clubs`` (the side's mean clubs where the guesses ended, after
+    each) and ``table`` (the table the play left to the other side)."""
+    found: dict[str, Any] = {}
+    mine, theirs = better.fates.sur(True), made.fates.sur(False)
+    if mine is not None:
+        found["own_sur"] = Sur(players[mine[0]], DECK[mine[1]], mine[2], better.guesses, better.fates.surs_by(True),
+                               made.fates.surs_by(True))
+    if theirs is not None:
+        found["their_sur"] = Sur(players[theirs[0]], DECK[theirs[1]], theirs[2], made.guesses,
+                                 made.fates.surs_by(False), better.fates.surs_by(False))
+    part = PARTS.index(largest)
+    if part == CLUBS:
+        found["led"] = (better.fates.led, made.fates.led)
+        n = max(made.guesses, 1)
+        found["clubs"] = (round(better.fates.clubs / n, 1), round(made.fates.clubs / n, 1))
+    if part != LEFTOVER and gain > 0:
+        found["fates"] = fates(players, part, made, better)
+    table = made.fates.table(False)
+    if part == LEFTOVER and gain > 0 and table is not None:
+        cards, seat, end, count = table
+        found["table"] = Left(tuple(DECK[c] for c in cards), players[seat], end, count, made.guesses)
+    return found
+
+
+def fates(players: tuple[str, ...] | list[str], part: int, made: Outcome, better: Outcome) -> tuple[Fate, ...]:
+    """The cards scoring in ``part`` that the player's side took in more guesses after the better
+    play than after the play, most first (FATES at most)."""
+    game = better.fates.game
+    cards = {c for c, _ in (*made.fates.taken, *better.fates.taken)
+             if (sim.CLUB[c] if part == CLUBS else any(p == part for p, _ in card_parts(c, game)))}
+    swings = sorted(((better.fates.ours(c) - made.fates.ours(c), c) for c in cards), key=lambda s: (-s[0], s[1]))
+    found = []
+    for swing, card in swings[:FATES]:
+        if swing <= 0:
+            break
+        taker = made.fates.taker(card)
+        player, taken = ("", 0) if taker is None else (players[taker[0]], taker[1])
+        found.append(Fate(DECK[card], better.fates.ours(card), made.fates.ours(card), made.guesses, player, taken))
+    return tuple(found)
 
 
 def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, effort: int = HINT_EFFORT,

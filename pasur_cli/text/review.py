@@ -14,9 +14,8 @@ from pasur_cli.engine.cards import Card
 from pasur_cli.engine.errors import Plural, Words
 
 if TYPE_CHECKING:
-    from pasur_cli.engine.advice import Advice, DealReview, PlayReview, Reason, Reply
+    from pasur_cli.engine.advice import Advice, DealReview, PlayReview, Reason, Reply, Sur
     from pasur_cli.engine.stats import Accuracy
-    from pasur_cli.engine.why import Sur
     from pasur_cli.text.render import Look
 
 
@@ -150,7 +149,7 @@ def option_json(advice: Advice) -> dict[str, Any]:
 
 def reason_json(look: Look | None, play: PlayReview) -> dict[str, Any] | None:
     """A play's reason as JSON: its parts by name, the table it left, the reply that answered it
-    most often, the facts its sentence names (``engine.why``: the surs after each play, the cards of
+    most often, the facts its sentence names (``engine.advice.facts``: the surs after each play, the cards of
     its largest part, the clubs led and held, the table left at the end) and for a marked play its
     sentence (None: the play is not marked)."""
     reason = play.reason
