@@ -256,13 +256,15 @@ def fact_reviews() -> list[DealReview]:
             fact_review("clubs", clubs=(7.5, 6.0)),
             fact_review("ten_diamonds", fates=(Fate(c("10D"), 9, 2, 20, "Ali", 11),)),
             fact_review("leftover", table=Left((c("KS"), c("2C")), "Ali", False, 8, 20)),
-            fact_review("leftover", table=Left((c("2C"), c("8D")), "Ali", True, 7, 20))]
+            fact_review("leftover", table=Left((c("2C"), c("8D")), "Ali", True, 7, 20)),
+            fact_review("clubs", led=(1, 0), fates=(Fate(c("6C"), 1, 0, 1),), exact=True)]
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "es", "fa"])
 def test_each_fact_a_reason_names_is_a_whole_sentence_with_its_cards_in_every_language(lang):
     """Own surs later, the other side's, the clubs led and a club's fate, the clubs held, a 10♦'s
-    fate, the table left at a hand's end and at the deal's end: each sentence names its cards,
+    fate, the table left at a hand's end and at the deal's end, the clubs with best play (nothing
+    hidden): each sentence names its cards,
     players and counts, in each language (never the general sentence), and reads back from JSON."""
     from pasur_cli.text import i18n
     from pasur_cli.text.review import reason_text
@@ -270,7 +272,7 @@ def test_each_fact_a_reason_names_is_a_whole_sentence_with_its_cards_in_every_la
     try:
         expected = [("JS", "Sara", "5", "20", "1"), ("QH", "Ali", "6", "20", "2"), ("6C", "12", "5", "15", "14"),
                     ("7.5", "6.0"), ("10D", "9", "2", "11", "Ali"), ("KS 2C", "Ali", "8", "20"),
-                    ("2C 8D", "Ali", "7", "20")]
+                    ("2C 8D", "Ali", "7", "20"), ("6C",)]
         general = [i18n._("The better play leads to more surs of your own later."),
                    i18n._("The play leaves the other side more chances of a sur."),
                    i18n._("Most of the difference is in {part}.").split("{")[0]]

@@ -317,7 +317,10 @@ def _fates(look: Look, reason: Reason, card: bool) -> list[str]:
     """How often the player's side ended with the most clubs (the clubs' part) after each play and
     (``card``) with the card of the part whose fate differed most between them."""
     said = []
-    if len(reason.led) == 2 and reason.led[0] > reason.led[1] and not reason.exact:
+    if len(reason.led) == 2 and reason.led[0] > reason.led[1] and reason.exact:
+        said.append(look.say("With best play, your side ends with the most clubs after the better play, and not"
+                             " after the play."))
+    elif len(reason.led) == 2 and reason.led[0] > reason.led[1]:
         said.append(look.say(Plural("After the better play your side ended with the most clubs in {better} guessed"
                                     " deal of {guesses}; after the play, in {made}.", "After the better play your"
                                     " side ended with the most clubs in {better} guessed deals of {guesses}; after"
