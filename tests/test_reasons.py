@@ -253,7 +253,7 @@ def fact_reviews() -> list[DealReview]:
     return [fact_review("surs_for", own_sur=Sur("Sara", c("JS"), 4, 20, 5, 1)),
             fact_review("surs_against", their_sur=Sur("Ali", c("QH"), 3, 20, 6, 2)),
             fact_review("clubs", led=(12, 5), fates=(Fate(c("6C"), 15, 4, 20, "Ali", 14),)),
-            fact_review("clubs", clubs=(7.5, 6.0)),
+            fact_review("clubs", clubs=(7.5, 4.0, 6.0, 5.5)),
             fact_review("ten_diamonds", fates=(Fate(c("10D"), 9, 2, 20, "Ali", 11),)),
             fact_review("leftover", table=Left((c("KS"), c("2C")), "Ali", False, 8, 20)),
             fact_review("leftover", table=Left((c("2C"), c("8D")), "Ali", True, 7, 20)),
@@ -271,7 +271,7 @@ def test_each_fact_a_reason_names_is_a_whole_sentence_with_its_cards_in_every_la
     i18n.set_language(lang)
     try:
         expected = [("JS", "Sara", "5", "20", "1"), ("QH", "Ali", "6", "20", "2"), ("6C", "12", "5", "15", "14"),
-                    ("7.5", "6.0"), ("10D", "9", "2", "11", "Ali"), ("KS 2C", "Ali", "8", "20"),
+                    ("7.5", "4.0", "6.0", "5.5"), ("10D", "9", "2", "11", "Ali"), ("KS 2C", "Ali", "8", "20"),
                     ("2C 8D", "Ali", "7", "20"), ("6C",)]
         general = [i18n._("The better play leads to more surs of your own later."),
                    i18n._("The play leaves the other side more chances of a sur."),

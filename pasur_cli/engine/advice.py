@@ -134,7 +134,8 @@ class Reason(Value):
     exact: bool = False
     # the facts the largest part is told with (``facts``): the sur of the player's side the better
     # play led to, the other side's after the play, the cards of a card part, the guesses the side led
-    # the clubs in and its mean clubs (after the better play, after the play), the table the play left
+    # the clubs in (after the better play, after the play), its mean clubs and the other side's (after
+    # the better play, then after the play), the table the play left
     own_sur: Sur | None = None
     their_sur: Sur | None = None
     fates: tuple[Fate, ...] = ()
@@ -505,8 +506,9 @@ def facts(players: tuple[str, ...] | list[str], largest: str, gain: float, made:
     needs, as Reason's fields: ``own_sur`` (the sur of the player's side the better play led to),
     ``their_sur`` (the other side's after the play), ``fates`` (the cards of a card part that the
     better play took more often), ``led`` (guesses the side ended with the most clubs, after the
-    better play and after the play), ``clubs`` (the side's mean clubs where the guesses ended, after
-    each) and ``table`` (the table the play left to the other side)."""
+    better play and after the play), ``clubs`` (the side's mean clubs where the guesses ended and the
+    other side's, after the better play, then after the play) and ``table`` (the table the play left
+    to the other side)."""
     found: dict[str, Any] = {}
     mine, theirs = better.fates.sur(True), made.fates.sur(False)
     if mine is not None:
@@ -519,7 +521,7 @@ def facts(players: tuple[str, ...] | list[str], largest: str, gain: float, made:
     if part == CLUBS:
         found["led"] = (better.fates.led, made.fates.led)
         n = max(made.guesses, 1)
-        found["clubs"] = (round(better.fates.clubs / n, 1), round(made.fates.clubs / n, 1))
+        found["clubs"] = tuple(round(total / n, 1) for total in (*better.fates.clubs, *made.fates.clubs))
     if part != LEFTOVER and gain > 0:
         found["fates"] = fates(players, part, made, better)
     table = made.fates.table(False)

@@ -320,7 +320,7 @@ class Fates:
         self.sur_sides: Counter[bool] = Counter()  # True: the surs of the side in all guesses, False: of another
         self.taken: Counter[tuple[int, int]] = Counter()  # (card, seat): guesses in which that seat took it
         self.led = 0  # guesses that ended with the side holding more clubs than any other
-        self.clubs = 0  # the side's clubs where the guesses ended, summed
+        self.clubs = [0, 0]  # the side's clubs where the guesses ended, and the most of another side's, summed
         self.tables: Counter[tuple[tuple[int, ...], int, bool]] = Counter()  # (table, taker, at the deal's end)
 
     def add(self, pos: sim.Position, plays: list[Play], left: tuple[int, ...] | None) -> None:
@@ -341,7 +341,8 @@ class Fates:
             self.tables[(pos.table, (game.dealer + 1) % game.players, False)] += 1
         others = [pos.clubs[s] for s in range(game.sides) if s != mine]
         self.led += pos.clubs[mine] > max(others)
-        self.clubs += pos.clubs[mine]
+        self.clubs[0] += pos.clubs[mine]
+        self.clubs[1] += max(others)
 
     def sur(self, ours: bool) -> tuple[int, int, int] | None:
         """The sur made most often by the side (``ours``) or by another: its seat, its card and in how

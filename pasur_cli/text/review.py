@@ -328,10 +328,13 @@ def _fates(look: Look, reason: Reason, card: bool) -> list[str]:
                              guesses=reason.guesses, made=reason.led[1]))
     fate = reason.fates[0] if reason.fates and card else None
     if fate is None:
-        if not said and len(reason.clubs) == 2 and reason.clubs[0] > reason.clubs[1] and not reason.exact:
-            said.append(look.say("Where the guessed deals ended, your side held {better} clubs on average after"
-                                 " the better play, {made} after the play.", better=format(reason.clubs[0], ".1f"),
-                                 made=format(reason.clubs[1], ".1f")))
+        clubs = reason.clubs
+        if card and not said and len(clubs) == 4 and clubs[0] - clubs[1] > clubs[2] - clubs[3] and not reason.exact:
+            said.append(look.say("Where the guessed deals ended, your side held {better} clubs on average after the"
+                                 " better play against the other side's {their_better}, and {made} against"
+                                 " {their_made} after the play.", better=format(clubs[0], ".1f"),
+                                 their_better=format(clubs[1], ".1f"), made=format(clubs[2], ".1f"),
+                                 their_made=format(clubs[3], ".1f")))
         return said
     if reason.exact:
         if fate.better and not fate.made:
