@@ -179,3 +179,109 @@ def test_review_piped_fits_80_columns(pasur, db):
     lines = result.output.splitlines()
     assert max(text_width(line) for line in lines) <= 80
     assert any(line.startswith("    ") and "(" in line for line in lines)  # a reason under its play
+
+
+# -- every reason names its cards: a sur that came later, the clubs, the table left ---------------------
+def test_a_sur_that_comes_later_is_named_with_its_card_and_how_often():
+    """Table 10♠ 5♣ Q♠ 6♥; Sara holds A♠ Q♥ 4♠ 8♦ and takes Q♠ with Q♥. A♠ taking 10♠ was
+    better: it leaves 5♣ Q♠ 6♥, and when Ali clears the numerals (a jack takes them all) the Q♥ she
+    kept sweeps the Q♠ for a sur. The reason counts her side's surs after each play in the same
+    guesses and names that sweep, with its card."""
+    from pasur_cli.text.review import reason_text
+    play = sara_first("standard", "10S 5C QS 6H", "AS QH 4S 8D", "QH", "QS")
+    reason = play.reason
+    assert (play.best_card, play.best_take) == (parse_card("AS"), (parse_card("10S"),))
+    assert reason is not None and reason.largest == "surs_for" and reason.own_sur is not None
+    sur = reason.own_sur
+    assert (sur.player, sur.card) == ("Sara", parse_card("QH")) and sur.made > sur.other
+    assert 0 < sur.count <= sur.made and sur.guesses == reason.guesses
+    said = reason_text(Look(ascii=True), play)
+    assert said.startswith(f"After AS taking 10S, your side made {sur.made} surs in {sur.guesses} guessed deals;"
+                           f" after the play, {sur.other}.")
+    assert f"Sara sweeping with QH, in {sur.count} of them." in said
+
+
+def test_the_table_left_at_the_deal_s_end_is_named_with_who_takes_it():
+    """The last hand of a careless deal (pagat): Ali takes K♦ with K♠ and trails his 2♣ last, so
+    Sara, the last to capture, takes 2♣ 8♦ from the table; 2♣ first keeps the last capture his.
+    Everything is known then: the reason says which cards go to whom with best play."""
+    from pasur_cli.text.review import reason_text
+    rng = random.Random(2)
+    match = Match(["Ali", "Sara"], PRESETS["pagat"])
+    table, stock = random_table(rng, match.rules)
+    match.start_deal(table)
+    play_deal(match, stock, careless(rng))
+    play = pasur.review(match, 1, seed=1, effort=4, most=16).plays[45]
+    assert (play.player, play.card, play.take) == ("Ali", parse_card("KS"), (parse_card("KD"),))
+    reason = play.reason
+    assert reason is not None and reason.exact and reason.largest == "leftover"
+    assert reason.table is not None and reason.table.end
+    assert (reason.table.cards, reason.table.player) == (tuple(parse_cards("2C 8D")), "Sara")
+    said = reason_text(Look(ascii=True), play)
+    assert said.startswith("After the play, the last cards on the table, 2C 8D, go to Sara with best play.")
+
+
+def test_a_loss_in_the_clubs_names_the_clubs_each_play_takes_and_leaves_and_how_often_each_led():
+    """Table 3♣ 10♣ K♣ 2♣; Sara trails 4♦ holding J♦, which takes the three numeral clubs at once.
+    The reason names those clubs, the ones her trail left to Ali, and how often her side ended
+    with the most clubs after each play, in the same guesses."""
+    from pasur_cli.text.review import reason_text
+    play = sara_first("standard", "3C 10C KC 2C", "4D 7C JD 8H", "4D", "")
+    reason = play.reason
+    assert play.best_card == parse_card("JD") and reason is not None and reason.largest == "clubs"
+    better, made = reason.led
+    assert better > made and reason.fates and reason.fates[0].card.suit == "C"
+    said = reason_text(Look(ascii=True), play)
+    assert said.startswith("The better play takes 2C 3C 10C now. The play leaves ")
+    assert (f"After the better play your side ended with the most clubs in {better} guessed deals of"
+            f" {reason.guesses}; after the play, in {made}.") in said
+
+
+def fact_review(largest: str, **facts) -> DealReview:
+    """A one-play review whose reason is mostly ``largest``, with ``facts`` (engine.advice's ``facts``) and no
+    reply: the sentence must come from the facts."""
+    c = parse_card
+    reason = Reason({largest: 2.5, "aces": 0.5}, (c("KS"),), None, 0, 20, **facts)
+    play = PlayReview("Sara", 3, c("9D"), (), c("5D"), (c("6H"),), 3.0, "mistake", 3, 1.0, -2.0, 1.0,
+                      (pasur.Advice(c("5D"), (c("6H"),), 1.0), pasur.Advice(c("9D"), (), -2.0)), reason)
+    return DealReview(1, (play,))
+
+
+def fact_reviews() -> list[DealReview]:
+    from pasur_cli.engine.advice import Fate, Left, Sur
+    c = parse_card
+    return [fact_review("surs_for", own_sur=Sur("Sara", c("JS"), 4, 20, 5, 1)),
+            fact_review("surs_against", their_sur=Sur("Ali", c("QH"), 3, 20, 6, 2)),
+            fact_review("clubs", led=(12, 5), fates=(Fate(c("6C"), 15, 4, 20, "Ali", 14),)),
+            fact_review("clubs", clubs=(7.5, 4.0, 6.0, 5.5)),
+            fact_review("ten_diamonds", fates=(Fate(c("10D"), 9, 2, 20, "Ali", 11),)),
+            fact_review("leftover", table=Left((c("KS"), c("2C")), "Ali", False, 8, 20)),
+            fact_review("leftover", table=Left((c("2C"), c("8D")), "Ali", True, 7, 20)),
+            fact_review("clubs", led=(1, 0), fates=(Fate(c("6C"), 1, 0, 1),), exact=True)]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fa"])
+def test_each_fact_a_reason_names_is_a_whole_sentence_with_its_cards_in_every_language(lang):
+    """Own surs later, the other side's, the clubs led and a club's fate, the clubs held, a 10♦'s
+    fate, the table left at a hand's end and at the deal's end, the clubs with best play (nothing
+    hidden): each sentence names its cards,
+    players and counts, in each language (never the general sentence), and reads back from JSON."""
+    from pasur_cli.text import i18n
+    from pasur_cli.text.review import reason_text
+    i18n.set_language(lang)
+    try:
+        expected = [("JS", "Sara", "5", "20", "1"), ("QH", "Ali", "6", "20", "2"), ("6C", "12", "5", "15", "14"),
+                    ("7.5", "4.0", "6.0", "5.5"), ("10D", "9", "2", "11", "Ali"), ("KS 2C", "Ali", "8", "20"),
+                    ("2C 8D", "Ali", "7", "20"), ("6C",)]
+        general = [i18n._("The better play leads to more surs of your own later."),
+                   i18n._("The play leaves the other side more chances of a sur."),
+                   i18n._("Most of the difference is in {part}.").split("{")[0]]
+        for review, words in zip(fact_reviews(), expected, strict=True):
+            said = reason_text(Look(ascii=True), review.plays[0])
+            assert all(word in said for word in words), (said, words)
+            assert not any(g in said for g in general), said
+            if lang != "en":
+                assert "guessed" not in said and "your side" not in said, said
+            assert DealReview.from_dict(json.loads(json.dumps(review.as_dict()))) == review
+    finally:
+        i18n.set_language("en")

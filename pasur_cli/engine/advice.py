@@ -38,7 +38,7 @@ from pasur_cli.engine.match import Match
 from pasur_cli.engine.names import side_names
 from pasur_cli.engine.rules import Rules
 from pasur_cli.engine.values import FrozenDict, Value, check_fields
-from pasur_cli.engine.weighing import PARTS, Outcome, Weighing, taken
+from pasur_cli.engine.weighing import CLUBS, LEFTOVER, PARTS, Outcome, Weighing, card_parts, taken
 
 EFFORT = 16  # guessed deals per option at the default effort (its time and strength: bench/strength.py)
 REVIEW_EFFORT = 12  # a review's first guesses per play; more where its label or best option is in
@@ -50,7 +50,8 @@ INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0  # expected points lost (a sur is 5
 INDEX = {card: i for i, card in enumerate(DECK)}
 # The analysis that made a review: raise it whenever a change of the search, the weighing, the
 # efforts above or DealReview's fields may change a deal's review, so that kept reviews are made again.
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
+FATES = 2  # the cards a reason names at most for a card part
 
 
 class Advice(Value):
@@ -78,6 +79,46 @@ class Reply(Value):
     guesses: int
 
 
+
+class Sur(Value):
+    """The surs of a side in the ``guesses`` after an option: ``made`` surs in all, ``other`` in the
+    same guesses after the other option (the better play for the other side's surs after the play
+    made, and the other way round); the most frequent was ``player``'s with ``card``, in ``count``
+    guesses."""
+
+    player: str
+    card: Card
+    count: int
+    guesses: int
+    made: int
+    other: int
+
+
+class Fate(Value):
+    """A card that scores in a part of the loss: in how many guesses the player's side took it after
+    the better play (``better``) and after the play made (``made``), of ``guesses``; ``player``, of
+    another side, took it most often after the play made, in ``taken`` guesses ("" and 0: none did)."""
+
+    card: Card
+    better: int
+    made: int
+    guesses: int
+    player: str = ""
+    taken: int = 0
+
+
+class Left(Value):
+    """The table most often left after the play made to another side where a guess ended: its
+    ``cards``, the ``player`` who takes them (``end``: the last capturer, at the deal's end; else the
+    next hand's leader, who clears it first), in ``count`` guesses of ``guesses``."""
+
+    cards: tuple[Card, ...]
+    player: str
+    end: bool
+    count: int
+    guesses: int
+
+
 class Reason(Value):
     """Why a play cost what it did, from the search that weighed it: ``parts``, the best option's
     value less the play's by scoring part (``engine.weighing``: they add up to the loss); ``left``, the
@@ -91,20 +132,46 @@ class Reason(Value):
     swept: int
     guesses: int
     exact: bool = False
+    # the facts the largest part is told with (``facts``): the sur of the player's side the better
+    # play led to, the other side's after the play, the cards of a card part, the guesses the side led
+    # the clubs in (after the better play, after the play), its mean clubs and the other side's (after
+    # the better play, then after the play), the table the play left
+    own_sur: Sur | None = None
+    their_sur: Sur | None = None
+    fates: tuple[Fate, ...] = ()
+    led: tuple[int, ...] = ()
+    clubs: tuple[float, ...] = ()
+    table: Left | None = None
 
     @property
     def largest(self) -> str:
-        """The part that weighs most in the loss (the first of equals in PARTS's order)."""
-        return max(PARTS, key=lambda p: (abs(self.parts.get(p, 0.0)), -PARTS.index(p)))
+        """The part that weighs most in the loss: where the best option gains most over the play (the
+        first of equals in PARTS's order). A part where the play did better is never it."""
+        return max(PARTS, key=lambda p: (self.parts.get(p, 0.0), -PARTS.index(p)))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reason:
         """The reason whose ``as_dict()`` is ``data``. Raises as ``Value.from_dict``."""
         data = _checked(cls, data)
-        reply = data.get("reply")
-        return super().from_dict({**data, "left": _kept_cards(data.get("left", ())),
-                                  "reply": None if reply is None else Reply.from_dict(
-                                      {**reply, "take": _kept_cards(reply.get("take", ()))})})
+        reply, table = data.get("reply"), data.get("table")
+        return super().from_dict({
+            **data, "left": _kept_cards(data.get("left", ())),
+            "reply": None if reply is None else Reply.from_dict({**_checked(Reply, reply),
+                                                                 "take": _kept_cards(reply.get("take", ()))}),
+            "own_sur": _sur(data.get("own_sur")), "their_sur": _sur(data.get("their_sur")),
+            "fates": tuple(Fate.from_dict({**_checked(Fate, f), "card": as_card(f.get("card"))})
+                           for f in data.get("fates", ())),
+            "led": tuple(data.get("led", ())), "clubs": tuple(data.get("clubs", ())),
+            "table": None if table is None else Left.from_dict({**_checked(Left, table),
+                                                                "cards": _kept_cards(table.get("cards", ()))})})
+
+
+def _sur(data: object) -> Sur | None:
+    """A sur kept as ``Sur.as_dict`` (None: none). Raises as ``Value.from_dict``."""
+    if data is None:
+        return None
+    data = _checked(Sur, data)
+    return Sur.from_dict({**data, "card": as_card(data.get("card"))})
 
 
 def _checked(kind: type[Value], data: object) -> dict[str, Any]:
@@ -418,7 +485,57 @@ def _reason(deal: Deal, made: tuple[Card, tuple[Card, ...]], mine: Outcome, bett
     if answer is not None:
         who = deal.players[(deal.players.index(deal.turn or "") + 1) % len(deal.players)]
         reply = Reply(who, tuple(DECK[c] for c in answer[0]), answer[1], answer[2], mine.guesses)
-    return Reason(split, left, reply, better.swept(), mine.guesses, exact)
+    reason = Reason(split, left, reply, better.swept(), mine.guesses, exact)
+    largest = reason.largest
+    return reason.replace(**facts(deal.players, largest, split.get(largest, 0.0), mine, better))
+
+
+def facts(players: tuple[str, ...] | list[str], largest: str, gain: float, made: Outcome,
+          better: Outcome) -> dict[str, Any]:
+    """The facts a reason whose ``largest`` part is ``gain`` (the better option's less the play's)
+    needs, as Reason's fields: ``own_sur`` (the sur of the player's side the better play led to),
+    ``their_sur`` (the other side's after the play), ``fates`` (the cards of a card part that the
+    better play took more often), ``led`` (guesses the side ended with the most clubs, after the
+    better play and after the play), ``clubs`` (the side's mean clubs where the guesses ended and the
+    other side's, after the better play, then after the play) and ``table`` (the table the play left
+    to the other side)."""
+    found: dict[str, Any] = {}
+    mine, theirs = better.fates.sur(True), made.fates.sur(False)
+    if mine is not None:
+        found["own_sur"] = Sur(players[mine[0]], DECK[mine[1]], mine[2], better.guesses, better.fates.surs_by(True),
+                               made.fates.surs_by(True))
+    if theirs is not None:
+        found["their_sur"] = Sur(players[theirs[0]], DECK[theirs[1]], theirs[2], made.guesses,
+                                 made.fates.surs_by(False), better.fates.surs_by(False))
+    part = PARTS.index(largest)
+    if part == CLUBS:
+        found["led"] = (better.fates.led, made.fates.led)
+        n = max(made.guesses, 1)
+        found["clubs"] = tuple(round(total / n, 1) for total in (*better.fates.clubs, *made.fates.clubs))
+    if part != LEFTOVER and gain > 0:
+        found["fates"] = fates(players, part, made, better)
+    table = made.fates.table(False)
+    if part == LEFTOVER and gain > 0 and table is not None:
+        cards, seat, end, count = table
+        found["table"] = Left(tuple(DECK[c] for c in cards), players[seat], end, count, made.guesses)
+    return found
+
+
+def fates(players: tuple[str, ...] | list[str], part: int, made: Outcome, better: Outcome) -> tuple[Fate, ...]:
+    """The cards scoring in ``part`` that the player's side took in more guesses after the better
+    play than after the play, most first (FATES at most)."""
+    game = better.fates.game
+    cards = {c for c, _ in (*made.fates.taken, *better.fates.taken)
+             if (sim.CLUB[c] if part == CLUBS else any(p == part for p, _ in card_parts(c, game)))}
+    swings = sorted(((better.fates.ours(c) - made.fates.ours(c), c) for c in cards), key=lambda s: (-s[0], s[1]))
+    found = []
+    for swing, card in swings[:FATES]:
+        if swing <= 0:
+            break
+        taker = made.fates.taker(card)
+        player, taken = ("", 0) if taker is None else (players[taker[0]], taker[1])
+        found.append(Fate(DECK[card], better.fates.ours(card), made.fates.ours(card), made.guesses, player, taken))
+    return tuple(found)
 
 
 def hint(match: Match, hand: Iterable[Card | str], *, seed: int | None = None, effort: int = HINT_EFFORT,

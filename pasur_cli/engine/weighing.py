@@ -40,7 +40,9 @@ the parts of a guess add up to its margin. So the mean parts add up to the optio
 the parts of one option less another's to the difference of their values: a play's loss.
 
 It also keeps the play that answered the option in each guess (the next player's capture), so a
-reason can say which reply punished a play and in how many guesses.
+reason can say which reply punished a play and in how many guesses, and what became of the cards
+(``Fates``: the surs made later, who took each card, the clubs, the table left at the end), so it
+can name the cards behind any part.
 """
 
 from __future__ import annotations
@@ -298,13 +300,95 @@ def taken(piles: Sequence[Sequence[int]], game: sim.Game) -> list[list[float]]:
     return found
 
 
+# -- what became of the cards in the guesses an option was played in: the facts a reason names --------
+
+
+class Fates:
+    """The facts of each guess an option was played in (``outcome`` adds them one guess at a time),
+    beyond the parts' means: the surs made after the option (by which seat, with which card), which
+    seat took each card, whether the side deciding held the most clubs at the end and its clubs,
+    and the table at the end with the seat that takes it (the last capturer at the deal's end;
+    where a guess stops at a hand's end, the next hand's leader, who clears it first). Counts are of
+    guesses, so a reason can say "in 4 guessed deals of 10"; cards and seats as the simulator's
+    numbers (``engine.advice`` makes them cards and names)."""
+
+    def __init__(self, game: sim.Game, side: int) -> None:
+        self.game, self.side = game, side
+        self.guesses = 0
+        self.surs: Counter[tuple[int, int]] = Counter()  # (seat, card): guesses with that sur
+        self.sur_sides: Counter[bool] = Counter()  # True: the surs of the side in all guesses, False: of another
+        self.taken: Counter[tuple[int, int]] = Counter()  # (card, seat): guesses in which that seat took it
+        self.led = 0  # guesses that ended with the side holding more clubs than any other
+        self.clubs = [0, 0]  # the side's clubs where the guesses ended, and the most of another side's, summed
+        self.tables: Counter[tuple[tuple[int, ...], int, bool]] = Counter()  # (table, taker, at the deal's end)
+
+    def add(self, pos: sim.Position, plays: list[Play], left: tuple[int, ...] | None) -> None:
+        """One guess played from the option (``plays``, the option first) to ``pos``; ``left``: the
+        table the last capturer took after the deal's last card (None: the guess stopped before)."""
+        game, mine = self.game, self.side
+        self.guesses += 1
+        surs = [(seat, card) for seat, card, _, sur in plays if sur]
+        self.surs.update(set(surs))
+        self.sur_sides.update(game.seat_side[seat] == mine for seat, _ in surs)
+        self.taken.update({(c, seat) for seat, card, take, _ in plays if take for c in (card, *take)})
+        if left is not None:  # the last capturer takes what is left
+            taker = pos.last if pos.last >= 0 else game.dealer
+            self.taken.update({(c, taker) for c in left})
+            if left:
+                self.tables[(left, taker, True)] += 1
+        elif pos.table:
+            self.tables[(pos.table, (game.dealer + 1) % game.players, False)] += 1
+        others = [pos.clubs[s] for s in range(game.sides) if s != mine]
+        self.led += pos.clubs[mine] > max(others)
+        self.clubs[0] += pos.clubs[mine]
+        self.clubs[1] += max(others)
+
+    def sur(self, ours: bool) -> tuple[int, int, int] | None:
+        """The sur made most often by the side (``ours``) or by another: its seat, its card and in how
+        many guesses; None when none came."""
+        found = [(n, seat, card) for (seat, card), n in self.surs.items()
+                 if (self.game.seat_side[seat] == self.side) == ours]
+        if not found:
+            return None
+        n, seat, card = max(found, key=lambda f: (f[0], -f[1], -f[2]))
+        return seat, card, n
+
+    def surs_by(self, ours: bool) -> int:
+        """How many surs the side (``ours``) or another made in all the guesses."""
+        return self.sur_sides[ours]
+
+    def ours(self, card: int) -> int:
+        """In how many guesses the side took ``card`` after the option."""
+        return sum(n for (c, seat), n in self.taken.items() if c == card and self.game.seat_side[seat] == self.side)
+
+    def taker(self, card: int) -> tuple[int, int] | None:
+        """The seat of another side that took ``card`` most often, and in how many guesses (None: none)."""
+        found = [(n, seat) for (c, seat), n in self.taken.items()
+                 if c == card and self.game.seat_side[seat] != self.side]
+        if not found:
+            return None
+        n, seat = max(found, key=lambda f: (f[0], -f[1]))
+        return seat, n
+
+    def table(self, ours: bool) -> tuple[tuple[int, ...], int, bool, int] | None:
+        """The table most often left at a guess's end for the side (``ours``) or another: its cards,
+        the seat that takes it, whether at the deal's end, in how many guesses (None: none was)."""
+        found = [(n, key) for key, n in self.tables.items() if (self.game.seat_side[key[1]] == self.side) == ours]
+        if not found:
+            return None
+        n, (cards, seat, end) = max(found, key=lambda f: (f[0], len(f[1][0]), f[1]))
+        return cards, seat, end, n
+
+
 class Outcome:
     """An option played in a run of guessed deals: the mean of each part of the deal margin
     (``parts``, in PARTS's order), the replies the next player made to it (``replies``: per guess
-    its take and whether it was a sur, None for a play that took nothing) and the guesses made."""
+    its take and whether it was a sur, None for a play that took nothing), the guesses made and
+    what became of the cards in them (``fates``: the surs, who took which card, the table left)."""
 
-    def __init__(self, parts: list[float], replies: list[tuple[sim.Take, bool] | None], guesses: int) -> None:
-        self.parts, self.replies, self.guesses = parts, replies, guesses
+    def __init__(self, parts: list[float], replies: list[tuple[sim.Take, bool] | None], guesses: int,
+                 fates: Fates) -> None:
+        self.parts, self.replies, self.guesses, self.fates = parts, replies, guesses, fates
 
     def reply(self) -> tuple[sim.Take, bool, int] | None:
         """The reply that came most often (the take, a sur, in how many guesses); a sur before a
@@ -329,31 +413,34 @@ def outcome(game: sim.Game, base: sim.Position, seat: int, option: tuple[int, si
     stop = game.total_plays if exact else sim.horizon(game, base.played)
     sums = [0.0] * len(PARTS)
     replies: list[tuple[sim.Take, bool] | None] = []
+    fates = Fates(game, side)
     for hands, stock in guesses:
         counts = None if exact else sim.live(sim.Position((), hands, stock, 0, [], [], [], -1))
         pos = sim.Position(base.table, [h[:] for h in hands], stock[:], base.played, base.clubs[:], base.points[:],
                            base.surs[:], base.last, None if counts is None else counts[:])
         took = [row[:] for row in held]
         plays: list[Play] = []
-        step(pos, game, option, took, plays)
+        left = step(pos, game, option, took, plays)
         if exact:
             for move in line(pos, game, side):
-                step(pos, game, move, took, plays)
+                left = step(pos, game, move, took, plays)
         else:
             while pos.played < stop:
                 card, chosen = sim.policy(pos, game)
-                step(pos, game, (card, chosen[0]), took, plays)
+                left = step(pos, game, (card, chosen[0]), took, plays)
         for k, value in enumerate(split(pos, game, side, took)):
             sums[k] += value
         replies.append((plays[1][2], plays[1][3]) if len(plays) > 1 and plays[1][2] else None)
+        fates.add(pos, plays, left)
     n = max(len(guesses), 1)
-    return Outcome([s / n for s in sums], replies, len(guesses))
+    return Outcome([s / n for s in sums], replies, len(guesses), fates)
 
 
 def step(pos: sim.Position, game: sim.Game, move: tuple[int, sim.Take], took: list[list[float]],
-         plays: list[Play]) -> None:
+         plays: list[Play]) -> tuple[int, ...] | None:
     """Play ``move`` (``playout.play``), counting the cards the side takes by part in ``took`` (and
-    after the deal's last card, the table left in LEFTOVER of the last capturer's side)."""
+    after the deal's last card, the table left in LEFTOVER of the last capturer's side). The table
+    left to the last capturer when it was the deal's last card; None before."""
     card, take = move
     seat = sim.turn(pos, game)
     table, surs = pos.table, pos.surs[:]
@@ -363,11 +450,13 @@ def step(pos: sim.Position, game: sim.Game, move: tuple[int, sim.Take], took: li
         for c in (card, *take):
             for part, points in card_parts(c, game):
                 row[part] += points
-    if pos.played >= game.total_plays:
-        left = [c for c in table if c not in take] if take else [*table, card]
-        taker = pos.last if pos.last >= 0 else game.dealer
-        took[game.seat_side[taker]][LEFTOVER] += sum(game.points[c] for c in left)
     plays.append((seat, card, take, pos.surs != surs))
+    if pos.played < game.total_plays:
+        return None
+    left = tuple(c for c in table if c not in take) if take else tuple(sorted((*table, card)))
+    taker = pos.last if pos.last >= 0 else game.dealer
+    took[game.seat_side[taker]][LEFTOVER] += sum(game.points[c] for c in left)
+    return left
 
 
 def split(pos: sim.Position, game: sim.Game, side: int, took: list[list[float]]) -> list[float]:

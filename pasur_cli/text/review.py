@@ -14,7 +14,7 @@ from pasur_cli.engine.cards import Card
 from pasur_cli.engine.errors import Plural, Words
 
 if TYPE_CHECKING:
-    from pasur_cli.engine.advice import Advice, DealReview, PlayReview, Reason
+    from pasur_cli.engine.advice import Advice, DealReview, PlayReview, Reason, Reply, Sur
     from pasur_cli.engine.stats import Accuracy
     from pasur_cli.text.render import Look
 
@@ -149,7 +149,9 @@ def option_json(advice: Advice) -> dict[str, Any]:
 
 def reason_json(look: Look | None, play: PlayReview) -> dict[str, Any] | None:
     """A play's reason as JSON: its parts by name, the table it left, the reply that answered it
-    most often, and for a marked play its sentence (None: the play is not marked)."""
+    most often, the facts its sentence names (``engine.advice.facts``: the surs after each play, the cards of
+    its largest part, the clubs led and held, the table left at the end) and for a marked play its
+    sentence (None: the play is not marked)."""
     reason = play.reason
     if reason is None:
         return None
@@ -157,11 +159,22 @@ def reason_json(look: Look | None, play: PlayReview) -> dict[str, Any] | None:
     sentence = None
     if look is not None and play.label is not None:
         sentence = reason_text(look, play)
+    table = reason.table
     return {"parts": dict(reason.parts), "left": [c.code for c in reason.left],
             "reply": None if reply is None else {"player": reply.player, "take": [c.code for c in reply.take],
                                                  "sur": reply.sur, "count": reply.count,
                                                  "guesses": reply.guesses},
-            "swept": reason.swept, "guesses": reason.guesses, "exact": reason.exact, "sentence": sentence}
+            "swept": reason.swept, "guesses": reason.guesses, "exact": reason.exact,
+            "own_sur": _sur_json(reason.own_sur), "their_sur": _sur_json(reason.their_sur),
+            "fates": [{**f.as_dict(), "card": f.card.code} for f in reason.fates],
+            "led": list(reason.led), "clubs": list(reason.clubs),
+            "table": None if table is None else {**table.as_dict(), "cards": [c.code for c in table.cards]},
+            "sentence": sentence}
+
+
+def _sur_json(sur: Sur | None) -> dict[str, Any] | None:
+    """A reason's sur fact as JSON (its card as a code)."""
+    return None if sur is None else {**sur.as_dict(), "card": sur.card.code}
 
 
 def hint_json(match_id: int, player: str, advice: tuple[Advice, ...]) -> dict[str, Any]:
@@ -213,20 +226,32 @@ def reason_text(look: Look, play: PlayReview) -> str:
     elif largest in CARD_PARTS:  # the clubs too: which clubs each play takes
         said = _cards_sentence(look, play, reason, largest)
     else:
-        said = look.say("Most of the difference is in {part}.", part=part_words(largest))
+        said = _table(look, reason) or look.say("Most of the difference is in {part}.", part=part_words(largest))
     return said + " (" + parts_text(look, dict(reason.parts)) + ")"
 
 
 def _surs(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
-    """The sentence of a loss mostly in surs: the better play's sweep, or the reply's."""
+    """The sentence of a loss mostly in surs: the better play's sweep now, the reply's sur, or the
+    surs that came later (a side's surs also cancel the other's where the rules say so: the part
+    may be explained by the other side's surs)."""
     before = _table_before(play, reason)
-    if largest == "surs_for" and reason.parts[largest] > 0:
-        if play.best_take and set(play.best_take) == set(before):
-            return look.say("{card} sweeps the table now: a sur.", card=play.best_card)
-        return look.say("The better play leads to more surs of your own later.")
+    if play.best_take and set(play.best_take) == set(before):
+        return look.say("{card} sweeps the table now: a sur.", card=play.best_card)
     reply = reason.reply
-    if reply is None or not reply.sur:
-        return look.say("The play leaves the other side more chances of a sur.")
+    if largest == "surs_against" and reply is not None and reply.sur:
+        return _reply_sur(look, reason, reply)
+    best = option_words(play.best_card, play.best_take)
+    later = [(reason.own_sur, best), (reason.their_sur, None)]
+    for sur, after in later if largest == "surs_for" else later[::-1]:
+        if sur is not None and sur.made > sur.other:
+            return _later_sur(look, reason, sur, after)
+    if largest == "surs_for":
+        return look.say("The better play leads to more surs of your own later.")
+    return look.say("The play leaves the other side more chances of a sur.")
+
+
+def _reply_sur(look: Look, reason: Reason, reply: Reply) -> str:
+    """The sentence of a play answered by a sur: the table it left, who swept it, how often."""
     if reason.exact:
         said = look.say("The play leaves {left}, which {player} sweeps for a sur with best play.",
                         left=reason.left, player=reply.player)
@@ -240,12 +265,37 @@ def _surs(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
     return said
 
 
+def _later_sur(look: Look, reason: Reason, sur: Sur, best: Words | None) -> str:
+    """The surs that came later: of the player's side after the better play ``best``, or (``best``
+    None) of the other side after the play, the most frequent named, against the other option's."""
+    if reason.exact:
+        if best is None:
+            return look.say("After the play, {player} sweeps with {card} for a sur with best play.",
+                            player=sur.player, card=sur.card)
+        return look.say("After {best}, {player} sweeps with {card} for a sur with best play.", best=best,
+                        player=sur.player, card=sur.card)
+    if best is None:
+        said = look.say(Plural("After the play, the other side made {made} sur in {guesses} guessed deals;"
+                               " after the better play, {other}.", "After the play, the other side made {made}"
+                               " surs in {guesses} guessed deals; after the better play, {other}.", "made"),
+                        made=sur.made, guesses=sur.guesses, other=sur.other)
+    else:
+        said = look.say(Plural("After {best}, your side made {made} sur in {guesses} guessed deals; after the"
+                               " play, {other}.", "After {best}, your side made {made} surs in {guesses} guessed"
+                               " deals; after the play, {other}.", "made"),
+                        best=best, made=sur.made, guesses=sur.guesses, other=sur.other)
+    return said + " " + look.say(Plural("The most frequent: {player} sweeping with {card}, in {count} of them.",
+                                        "The most frequent: {player} sweeping with {card}, in {count} of them.",
+                                        "count"), player=sur.player, card=sur.card, count=sur.count)
+
+
 def _cards_sentence(look: Look, play: PlayReview, reason: Reason, largest: str) -> str:
     """The sentence of a loss mostly in cards that score (2♣, 10♦, 7♦, aces, jacks, clubs): which
-    ones the better play takes now, and which the play leaves to the reply."""
+    ones the better play takes now, and which the play leaves to the reply; else (and for the
+    clubs, always) how often each play's side ended with them."""
     kind = CARD_PARTS[largest]
     mine = {play.card, *play.take}
-    gained = tuple(c for c in (play.best_card, *play.best_take) if kind(c) and c not in mine)
+    gained = tuple(c for c in (play.best_card, *play.best_take) if kind(c) and c not in mine) if play.best_take else ()
     said = []
     if gained and reason.parts[largest] > 0:
         said.append(look.say("The better play takes {cards} now.", cards=gained))
@@ -256,9 +306,70 @@ def _cards_sentence(look: Look, play: PlayReview, reason: Reason, largest: str) 
                                     " {guesses}.", "The play leaves {cards}, which {player} took in {count} guessed"
                                     " deals of {guesses}.", "count"), cards=lost, player=reply.player,
                              count=reply.count, guesses=reply.guesses))
+    if largest == "clubs" or not said:  # the clubs: how often each play won them; a card unless one is named
+        said.extend(_fates(look, reason, not said))
     if not said:
         said.append(look.say("Most of the difference is in {part}.", part=part_words(largest)))
     return " ".join(said)
+
+
+def _fates(look: Look, reason: Reason, card: bool) -> list[str]:
+    """How often the player's side ended with the most clubs (the clubs' part) after each play and
+    (``card``) with the card of the part whose fate differed most between them."""
+    said = []
+    if len(reason.led) == 2 and reason.led[0] > reason.led[1] and reason.exact:
+        said.append(look.say("With best play, your side ends with the most clubs after the better play, and not"
+                             " after the play."))
+    elif len(reason.led) == 2 and reason.led[0] > reason.led[1]:
+        said.append(look.say(Plural("After the better play your side ended with the most clubs in {better} guessed"
+                                    " deal of {guesses}; after the play, in {made}.", "After the better play your"
+                                    " side ended with the most clubs in {better} guessed deals of {guesses}; after"
+                                    " the play, in {made}.", "better"), better=reason.led[0],
+                             guesses=reason.guesses, made=reason.led[1]))
+    fate = reason.fates[0] if reason.fates and card else None
+    if fate is None:
+        clubs = reason.clubs
+        if card and not said and len(clubs) == 4 and clubs[0] - clubs[1] > clubs[2] - clubs[3] and not reason.exact:
+            said.append(look.say("Where the guessed deals ended, your side held {better} clubs on average after the"
+                                 " better play against the other side's {their_better}, and {made} against"
+                                 " {their_made} after the play.", better=format(clubs[0], ".1f"),
+                                 their_better=format(clubs[1], ".1f"), made=format(clubs[2], ".1f"),
+                                 their_made=format(clubs[3], ".1f")))
+        return said
+    if reason.exact:
+        if fate.better and not fate.made:
+            said.append(look.say("With best play, your side takes {card} after the better play and not after"
+                                 " the play.", card=fate.card))
+        return said
+    said.append(look.say(Plural("Your side took {card} in {better} guessed deal of {guesses} after the better play,"
+                                " in {made} after the play.", "Your side took {card} in {better} guessed deals of"
+                                " {guesses} after the better play, in {made} after the play.", "better"),
+                         card=fate.card, better=fate.better, guesses=fate.guesses, made=fate.made))
+    if fate.player:
+        said.append(look.say("After the play, {player} took it in {count} of them.", player=fate.player,
+                             count=fate.taken))
+    return said
+
+
+def _table(look: Look, reason: Reason) -> str | None:
+    """The sentence of a loss mostly in the table left: the cards the play left to the other side
+    where the guesses ended and who took them (None: nothing to name)."""
+    left = reason.table
+    if left is None:
+        return None
+    if not left.end:
+        return look.say(Plural("After the play, {cards} lay on the table for {player}, who leads the next hand, in"
+                               " {count} guessed deal of {guesses}.", "After the play, {cards} lay on the table"
+                               " for {player}, who leads the next hand, in {count} guessed deals of {guesses}.",
+                               "count"), cards=left.cards, player=left.player, count=left.count,
+                        guesses=left.guesses)
+    if reason.exact:
+        return look.say("After the play, the last cards on the table, {cards}, go to {player} with best play.",
+                        cards=left.cards, player=left.player)
+    return look.say(Plural("After the play, the last cards on the table, {cards}, went to {player} in {count}"
+                           " guessed deal of {guesses}.", "After the play, the last cards on the table, {cards},"
+                           " went to {player} in {count} guessed deals of {guesses}.", "count"),
+                    cards=left.cards, player=left.player, count=left.count, guesses=left.guesses)
 
 
 def _table_before(play: PlayReview, reason: Reason) -> tuple[Card, ...]:

@@ -43,7 +43,12 @@ def review(ctx: click.Context, deal_number: int | None, every: bool, as_json: bo
     hand, the table, every card seen), labelled inaccuracy (1 point or more), mistake (2) or
     blunder (4); then per player the choices made, the points lost and the two worst plays. With
     --match alone, every finished deal, then each player's accuracy: expected points lost per
-    decision with a choice. Reviews are kept in the database, so a deal is reviewed once."""
+    decision with a choice. Reviews are kept in the database, so a deal is reviewed once.
+
+    Each marked play gets its reason: the loss split into the deal's scoring parts (surs, clubs, 2♣,
+    10♦, aces, jacks, the table left), which add up to it, and a sentence naming the cards behind the
+    largest part, counted in the same guessed deals that weighed the play. Values are the expected
+    margin of the deal's points: a swing between the sides, not points lost from one's own score."""
     if every:
         if deal_number is not None:
             raise click.UsageError(_("--all and --deal cannot be used together."))

@@ -336,14 +336,13 @@ class Session:
             self.play(words, match, seen, by)
 
     def score(self, match: Match, whole: bool) -> None:
-        """The score tables: every deal's when asked (``score --all``, through the pager at a
-        terminal) or when they fit the terminal's rows, else the last deal's and the match's."""
-        from pasur_cli.cli.screen import page, rows
+        """The score tables: every deal's when asked (``score --all``) or when they fit the
+        terminal's rows, else the last deal's and the match's. Written into the session's own
+        scrollback, never through a pager: the lines typed next are the session's."""
+        from pasur_cli.cli.screen import rows
         width = self.width() or 80
         text = render.score_text(self.look, match, width=width)
-        if whole and self.at_terminal:
-            page(fit(text, width))
-        elif whole or not self.at_terminal or text.count("\n") + 2 <= rows():
+        if whole or not self.at_terminal or text.count("\n") + 2 <= rows():
             self.echo(text)
         else:
             self.echo(render.score_text(self.look, match, width=width, brief=shown_word("score") + " --all"))
@@ -493,7 +492,7 @@ def session(ctx: click.Context) -> None:
       sara 7c       Sara plays 7♣ (refused when it is not her turn)
       show          the deal: table, piles, the race, whose turn
       score         the score tables (the last deal's when all do not fit)
-      score --all   every deal's table (through the pager at a terminal)
+      score --all   every deal's table (scroll back to read it all)
       undo [N]      take back the last action (or N), show the position
       tally         score the next deal from its piles, side by side
       review        the deal just finished: what each play cost
