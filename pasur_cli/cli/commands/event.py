@@ -137,6 +137,9 @@ def result(ctx: click.Context, table: int, score: str, round_number: int | None,
     store, found = _opened(ctx, event_name)
     played = book.tables(store, found)
     number = round_number or club.last_round(played)
+    if number == 0:
+        raise EventError("no round of {event} is paired yet: pair the first with `pasur event pair`.",
+                         event=found.name)
     target = next((t for t in played if t.round == number and t.number == table), None)
     if target is None or target.second is None:
         raise EventError("round {round} has no table {table}.", round=number, table=table)
