@@ -5,6 +5,14 @@ columns, practice saying it reviews what is kept already, and a player's spellin
 from __future__ import annotations
 
 import json
+import random
+
+from simulate import random_match
+
+from pasur_cli.cli.practice import marked_decisions
+from pasur_cli.engine.match import Match
+from pasur_cli.engine.rules import PRESETS
+from pasur_cli.store.database import Store
 
 
 def test_a_result_before_the_first_round_says_to_pair_it(pasur, db):
@@ -34,3 +42,28 @@ def test_a_dropped_entrant_added_again_comes_back_until_a_round_is_paired_withou
     refused = pasur("event", "add", "Mina")
     assert refused.exit_code == 1 and "Mina left Night from round 2, and round 2 was paired without them" in refused.stderr
     assert "entered twice" not in refused.stderr and db.read_bytes() == before
+
+
+def one_deal_stored(db) -> None:
+    """Match 1 of ``db``: one deal of random legal plays, finished, and a second one dealt."""
+    match = Match(["Ali", "Sara"], PRESETS["standard"])
+    for action in random_match(random.Random(7), match):
+        match.apply(action)
+        if match.results and match.deal is not None:
+            break
+    store = Store(str(db), write=True, create=True)
+    store.create(match.players, match.rules, 0, match.log)
+    store.close()
+
+
+def test_practice_says_it_reviews_a_deal_only_when_the_review_is_made_not_when_it_is_kept(db):
+    one_deal_stored(db)
+    store = Store(str(db), write=True)
+    try:
+        told: list[int] = []
+        first = marked_decisions(store, None, (1, 1), told.append)
+        assert told == [1]
+        again = marked_decisions(store, None, (1, 1), told.append)
+        assert told == [1] and again == first
+    finally:
+        store.close()
