@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from simulate import random_match
 
@@ -13,6 +14,8 @@ from pasur_cli.cli.practice import marked_decisions
 from pasur_cli.engine.match import Match
 from pasur_cli.engine.rules import PRESETS
 from pasur_cli.store.database import Store
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def test_a_result_before_the_first_round_says_to_pair_it(pasur, db):
@@ -67,3 +70,13 @@ def test_practice_says_it_reviews_a_deal_only_when_the_review_is_made_not_when_i
         assert told == [1] and again == first
     finally:
         store.close()
+
+
+def test_the_ratings_spell_a_player_as_the_record_book_does(pasur, db):
+    """Season 5 writes "reza"; season 6, newer and unfinished, "Reza": both tables say "Reza"."""
+    for season in (2, 5, 6):
+        assert pasur("import", EXAMPLES / f"season-{season}.json").exit_code == 0
+    book = {row["name"] for row in json.loads(pasur("stats", "--json").output)["players"]}
+    rated = {row["name"] for row in json.loads(pasur("stats", "--ratings", "--json").output)["players"]}
+    assert "Reza" in book and "reza" not in book
+    assert rated == book
