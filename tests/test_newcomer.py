@@ -80,3 +80,12 @@ def test_the_ratings_spell_a_player_as_the_record_book_does(pasur, db):
     rated = {row["name"] for row in json.loads(pasur("stats", "--ratings", "--json").output)["players"]}
     assert "Reza" in book and "reza" not in book
     assert rated == book
+
+
+def test_a_read_names_every_other_table_in_play_in_one_plain_list(pasur, db):
+    for players, table in ((["Ali", "Sara"], "3"), (["Reza", "Mina"], "Rose"), (["Omid", "Nima"], None)):
+        assert pasur("new", *players, *(["--table", table] if table else [])).exit_code == 0
+    for match in (1, 2, 3):
+        assert pasur("--match", match, "deal", "5C", "9D", "3H", "KS").exit_code == 0
+    said = pasur("show").stderr.strip()
+    assert said == "Showing match 3. Also in play: match 2 (table Rose), match 1 (table 3); choose with --match N."
