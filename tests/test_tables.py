@@ -90,8 +90,7 @@ def test_a_read_says_which_match_it_shows_when_others_are_in_play(pasur, two_tab
     result = pasur("show")
     assert result.exit_code == 0
     assert "Match 2, table Rose: Reza against Mina" in result.stdout
-    assert result.stderr.strip() == ("Showing match 2 (table Rose); 1 other match is in play (match 1 (table 3)):"
-                                     " choose with --match N.")
+    assert result.stderr.strip() == "Showing match 2 (table Rose). Also in play: match 1 (table 3); choose with --match N."
     assert pasur("score").stderr == result.stderr
     assert pasur("--match", "2", "show").stderr == ""  # named: nothing to say
     assert pasur("show", "--json").stderr == ""  # the JSON names its match itself

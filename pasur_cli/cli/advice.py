@@ -18,11 +18,13 @@ if TYPE_CHECKING:
 
 
 def reviewed(store: Store, match_id: int, numbers: Callable[[Match], list[int]],
-             writer: Callable[[], Store | None]) -> tuple[list[DealReview], tuple[int, ...]]:
+             writer: Callable[[], Store | None],
+             making: Callable[[int], None] | None = None) -> tuple[list[DealReview], tuple[int, ...]]:
     """The reviews of the finished deals ``numbers`` picks, the match loaded once (its whole log:
     a review replays a deal's plays) and replayed once: what `pasur review` and the session's
     ``review`` show. A kept review is read (store.reviews); any other is made and kept through the
-    store ``writer`` gives (None: the file may only be read, and nothing is kept). Returns them with
+    store ``writer`` gives (None: the file may only be read, and nothing is kept); ``making`` is told
+    each deal's number before its review is made (it takes a few seconds). Returns them with
     the deals among them whose kept review was damaged (refused and made again). Raises
     IllegalPlayError when no deal is finished, PasurError as ``review``."""
     from pasur_cli.engine.advice import review as review_deal
@@ -38,6 +40,8 @@ def reviewed(store: Store, match_id: int, numbers: Callable[[Match], list[int]],
     for number in wanted:
         review = found.reviews.get(number)
         if review is None:
+            if making is not None:
+                making(number)
             review = review_deal(match, number)
             target = target or writer()
             try:

@@ -73,15 +73,17 @@ def played_deals(matches: dict[int, Match], player: str | None = None) -> list[D
             for r in match.results if not r.tallied]
 
 
-def marked_decisions(store: Store, player: str | None, deal: DealKey) -> list[Decision]:
+def marked_decisions(store: Store, player: str | None, deal: DealKey,
+                     making: Callable[[int], None] | None = None) -> list[Decision]:
     """The marked decisions of ``player`` (everyone's when None) in one finished deal (match id,
     number), in order: the one place practice reads reviews from. The deal's kept review is read
-    (store.reviews), else it is made as `pasur review` makes it and kept (``cli.advice.reviewed``).
+    (store.reviews), else it is made as `pasur review` makes it and kept (``cli.advice.reviewed``;
+    ``making`` is told the deal's number first).
     Raises PasurError as ``review``."""
     from pasur_cli.cli.advice import reviewed
     from pasur_cli.engine.practice import marked
     mid, number = deal
-    reviews, _damaged = reviewed(store, mid, lambda match: [number], lambda: store if store.write else None)
+    reviews, _damaged = reviewed(store, mid, lambda match: [number], lambda: store if store.write else None, making)
     return marked(mid, reviews[0], player)
 
 

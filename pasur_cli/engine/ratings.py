@@ -7,7 +7,7 @@ each rated; a three-player match is a three-way result. A rating is a mean ``mu`
 uncertainty ``sigma``; players are ordered by the conservative rating ``mu - 3 sigma`` (the skill
 they have with near certainty: one lucky win does not put a newcomer above a regular), the more
 certain (smaller sigma) first among equals, then by name. Names are matched as ``name_key`` matches
-them and shown as spelt in the newest match that has them.
+them and shown as spelt in the newest match that has them, finished or not (as `stats` shows them).
 """
 
 from __future__ import annotations
@@ -93,9 +93,10 @@ def rate(standings: Iterable[Standing]) -> Ratings:
     (the order they were made); unfinished matches are left out."""
     from openskill.models import PlackettLuce  # only here: `stats --ratings` is its one reader
     model = PlackettLuce(mu=START[0], sigma=START[1])
-    finished = sorted((s for s in standings if s.finished), key=lambda s: s.id)
+    everyone = sorted(standings, key=lambda s: s.id)
+    names = {name_key(p): p for s in everyone for p in s.players}  # as spelt in the newest match, as in stats
+    finished = [s for s in everyone if s.finished]
     current: dict[str, tuple[float, float]] = {}
-    names: dict[str, str] = {}
     played: dict[str, list[int]] = {}  # key -> [matches, won]
     steps: dict[str, list[RatingStep]] = {}
     for standing in finished:
@@ -105,7 +106,7 @@ def rate(standings: Iterable[Standing]) -> Ratings:
         for side, team, after in zip(standing.sides, teams, rated, strict=True):
             for player, rating in zip(team, after, strict=True):
                 key = name_key(player)
-                current[key], names[key] = (rating.mu, rating.sigma), player
+                current[key] = (rating.mu, rating.sigma)
                 counts = played.setdefault(key, [0, 0])
                 counts[0] += 1
                 counts[1] += side == standing.winner

@@ -162,6 +162,12 @@ def drop_entrant(store: Store, event: Event, number: int, from_round: int) -> No
         db.execute("UPDATE entrants SET dropped = ? WHERE event_id = ? AND number = ?", (from_round, event.id, number))
 
 
+def return_entrant(store: Store, event: Event, number: int) -> None:
+    """The entrant ``number``, dropped before any round was paired since, is paired again."""
+    with store.transaction() as db:
+        db.execute("UPDATE entrants SET dropped = NULL WHERE event_id = ? AND number = ?", (event.id, number))
+
+
 def give_score(store: Store, event: Event, table: Table, score: tuple[int, int]) -> None:
     """Record the table's final score as given on paper (replacing one given before)."""
     with store.transaction() as db:

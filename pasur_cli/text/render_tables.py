@@ -55,7 +55,5 @@ def choose_text(look: Look, err: PasurError) -> str:
 def showing_text(look: Look, match_id: int, table: str | None, others: Sequence[InPlay]) -> str:
     """What a read that named no match says when other matches are in play: which one it shows,
     and how to see another."""
-    return look.say_count("Showing {match}; {n} other match is in play ({others}): choose with --match N.",
-                          "Showing {match}; {n} other matches are in play ({others}): choose with --match N.",
-                          len(others), match=match_title(match_id, table), n=len(others),
-                          others=Names([match_title(t.id, t.table) for t in others]))
+    return look.say("Showing {match}. Also in play: {others}; choose with --match N.",
+                    match=match_title(match_id, table), others=Names([match_title(t.id, t.table) for t in others]))

@@ -137,6 +137,9 @@ def result(ctx: click.Context, table: int, score: str, round_number: int | None,
     store, found = _opened(ctx, event_name)
     played = book.tables(store, found)
     number = round_number or club.last_round(played)
+    if number == 0:
+        raise EventError("no round of {event} is paired yet: pair the first with `pasur event pair`.",
+                         event=found.name)
     target = next((t for t in played if t.round == number and t.number == table), None)
     if target is None or target.second is None:
         raise EventError("round {round} has no table {table}.", round=number, table=table)
@@ -162,17 +165,34 @@ def _next_round(store: Store, found: book.Event) -> int:
 @db_option
 @click.pass_context
 def add(ctx: click.Context, name: str, event_name: str | None) -> None:
-    """Enter a late arrival NAME (a player, or a team "A & B"), paired from the next round on."""
+    """Enter a late arrival NAME (a player, or a team "A & B"), paired from the next round on; an
+    entrant who left comes back if no round was paired since."""
     store, found = _opened(ctx, event_name)
     people = book.entrants(store, found)
     teams = len(people[0].players) == 2
     number = _next_round(store, found)
     if found.pairing == "round-robin" and number > 1:
         raise EventError("a round robin's entrants are fixed once its first round is paired.")
+    back = club.left_entrant(people, name)
+    if back is not None:
+        _come_back(ctx, store, found, back, number)
+        return
     [(who, players)] = club.entered([name], teams)
     club.entered([*(e.name for e in people), who], teams)  # nobody entered twice
     book.add_entrant(store, found, who, players, number)
     echo(look(ctx).say("{name} joins {event} from round {round}.", name=who, event=found.name, round=number))
+
+
+def _come_back(ctx: click.Context, store: Store, found: book.Event, entrant: club.Entrant, number: int) -> None:
+    """Take back ``entrant``'s drop when no round was paired since (a drop typed for the wrong
+    name, or a player back in time). Raises EventError when a round was paired without them."""
+    if entrant.dropped != number:
+        raise EventError("{name} left {event} from round {round}, and round {round} was paired without them: an"
+                         " entrant who missed a round cannot come back.", name=entrant.name, event=found.name,
+                         round=entrant.dropped)
+    book.return_entrant(store, found, entrant.number)
+    echo(look(ctx).say("{name} is back in {event}: paired again from round {round}.", name=entrant.name,
+                       event=found.name, round=number))
 
 
 @event.command(cls=PasurCommand)

@@ -39,9 +39,10 @@ def practice(ctx: click.Context, player: str | None) -> None:
     shown = look(ctx)
 
     def decisions(deal: tuple[int, int]) -> list[Decision]:
-        if is_terminal(sys.stderr):  # a review takes a few seconds: say why nothing is shown yet
-            click.echo(shown.say("Reviewing deal {deal} of match {match}…", deal=deal[1], match=deal[0]), err=True)
-        return marked_decisions(store, name, deal)
+        def making(number: int) -> None:  # a review takes a few seconds: say why nothing is shown yet
+            if is_terminal(sys.stderr):
+                click.echo(shown.say("Reviewing deal {deal} of match {match}…", deal=number, match=deal[0]), err=True)
+        return marked_decisions(store, name, deal, making)
     order = practice_order(played_deals(matches, name), decisions, practised(store))
     first = next(order, None)  # the deals are reviewed until one has a position
     if first is None:

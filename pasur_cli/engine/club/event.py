@@ -150,6 +150,14 @@ def unfinished(tables: Sequence[Table]) -> list[Table]:
     return [t for t in tables if t.round == last and not t.finished]
 
 
+def left_entrant(people: Sequence[Entrant], name: str) -> Entrant | None:
+    """The entrant who left, named ``name`` or whose player it is (compared as names are), or None."""
+    from pasur_cli.engine.names import name_key
+    key = name_key(name)
+    return next((e for e in people if e.dropped is not None
+                 and (key == name_key(e.name) or key in map(name_key, e.players))), None)
+
+
 def find_entrant(people: Sequence[Entrant], name: str) -> Entrant:
     """The entrant named ``name``, or whose player it is (compared as names are). Raises EventError."""
     from pasur_cli.engine.names import name_key
