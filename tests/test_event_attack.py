@@ -68,3 +68,24 @@ def test_a_table_naming_another_players_finished_match_is_unfinished_not_a_crash
     refused = pasur("event", "pair")
     assert refused.exit_code == 1 and "has not finished" in refused.stderr
     assert pasur("event", "standings").exit_code == 0
+
+
+@pytest.mark.parametrize("again", ["club night", "CLUB NIGHT", " Club  night ", "Clubnight", "Ｃｌｕｂ night"])
+def test_an_event_name_taken_in_another_spelling_is_refused_changing_nothing(pasur, db, again):
+    assert pasur("event", "new", "Club night", "Ali", "Sara").exit_code == 0
+    before = db.read_bytes()
+    refused = pasur("event", "new", again, "Reza", "Mina")
+    assert refused.exit_code == 1 and "'Club night' already" in refused.stderr, refused.output
+    assert db.read_bytes() == before
+
+
+def test_an_event_imported_under_a_name_taken_in_another_spelling_is_refused(pasur, db, tmp_path, monkeypatch):
+    assert pasur("event", "new", "Club night", "Ali", "Sara").exit_code == 0
+    out = tmp_path / "night.json"
+    assert pasur("event", "export", "-o", out).exit_code == 0
+    monkeypatch.setenv("PASUR_DB", str(tmp_path / "other.db"))
+    assert pasur("event", "new", "CLUB NIGHT", "Reza", "Mina").exit_code == 0
+    before = (tmp_path / "other.db").read_bytes()
+    refused = pasur("import", out)
+    assert refused.exit_code == 1 and "'CLUB NIGHT' already" in refused.stderr, refused.output
+    assert (tmp_path / "other.db").read_bytes() == before

@@ -5,6 +5,7 @@ everything is checked before it, so a refused change writes nothing."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -163,13 +164,23 @@ def _match_score(store: Store, mid: int, first: str, second: str) -> tuple[int, 
     return match.totals[match.side_of(first)], match.totals[match.side_of(second)]
 
 
+def _taken(db: sqlite3.Connection, name: str) -> str | None:
+    """The stored event whose name is ``name`` as names are compared (case, accents, spaces: "Club
+    night" is "club  night"), or None."""
+    from pasur_cli.engine.names import name_key
+    key = name_key(name)
+    return next((n for (n,) in db.execute("SELECT name FROM events") if isinstance(n, str) and name_key(n) == key),
+                None)
+
+
 def create_event(store: Store, name: str, pairing: str, rounds: int, rules: Rules,
                  entered: list[tuple[str, tuple[str, ...]]]) -> int:
     """Store a new event with its entrants (name, players) and return its id. Raises EventError
-    when an event has that name already, writing nothing."""
+    when an event has that name already (as names are compared), writing nothing."""
     with store.transaction() as db:
-        if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
-            raise EventError("there is an event named {name!r} already; give the new one another name.", name=name)
+        taken = _taken(db, name)
+        if taken is not None:
+            raise EventError("there is an event named {name!r} already; give the new one another name.", name=taken)
         cursor = db.execute("INSERT INTO events (name, created, pairing, rounds, rules) VALUES (?, ?, ?, ?, ?)",
                             (name, now(), pairing, rounds, store.rules_text(rules)))
         event_id = int(cursor.lastrowid or 0)
@@ -227,10 +238,11 @@ def give_score(store: Store, event: Event, table: Table, score: tuple[int, int])
 def import_event(store: Store, record: EventRecord) -> int:
     """Store an event read from a file (``club.record.read_event``): its matches as new matches and
     its rows naming them, in one transaction; return its id. Raises EventError when an event has its
-    name already, storing nothing."""
+    name already (as names are compared), storing nothing."""
     with store.transaction() as db:
-        if db.execute("SELECT 1 FROM events WHERE name = ?", (record.name,)).fetchone():
-            raise EventError("there is an event named {name!r} already; nothing was imported.", name=record.name)
+        taken = _taken(db, record.name)
+        if taken is not None:
+            raise EventError("there is an event named {name!r} already; nothing was imported.", name=taken)
         ids = [store.create(m.players, m.rules, m.dealer, m.actions, m.times, m.match, m.fingerprint, m.created,
                             texts=m.texts) for m in record.matches]
         cursor = db.execute("INSERT INTO events (name, created, pairing, rounds, rules) VALUES (?, ?, ?, ?, ?)",
