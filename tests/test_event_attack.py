@@ -89,3 +89,29 @@ def test_an_event_imported_under_a_name_taken_in_another_spelling_is_refused(pas
     refused = pasur("import", out)
     assert refused.exit_code == 1 and "'CLUB NIGHT' already" in refused.stderr, refused.output
     assert (tmp_path / "other.db").read_bytes() == before
+
+
+def _seated_first(d):
+    return d["entrants"][d["tables"][0]["first"] - 1]
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda d: _seated_first(d).update(joined=2),  # seated before it joined
+    lambda d: _seated_first(d).update(dropped=1),  # seated after it left
+    lambda d: [t.update(round=2) for t in d["tables"]],  # no round 1
+    lambda d: d["tables"][1].update(first=d["tables"][0]["first"]),  # at a table and the bye at once
+], ids=["before joining", "after leaving", "a round left out", "seated twice"])
+def test_an_event_record_whose_rounds_pair_could_not_make_is_refused(pasur, db, tmp_path, monkeypatch, spoil):
+    import json
+    assert pasur("event", "new", "Night", "Ali", "Sara", "Reza").exit_code == 0
+    assert pasur("event", "pair").exit_code == 0
+    out = tmp_path / "night.json"
+    assert pasur("event", "export", "-o", out).exit_code == 0
+    doc = json.loads(out.read_text())
+    assert [t["second"] is None for t in doc["tables"]] == [False, True]
+    spoil(doc)
+    out.write_text(json.dumps(doc))
+    monkeypatch.setenv("PASUR_DB", str(tmp_path / "other.db"))
+    refused = pasur("import", out)
+    assert refused.exit_code == 2 and "malformed" in refused.stderr, refused.output
+    assert not (tmp_path / "other.db").exists() or pasur("event", "standings").exit_code == 1
