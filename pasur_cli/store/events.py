@@ -5,16 +5,18 @@ everything is checked before it, so a refused change writes nothing."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from pasur_cli.engine.club.event import Entrant, EventError, Table, seats
+from pasur_cli.engine.club.event import ROUNDS_MOST, SYSTEMS, Entrant, EventError, Table, seats
 from pasur_cli.engine.club.pairing import Pairs, pairs_in
-from pasur_cli.engine.club.record import EventRecord
+from pasur_cli.engine.club.record import SCORE_MOST, EventRecord
 from pasur_cli.engine.club.standings import Place, standings
+from pasur_cli.engine.errors import PasurError, Words
 from pasur_cli.engine.rules import Rules
 from pasur_cli.store.database import Store, now
-from pasur_cli.store.errors import DamagedError, NoMatchError
+from pasur_cli.store.errors import DamagedError, NoMatchError, StoreError
 
 
 class Event(NamedTuple):
@@ -33,13 +35,36 @@ def _has_events(store: Store) -> bool:
     return bool(store.db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'events'").fetchone()[0])
 
 
+def damaged(event: object, what: Words) -> StoreError:
+    """The refusal for an event whose stored rows are not what pasur writes (edited by hand, or
+    written by another program): ``event`` names it (its name, or its row id), ``what`` the row."""
+    return StoreError("the stored event {event} is damaged: {what} is not what pasur writes; nothing was changed.",
+                      event=event, what=what)
+
+
+def _whole(value: object, least: int, most: int) -> bool:
+    return type(value) is int and least <= value <= most
+
+
+def _event(store: Store, row: tuple[object, ...]) -> Event:
+    """One events row as an Event. Raises StoreError when it is damaged."""
+    i, name, created, pairing, rounds, rules = row
+    if not isinstance(name, str) or not isinstance(created, str) or pairing not in SYSTEMS \
+            or not _whole(rounds, 1, ROUNDS_MOST) or not isinstance(rules, str):
+        raise damaged(name if isinstance(name, str) else i, Words("its name, date, pairing or rounds"))
+    try:
+        read = store.rules_of(rules)
+    except (PasurError, ValueError, TypeError):
+        raise damaged(name, Words("its rules")) from None
+    return Event(int(str(i)), name, created, str(pairing), int(str(rounds)), read)
+
+
 def events(store: Store) -> list[Event]:
-    """Every event, the newest first."""
+    """Every event, the newest first. Raises StoreError when an event's row is damaged."""
     if not _has_events(store):
         return []
     rows = store.db.execute("SELECT id, name, created, pairing, rounds, rules FROM events ORDER BY id DESC")
-    return [Event(i, name, created, pairing, rounds, store.rules_of(rules))
-            for i, name, created, pairing, rounds, rules in rows.fetchall()]
+    return [_event(store, row) for row in rows.fetchall()]
 
 
 def find_event(store: Store, name: str | None) -> Event:
@@ -63,27 +88,58 @@ def find_event(store: Store, name: str | None) -> Event:
 
 
 def entrants(store: Store, event: Event) -> list[Entrant]:
-    """The event's entrants in the order of entry."""
+    """The event's entrants in the order of entry. Raises StoreError when a row is damaged, or the
+    event has none."""
     rows = store.db.execute("SELECT number, name, players, joined, dropped FROM entrants WHERE event_id = ?"
-                            " ORDER BY number", (event.id,))
-    return [Entrant(number, name, tuple(players.split("\n")), joined, dropped)
-            for number, name, players, joined, dropped in rows.fetchall()]
+                            " ORDER BY number", (event.id,)).fetchall()
+    if not rows:
+        raise damaged(event.name, Words("its list of entrants"))
+    out = []
+    for index, (number, name, players, joined, dropped) in enumerate(rows, 1):
+        if number != index or not isinstance(name, str) or not isinstance(players, str) \
+                or not 1 <= players.count("\n") + 1 <= 2 or not _whole(joined, 1, ROUNDS_MOST) \
+                or not (dropped is None or _whole(dropped, 1, ROUNDS_MOST + 1)):
+            raise damaged(event.name, Words("entrant {number}", number=index))
+        out.append(Entrant(index, name, tuple(players.split("\n")), int(str(joined)),
+                           None if dropped is None else int(str(dropped))))
+    return out
+
+
+def _paper(text: object) -> tuple[int, int] | None:
+    """A table's score given on paper as stored (JSON [first, second]); None when it is not one."""
+    try:
+        points = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    if not isinstance(points, list) or len(points) != 2 or not all(_whole(p, 0, SCORE_MOST) for p in points):
+        return None
+    return points[0], points[1]
+
+
+def _checked(event: Event, row: tuple[object, ...], people: dict[int, Entrant]) -> None:
+    """Raise StoreError when a pairings row is not what pasur writes: its round, table, entrants or
+    match are not whole numbers of this event, or its paper score is not one."""
+    round_number, number, first, second, mid, paper = row
+    if not _whole(round_number, 1, ROUNDS_MOST) or not _whole(number, 0, 2**31) or first not in people \
+            or not (second is None or second in people) or not (mid is None or _whole(mid, 1, 2**63 - 1)) \
+            or not (paper is None or _paper(paper) is not None):
+        raise damaged(event.name, Words("table {table} of round {round}", table=number, round=round_number))
 
 
 def tables(store: Store, event: Event) -> list[Table]:
     """Every table of the event's rounds, round by round (the bye last), each with its score: the one
-    given on paper, else its match's final totals once the match is finished."""
+    given on paper, else its match's final totals once the match is finished. Raises StoreError when
+    a row of the event is damaged."""
     rows = store.db.execute("SELECT round, table_no, first, second, match_id, paper FROM pairings"
                             " WHERE event_id = ? ORDER BY round, table_no = 0, table_no", (event.id,)).fetchall()
-    people = {e.number: e.players[0] for e in entrants(store, event)} if rows else {}
+    people = {e.number: e for e in entrants(store, event)} if rows else {}
     out = []
-    for round_number, number, first, second, mid, paper in rows:
-        score: tuple[int, int] | None = None
-        if paper is not None:
-            points = json.loads(paper)
-            score = (int(points[0]), int(points[1]))
-        elif mid is not None and second is not None:
-            score = _match_score(store, mid, people[first], people[second])
+    for row in rows:
+        _checked(event, row, people)
+        round_number, number, first, second, mid, paper = row
+        score = _paper(paper)
+        if score is None and mid is not None and second is not None:
+            score = _match_score(store, mid, people[first].players[0], people[second].players[0])
         out.append(Table(round_number, number, first, second, mid, score, paper is not None))
     return out
 
@@ -98,23 +154,33 @@ def places(store: Store, event: Event, played: Sequence[Table] | None = None) ->
 
 def _match_score(store: Store, mid: int, first: str, second: str) -> tuple[int, int] | None:
     """(first's side's total, second's) of a finished match; None while it goes on, or when it was
-    deleted or is damaged (its table can be given a score on paper)."""
+    deleted, is damaged or is not of these players (its table can be given a score on paper)."""
     try:
         _, match = store.match(mid)
     except (NoMatchError, DamagedError):
         return None
-    if not match.finished:
+    if not match.finished or first not in match.players or second not in match.players:  # another's match
         return None
     return match.totals[match.side_of(first)], match.totals[match.side_of(second)]
+
+
+def _taken(db: sqlite3.Connection, name: str) -> str | None:
+    """The stored event whose name is ``name`` as names are compared (case, accents, spaces: "Club
+    night" is "club  night"), or None."""
+    from pasur_cli.engine.names import name_key
+    key = name_key(name)
+    return next((n for (n,) in db.execute("SELECT name FROM events") if isinstance(n, str) and name_key(n) == key),
+                None)
 
 
 def create_event(store: Store, name: str, pairing: str, rounds: int, rules: Rules,
                  entered: list[tuple[str, tuple[str, ...]]]) -> int:
     """Store a new event with its entrants (name, players) and return its id. Raises EventError
-    when an event has that name already, writing nothing."""
+    when an event has that name already (as names are compared), writing nothing."""
     with store.transaction() as db:
-        if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
-            raise EventError("there is an event named {name!r} already; give the new one another name.", name=name)
+        taken = _taken(db, name)
+        if taken is not None:
+            raise EventError("there is an event named {name!r} already; give the new one another name.", name=taken)
         cursor = db.execute("INSERT INTO events (name, created, pairing, rounds, rules) VALUES (?, ?, ?, ?, ?)",
                             (name, now(), pairing, rounds, store.rules_text(rules)))
         event_id = int(cursor.lastrowid or 0)
@@ -178,10 +244,11 @@ def give_score(store: Store, event: Event, table: Table, score: tuple[int, int])
 def import_event(store: Store, record: EventRecord) -> int:
     """Store an event read from a file (``club.record.read_event``): its matches as new matches and
     its rows naming them, in one transaction; return its id. Raises EventError when an event has its
-    name already, storing nothing."""
+    name already (as names are compared), storing nothing."""
     with store.transaction() as db:
-        if db.execute("SELECT 1 FROM events WHERE name = ?", (record.name,)).fetchone():
-            raise EventError("there is an event named {name!r} already; nothing was imported.", name=record.name)
+        taken = _taken(db, record.name)
+        if taken is not None:
+            raise EventError("there is an event named {name!r} already; nothing was imported.", name=taken)
         ids = [store.create(m.players, m.rules, m.dealer, m.actions, m.times, m.match, m.fingerprint, m.created,
                             texts=m.texts) for m in record.matches]
         cursor = db.execute("INSERT INTO events (name, created, pairing, rounds, rules) VALUES (?, ?, ?, ?, ?)",

@@ -147,6 +147,7 @@ def read_event(text: str) -> EventRecord:
             tables):
         raise _bad(Words("its tables"))
     _check_seats(entrants, tables, matches)
+    _check_rounds(entrants, tables)
     return EventRecord(event_name(doc["name"]), doc["created"][:64], doc["pairing"], rounds, _rules(doc["rules"]),
                        entrants, tables, matches)
 
@@ -160,3 +161,18 @@ def _check_seats(entrants: list[Entrant], tables: list[Table], matches: list[Che
         match = matches[table.match]
         if match.players != players or match.dealer != dealer:
             raise _bad(Words("table {number}", number=table.number))
+
+
+def _check_rounds(entrants: list[Entrant], tables: list[Table]) -> None:
+    """The rounds are 1, 2, ... with none left out; in each, an entrant sits at one table at most,
+    only while it plays (joined, not dropped), and one entrant at most has the bye: as `pasur event
+    pair` makes them. Raises NotationError."""
+    rounds = sorted({t.round for t in tables})
+    if rounds != list(range(1, len(rounds) + 1)):
+        raise _bad(Words("its rounds"))
+    for number in rounds:
+        these = [t for t in tables if t.round == number]
+        seated = [n for t in these for n in (t.first, t.second) if n is not None]
+        if len(set(seated)) != len(seated) or sum(t.bye for t in these) > 1 \
+                or not all(entrants[n - 1].plays_in(number) for n in seated):
+            raise _bad(Words("round {round}", round=number))
