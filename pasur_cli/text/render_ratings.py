@@ -75,14 +75,8 @@ def rating_chart_text(look: Look, rating: PlayerRating, steps: Sequence[RatingSt
     line = "." if look.ascii else "braille"
     plt.plot(xs, mus, marker=line, color="blue")
     plt.plot(xs, lows, marker=line, color="red")
-    drawn = plt.build()
-    plt.clear_figure()
-    if not look.color:
-        drawn = plt.uncolorize(drawn)
-    drawn = "\n".join(row.rstrip() for row in drawn.split("\n"))
-    if look.ascii:
-        from pasur_cli.text.render_stats import BOX_TO_ASCII
-        drawn = drawn.translate(BOX_TO_ASCII)
+    from pasur_cli.text.render_stats import plotted
+    drawn = plotted(look)
     figures = {name: _places(value) for name, value in
                (("rating", rating.conservative), ("mean", rating.mu), ("sigma", rating.sigma))}
     title = look.say_count("{player}: rating {rating} (mean {mean} ± {sigma}) after {n} match.",

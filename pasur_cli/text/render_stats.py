@@ -295,13 +295,7 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
     for number, ys in enumerate(series.values()):  # the points over every line
         plt.scatter([i + 1 for i in marked_at], [ys[i] for i in marked_at], marker=markers[number],
                     color=COLORS[number])
-    drawn = plt.build()
-    plt.clear_figure()
-    if not look.color:
-        drawn = plt.uncolorize(drawn)
-    drawn = "\n".join(row.rstrip() for row in drawn.split("\n"))
-    if look.ascii:
-        drawn = drawn.translate(BOX_TO_ASCII)
+    drawn = plotted(look)
     legend = [_("{marker} {side}").format(marker=_painted(look, markers[n], n), side=safe(side))
               for n, side in enumerate(series)]
     rule = "-" if look.ascii else "─"
@@ -311,6 +305,18 @@ def chart_text(look: Look, match_id: int, match: Any, width: int, height: int) -
         legend.append(ngettext("(a match of {deals} deal)", "(a match of {deals} deals)", fixed).format(deals=fixed))
     title = _("Match {match}: running totals after each deal").format(match=match_id)
     return "\n".join([title, drawn, wrap("   ".join(legend), width, 2)])  # long names: within the width
+
+
+def plotted(look: Look) -> str:
+    """The chart plotext holds, drawn as text and cleared: uncoloured without colour, boxes as ASCII
+    with ``look.ascii``, no trailing spaces (the race, accuracy and rating charts end here)."""
+    import plotext as plt
+    drawn = plt.build()
+    plt.clear_figure()
+    if not look.color:
+        drawn = plt.uncolorize(drawn)
+    drawn = "\n".join(row.rstrip() for row in drawn.split("\n"))
+    return drawn.translate(BOX_TO_ASCII) if look.ascii else drawn
 
 
 def _painted(look: Look, marker: str, number: int) -> str:
@@ -344,13 +350,7 @@ def accuracy_chart(look: Look, player: str, points: Sequence[tuple[int, float]],
     marker = ASCII_MARKERS[0] if look.ascii else MARKERS[0]
     plt.plot(xs, ys, marker="." if look.ascii else "braille", color=COLORS[0])
     plt.scatter(xs, ys, marker=marker, color=COLORS[0])
-    drawn = plt.build()
-    plt.clear_figure()
-    if not look.color:
-        drawn = plt.uncolorize(drawn)
-    drawn = "\n".join(row.rstrip() for row in drawn.split("\n"))
-    if look.ascii:
-        drawn = drawn.translate(BOX_TO_ASCII)
+    drawn = plotted(look)
     title = look.say("{player}: expected points lost per decision with a choice, one point per reviewed match"
                      " (lower is better)", player=player)
     return "\n".join([wrap(title, width, 2), drawn])
