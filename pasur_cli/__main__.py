@@ -1,3 +1,3 @@
-from pasur_cli.cli.app import run
+from pasur_cli.cli import run
 
 run()

@@ -177,7 +177,7 @@ import atexit, sys
 atexit.register(sys.stderr.write, "teardown ran\\n")
 sys.settrace(lambda *args: None)
 sys.argv = ["pasur", *sys.argv[1:]]
-from pasur_cli.cli.app import run
+from pasur_cli.cli import run
 run()
 """
 
@@ -188,6 +188,27 @@ def test_under_a_tracer_teardown_runs_and_the_code_is_kept(db, args, code):
     done = subprocess.run([sys.executable, "-c", TRACED, *args], capture_output=True, timeout=60)
     assert done.returncode == code
     assert done.stderr.endswith(b"teardown ran\n") and b"Traceback" not in done.stderr
+
+
+COLLECTOR = """
+import atexit, gc, sys
+atexit.register(lambda: sys.stderr.write("collector " + ("on" if gc.isenabled() else "off") + "\\n"))
+sys.settrace(lambda *args: None)
+sys.argv = ["pasur", *sys.argv[1:]]
+from pasur_cli.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize("args,said", [(["rules"], b"collector off\n"), (["session"], b"collector on\n")])
+def test_a_command_runs_without_the_cycle_collector_and_the_session_with_it(pasur, args, said):
+    """The process starts with Python's cycle collector off (a command that ends frees everything
+    when it ends); the session, which runs for hours, turns it back on."""
+    pasur("new", "Ali", "Sara")
+    done = subprocess.run([sys.executable, "-c", COLLECTOR, *args], input=b"quit\n", capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith(said), done.stderr
 
 
 def test_under_a_tracer_a_closed_pipe_is_still_a_quiet_failure(pasur):

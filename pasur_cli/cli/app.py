@@ -280,11 +280,12 @@ class PasurGroup(Translated, click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         import gc
-        # A command that ends once it has printed leaves Python's cycle collector off while it runs: the
+        # A command that ends once it has printed runs with Python's cycle collector off: the
         # collector would walk every object made so far again and again while a long match or a whole
-        # record book is read; what it frees, the end frees.
-        # The session and the scoreboard run for hours and keep it.
-        pause = gc.isenabled() and ctx.invoked_subcommand not in ("session", "serve")
+        # record book is read; what it frees, the end frees. The process starts with it off
+        # (``pasur_cli.cli.run``); the session and the scoreboard, which run for hours, turn it on,
+        # and each command typed in the session pauses it here.
+        pause = gc.isenabled()
         if pause:
             gc.disable()
         try:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
-from typing import NamedTuple
 
+from pasur_cli.engine.values import Value
 from pasur_cli.store import snapshots
 from pasur_cli.store.snapshots import BOOK_LINE, chained
 
@@ -30,7 +30,7 @@ BOOK_AFTER = (f"SELECT CAST(group_concat(line, char(10)) AS BLOB) FROM (SELECT {
               " AS s WHERE match_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq)")
 
 
-class Link(NamedTuple):
+class Link(Value):
     """A snapshot row whose chain held: its seq and its two running checksums."""
 
     seq: int

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from pasur_cli.engine.errors import Plural, Words
 from pasur_cli.engine.match import DealResult
 from pasur_cli.engine.names import sides_of
 from pasur_cli.engine.rules import Rules
+from pasur_cli.engine.values import Value
 from pasur_cli.store.chains import Chains
 from pasur_cli.store.errors import BusyError, DamagedError, check_rows
 from pasur_cli.store.snapshots import TRUSTED, Results, json_totals
@@ -27,22 +28,25 @@ SNAPSHOTS = Plural("{found} deal snapshot, not {count}", "{found} deal snapshots
 T = TypeVar("T")
 
 
-class Book(Protocol):
-    """What the snapshot reader needs of the store (``health.StoreFile`` and every store made of
-    it are one)."""
+if TYPE_CHECKING:  # a type for the checker only: a Protocol class costs start-up
+    from typing import Protocol
 
-    db: sqlite3.Connection
-    path: str
-    schema: int  # the file's schema version (the running checksums are there from 4 on)
-    chains: Chains  # the chains this connection found holding
-    results: Results  # the results it read
+    class Book(Protocol):
+        """What the snapshot reader needs of the store (``health.StoreFile`` and every store made of
+        it are one)."""
 
-    def reopen(self) -> Book: ...
+        db: sqlite3.Connection
+        path: str
+        schema: int  # the file's schema version (the running checksums are there from 4 on)
+        chains: Chains  # the chains this connection found holding
+        results: Results  # the results it read
 
-    def close(self) -> None: ...
+        def reopen(self) -> Book: ...
+
+        def close(self) -> None: ...
 
 
-class Snapshot(NamedTuple):
+class Snapshot(Value):
     """A trusted snapshot: the actions it covers, their deals' results and finishing actions (read
     when wanted), the match totals after them, and the rows (seq, at, action) after it."""
 

@@ -87,8 +87,11 @@ def serve(ctx: click.Context, port: int, lan: bool, event_name: str | None) -> N
     tile opens that table's board, at an address of its own (for a TV per table). With --event
     it shows that event: its standings and a tile for each table of the round. Ctrl-C stops it."""
     import asyncio
+    import gc
     import secrets
     import socket
+
+    gc.enable()  # the scoreboard serves for hours: its cycles are collected (see PasurGroup.invoke)
 
     try:
         import uvicorn

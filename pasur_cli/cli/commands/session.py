@@ -501,6 +501,8 @@ def session(ctx: click.Context) -> None:
       new [NAMES]   another match: of the same players, or of NAMES
       help, quit    (Ctrl-D and Ctrl-C also leave; everything is saved)
     """
+    import gc
+    gc.enable()  # a session lives for hours: its cycles are collected (see PasurGroup.invoke)
     store = open_store(ctx, write=True)
     store.hold_little()  # a session lives for hours: its memory does not grow with the match
     mid = current(ctx, store, change=True)[0]
