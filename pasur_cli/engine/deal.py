@@ -8,7 +8,6 @@ rules and the cards seen so far, applies it and returns a frozen ``Play`` record
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from enum import StrEnum
 
 from pasur_cli.engine.captures import Captures, card_no_sur, legal_captures, verify_capture
 from pasur_cli.engine.cards import DECK, ORDER, Card, Rank
@@ -65,12 +64,13 @@ def check_table(table: list[Card], rules: Rules) -> None:
         raise problem
 
 
-class NoSurRule(StrEnum):
-    """The rule option that made a table-clearing play no sur."""
+class NoSurRule:
+    """The rule options that make a table-clearing play no sur (plain strings, as ``Suit``)."""
 
     JACK_SUR = "jack_sur"            # a jack clears the table without a sur
     LAST_HAND_SUR = "last_hand_sur"  # no sur in the deal's last hand
     SUR_LIMIT = "sur_limit"          # the side's match total was at or above the sur limit
+    ALL = (JACK_SUR, LAST_HAND_SUR, SUR_LIMIT)
 
 
 class NoSur(Value):
@@ -78,25 +78,25 @@ class NoSur(Value):
     ``NoSurRule``: ``jack_sur``, ``last_hand_sur`` or ``sur_limit``); for ``sur_limit`` the side's
     match ``total`` at the start of the deal and the ``limit``."""
 
-    rule: NoSurRule
+    rule: str
     total: int | None = None
     limit: int | None = None
 
     def __post_init__(self) -> None:
-        if self.rule not in NoSurRule.__members__.values():
+        if self.rule not in NoSurRule.ALL:
             raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.", name="rule",
-                                text=self.rule, choices=", ".join(NoSurRule))
-        object.__setattr__(self, "rule", NoSurRule(self.rule))
+                                text=self.rule, choices=", ".join(NoSurRule.ALL))
 
 
-class Where(StrEnum):
-    """Where a card was seen in a deal."""
+class Where:
+    """Where a card was seen in a deal (plain strings, as ``Suit``)."""
 
     INITIAL = "initial"    # on the initial table
     TABLE = "table"        # on the table of a position set up mid-deal
     TRAILED = "trailed"    # played and left on the table
     PLAYED = "played"      # played, and it captured
     CAPTURED = "captured"  # taken from the table
+    ALL = (INITIAL, TABLE, TRAILED, PLAYED, CAPTURED)
 
 
 class Seen(Value):
@@ -104,14 +104,17 @@ class Seen(Value):
     ``played``, ``captured``, or ``table`` in a position set up mid-deal); ``player`` and ``hand``
     say by whom and when."""
 
-    how: Where
+    how: str
     player: str | None = None
     hand: int | None = None
 
-    def __init__(self, how: Where, player: str | None = None, hand: int | None = None) -> None:
+    def __init__(self, how: str, player: str | None = None, hand: int | None = None) -> None:
         # written out (not Value's generic one): one is made for every play
+        if how not in Where.ALL:
+            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.", name="how",
+                                text=how, choices=", ".join(Where.ALL))
         setter = object.__setattr__
-        setter(self, "how", Where(how))
+        setter(self, "how", how)
         setter(self, "player", player)
         setter(self, "hand", hand)
 
@@ -452,7 +455,7 @@ class Deal:
         rules = self.rules
         by_card = card_no_sur(card, rules)
         if by_card:
-            return NoSur(NoSurRule(by_card))
+            return NoSur(by_card)
         if self.hand == self.hands and not rules.last_hand_sur:
             return NoSur(NoSurRule.LAST_HAND_SUR)
         start = self.totals_at_start.get(side, 0)
