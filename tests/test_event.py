@@ -191,6 +191,19 @@ def test_a_round_robin_of_four_teams(pasur, db):
     assert pasur("event", "add", "Yas & Bahar").exit_code == 1  # a round robin's entrants are fixed
 
 
+@pytest.mark.parametrize("rounds,made,done", [
+    (1, "2 entrants, 1 round (swiss). Pair it with", "the one round of Night was paired"),
+    (2, "2 entrants, 2 rounds (swiss). Pair the first round", "all 2 rounds of Night were paired")])
+def test_an_event_counts_its_rounds_in_words(pasur, rounds, made, done):
+    """One round is "1 round", and once it is paired "the one round"; more are "rounds"."""
+    assert made in pasur("event", "new", "Night", "--players", "Ali", "Sara", "--rounds", rounds).output
+    for _ in range(rounds):
+        assert pasur("event", "pair").exit_code == 0
+        assert pasur("event", "result", "1", "62-48").exit_code == 0
+    refused = pasur("event", "pair")
+    assert refused.exit_code == 1 and done in refused.stderr
+
+
 def test_a_result_corrected_shows_the_old_score(pasur, db):
     pasur("event", "new", "Night", "--players", "Ali", "Sara")
     pasur("event", "pair")

@@ -24,12 +24,14 @@ from pasur_cli.cli.app import (
 from pasur_cli.cli.screen import echo, echo_csv, terminal_width
 from pasur_cli.engine.club import event as club
 from pasur_cli.engine.club.event import EventError
-from pasur_cli.engine.errors import NotationError
+from pasur_cli.engine.errors import NotationError, Plural
 from pasur_cli.store import events as book
 from pasur_cli.store.database import Store
 from pasur_cli.text.i18n import _
 
 F = TypeVar("F", bound=Callable[..., Any])
+ALL_PAIRED = Plural("the one round of {event} was paired; see `pasur event standings`.",
+                    "all {rounds} rounds of {event} were paired; see `pasur event standings`.", "rounds")
 
 
 class EventGroup(Translated, click.Group):
@@ -85,10 +87,10 @@ def new(ctx: click.Context, name: str, names: tuple[str, ...], kind: str, rounds
                                  count=rounds)
     store = open_store(ctx, create=True)
     book.create_event(store, name, pairing, rounds, rules, entered)
-    echo(look(ctx).say_count("Event {event}: {count} entrant, {rounds} rounds ({pairing}). Pair the first round"
-                             " with `pasur event pair`.",
+    echo(look(ctx).say_count("Event {event}: {count} entrants, {rounds} round ({pairing}). Pair it with"
+                             " `pasur event pair`.",
                              "Event {event}: {count} entrants, {rounds} rounds ({pairing}). Pair the first"
-                             " round with `pasur event pair`.", len(entered), event=name, count=len(entered),
+                             " round with `pasur event pair`.", rounds, event=name, count=len(entered),
                              rounds=rounds, pairing=pairing))
 
 
@@ -110,8 +112,7 @@ def pair(ctx: click.Context, event_name: str | None) -> None:
                          round=first.round, match=first.match)
     number = club.last_round(played) + 1
     if number > found.rounds:
-        raise EventError("all {rounds} rounds of {event} were paired; see `pasur event standings`.",
-                         rounds=found.rounds, event=found.name)
+        raise EventError(ALL_PAIRED, rounds=found.rounds, event=found.name)
     people = book.entrants(store, found)
     pairs = (swiss(people, played, number, found.rounds) if found.pairing == "swiss"
              else round_robin(people, number))
@@ -154,8 +155,7 @@ def _next_round(store: Store, found: book.Event) -> int:
     every round was paired."""
     number = club.last_round(book.tables(store, found)) + 1
     if number > found.rounds:
-        raise EventError("all {rounds} rounds of {event} were paired; see `pasur event standings`.",
-                         rounds=found.rounds, event=found.name)
+        raise EventError(ALL_PAIRED, rounds=found.rounds, event=found.name)
     return number
 
 
