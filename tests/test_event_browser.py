@@ -86,6 +86,9 @@ def test_the_event_page_shows_the_standings_and_the_round_and_follows_results(br
         pasur(db, "event", "result", str(one), "62-48")
         wait(browser, lambda d: text(d, "#event-tables .tile[data-table='1'] .tile-score")
              == f"Given on paper: {first} 62–48 {second}")
+        paper = browser.find_element(By.CSS_SELECTOR, "#event-tables .tile[data-table='1']")
+        assert not paper.find_elements(By.CSS_SELECTOR, ".tile-sides, .tile-deal, .tile-turn")  # no 0–0 beside it
+        assert browser.find_elements(By.CSS_SELECTOR, "#event-tables .tile[data-table='2'] .tile-sides .total")
         row = next(r for r in standings(browser) if r[1] == first)
         assert row[2:] == ["1", "1", "0", "0", "14", "62", ""]  # played, wins, byes, Buchholz, difference, points
         tally_out(db, two, fourth, third)

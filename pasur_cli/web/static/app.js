@@ -385,8 +385,8 @@ function eventTile(t) {
   const node = t.tile ? tile(t.tile) : el("div", "tile");
   node.dataset.table = t.table;
   if (!t.tile) node.append(fill(el("p", "tile-head"), words.event_table, { table: num(t.table), first: t.first, second: t.second }));
-  if (t.paper && t.score) { // the table's result is the one given: not its match's deal and turn
-    for (const line of node.querySelectorAll(".tile-deal, .tile-turn")) line.remove();
+  if (t.paper && t.score) { // the table's result is the one given: not its match's totals, deal and turn
+    for (const line of node.querySelectorAll(".tile-sides, .tile-deal, .tile-turn")) line.remove();
     const score = el("p", "tile-score");
     say(score, "on_paper", { first: t.first, score: num(t.score[0]) + "–" + num(t.score[1]), second: t.second });
     node.append(score);
