@@ -124,11 +124,13 @@ def test_the_table_name_is_shown_wherever_the_match_is_named(pasur, two_tables):
     assert "1 (table 3)" in listed and "2 (table Rose)" in listed and "3 (table 7)" in listed
     assert [row["table"] for row in json.loads(pasur("matches", "--json").stdout)] == ["7", "Rose", "3"]
     assert pasur("--match", "1", "show").stdout.startswith("Match 1, table 3: Ali against Sara")
+    assert json.loads(pasur("--match", "2", "show", "--json").stdout)["table_name"] == "Rose"
     store = Store(str(two_tables))
     state = page_state(store, lambda s: s.current(1))
     assert state["table"] == "3" and state["show"]["match"] == 1
     assert pasur("new", "Ali", "Mina").exit_code == 0
     assert page_state(store, lambda s: s.current(4))["table"] is None  # no table given: null
+    assert json.loads(pasur("show", "--json").stdout)["table_name"] is None
     store.close()
 
 

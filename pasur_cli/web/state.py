@@ -59,7 +59,8 @@ def page_state(store: Store, choose: Chooser) -> dict[str, Any]:
     show = shapes.show_json(mid, match)
     show["length"] = store.length(mid)  # as `show --json` adds them
     show["revision"] = store.expected(mid).token
-    return {"show": show, "score": shapes.score_json(mid, match), "last": last, "table": table_name(store, mid)}
+    show["table_name"] = table = table_name(store, mid)
+    return {"show": show, "score": shapes.score_json(mid, match), "last": last, "table": table}
 
 
 def last_play(store: Store, mid: int, match: Match) -> dict[str, object] | None:

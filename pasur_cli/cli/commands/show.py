@@ -32,6 +32,7 @@ def show(ctx: click.Context, as_json: bool) -> None:
         data = shapes.show_json(mid, match)
         data["length"] = store.length(mid)  # how many actions the log holds
         data["revision"] = store.expected(mid).token  # the match and its revision: what --expect takes
+        data["table_name"] = table_name(store, mid)  # "table" is the cards on it
         click.echo(shapes.dumps(data))
     else:
         say_which(ctx, store, mid)  # JSON names its match itself
