@@ -390,10 +390,16 @@ class Installed:
 def test_the_extra_is_asked_for_as_pasur_was_installed(pasur, playing, monkeypatch, origin, command):
     import importlib.metadata
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # the extra is not there: importing it fails
+    monkeypatch.setitem(sys.modules, "caissify_pairings", None)
     monkeypatch.setattr(importlib.metadata, "distributions", lambda **_: iter([Installed(origin)]))
     result = pasur("serve", "--port", "0")
     assert result.exit_code == 1
     assert result.output == f"Error: pasur serve needs its extra packages: {command} (uvicorn is missing).\n"
+    assert pasur("event", "new", "Night", "--players", "Ali", "Sara").exit_code == 0
+    result = pasur("event", "pair")
+    event = command.replace("[serve]", "[event]")
+    assert result.exit_code == 1
+    assert result.output == f"Error: pasur event pair needs its extra package: {event} (caissify_pairings is missing).\n"
 
 
 def test_this_install_is_told_its_own_folder(pasur, playing, monkeypatch):

@@ -11,6 +11,7 @@ import click
 from pasur_cli.cli.app import (
     Count,
     PasurCommand,
+    Refused,
     Translated,
     db_option,
     help_param,
@@ -101,6 +102,12 @@ def new(ctx: click.Context, name: str, names: tuple[str, ...], kind: str, rounds
 @click.pass_context
 def pair(ctx: click.Context, event_name: str | None) -> None:
     """Pair the next round: a match for each table, who sits where and who deals."""
+    try:
+        import caissify_pairings  # noqa: F401  # the pairing engine's, imported here to say how to add it
+    except ImportError as err:
+        from pasur_cli.cli.extras import extra_command, installed_origin
+        raise Refused(_("pasur event pair needs its extra package: {command} ({missing} is missing).")
+                      .format(command=extra_command(installed_origin(), "event"), missing=err.name)) from None
     from pasur_cli.engine.club.pairing import round_robin, swiss
     store, found = _opened(ctx, event_name)
     played = book.tables(store, found)

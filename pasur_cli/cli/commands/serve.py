@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from pasur_cli.cli.app import Count, PasurCommand, Refused, current, open_store, store_options
+from pasur_cli.cli.extras import extra_command, installed_origin
 from pasur_cli.text.i18n import _
 
 DEFAULT_PORT = 8062
@@ -20,41 +21,6 @@ def lan_address() -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return "127.0.0.1"
-
-
-def installed_origin() -> str | None:
-    """Where this pasur was installed from, as pip recorded it (PEP 610's direct_url.json: a folder,
-    an archive, a repository); None when it came from the package index (or nothing says)."""
-    from importlib.metadata import distributions
-    return next((text for dist in distributions(name="pasur") if (text := dist.read_text("direct_url.json"))), None)
-
-
-def extra_command(origin: str | None) -> str:
-    """The command that adds the ``serve`` extra where pasur came from: ``origin`` is its
-    direct_url.json. From a folder (a checkout; editable or not) that folder with the extra, else
-    the package index's pasur.
-
-    >>> extra_command('{"url": "file:///home/ali/pasur", "dir_info": {"editable": true}}')
-    "pip install -e '/home/ali/pasur[serve]'"
-    >>> extra_command('{"url": "file:///home/ali/pasur", "dir_info": {}}')
-    "pip install '/home/ali/pasur[serve]'"
-    >>> extra_command(None)
-    "pip install 'pasur[serve]'"
-    """
-    import json
-    import shlex
-    from urllib.parse import urlsplit
-    from urllib.request import url2pathname
-    try:
-        record = json.loads(origin or "{}")
-    except ValueError:
-        record = {}
-    where = record.get("dir_info") if isinstance(record, dict) else None
-    url = record.get("url") if isinstance(record, dict) else None
-    if isinstance(where, dict) and isinstance(url, str) and url.startswith("file://"):
-        folder = url2pathname(urlsplit(url).path)
-        return f"pip install {'-e ' if where.get('editable') else ''}{shlex.quote(folder + '[serve]')}"
-    return "pip install 'pasur[serve]'"
 
 
 def qr_text(url: str) -> str:
@@ -100,7 +66,7 @@ def serve(ctx: click.Context, port: int, lan: bool, event_name: str | None) -> N
         from pasur_cli.web.app import create_app
     except ImportError as err:
         raise Refused(_("pasur serve needs its extra packages: {command} ({missing} is missing).")
-                      .format(command=extra_command(installed_origin()), missing=err.name)) from None
+                      .format(command=extra_command(installed_origin(), "serve"), missing=err.name)) from None
     from pasur_cli.text import i18n
 
     store = open_store(ctx)  # the file must be a pasur database; the page follows it from its own connection
