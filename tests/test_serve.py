@@ -223,6 +223,7 @@ def closed_after(sock, start, limit=30.0):
     return time.monotonic() - start
 
 
+@pytest.mark.soak  # waits out the 5-second header timeout
 def test_a_connection_without_a_whole_request_is_closed_and_a_stream_is_not(pasur, playing):
     """An idle connection, a half-sent request and one sent a byte every half second are closed
     HEADER_TIMEOUT seconds after connecting, as is a keep-alive connection that went quiet after
