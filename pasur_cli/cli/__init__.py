@@ -14,7 +14,8 @@ def run() -> None:
     Python's cycle collector is turned off before click and pasur are imported: a command that
     ends once it has printed frees everything when it ends, and the collector would otherwise walk
     every object each import makes, again and again. The session and the scoreboard, which run
-    for hours, turn it back on (``PasurGroup.invoke``)."""
+    for hours, turn it back on when they start; ``PasurGroup.invoke`` pauses it for each command
+    typed in the session."""
     import gc
     gc.disable()
     from pasur_cli.cli.app import run as run_app

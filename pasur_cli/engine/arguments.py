@@ -10,6 +10,8 @@ pasur_cli.engine.errors.NotationError: effort must be a whole number from 1 to 4
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pasur_cli.engine.errors import NotationError, shorten
 
 
@@ -22,6 +24,12 @@ def wrong_type(name: str, value: object, *kinds: type) -> NotationError:
     """The refusal of ``value`` given as ``name``, which must be of one of ``kinds``."""
     return NotationError("{name} must be of type {kind}, not {value}.", name=name,
                          kind=" | ".join(kind.__name__ for kind in kinds), value=shown(value))
+
+
+def not_a_choice(name: str, text: object, choices: Iterable[str]) -> NotationError:
+    """The refusal of ``text`` given as ``name``, which must be one of ``choices``."""
+    return NotationError("{name}={text!r} is not allowed: choose one of {choices}.", name=name, text=text,
+                         choices=", ".join(choices))
 
 
 def check_type(name: str, value: object, *kinds: type) -> None:

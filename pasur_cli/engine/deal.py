@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from pasur_cli.engine.arguments import not_a_choice
 from pasur_cli.engine.captures import Captures, card_no_sur, legal_captures, verify_capture
 from pasur_cli.engine.cards import DECK, ORDER, Card, Rank
 from pasur_cli.engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError, PasurError, Plural, Words
@@ -84,8 +85,7 @@ class NoSur(Value):
 
     def __post_init__(self) -> None:
         if self.rule not in NoSurRule.ALL:
-            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.", name="rule",
-                                text=self.rule, choices=", ".join(NoSurRule.ALL))
+            raise not_a_choice("rule", self.rule, NoSurRule.ALL)
 
 
 class Where:
@@ -111,8 +111,7 @@ class Seen(Value):
     def __init__(self, how: str, player: str | None = None, hand: int | None = None) -> None:
         # written out (not Value's generic one): one is made for every play
         if how not in Where.ALL:
-            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.", name="how",
-                                text=how, choices=", ".join(Where.ALL))
+            raise not_a_choice("how", how, Where.ALL)
         setter = object.__setattr__
         setter(self, "how", how)
         setter(self, "player", player)

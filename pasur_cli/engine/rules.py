@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from pasur_cli.engine.arguments import check_items, check_type
+from pasur_cli.engine.arguments import check_items, check_type, not_a_choice
 from pasur_cli.engine.errors import NotationError
 from pasur_cli.engine.reading import N_
 from pasur_cli.engine.values import Value
@@ -40,8 +40,7 @@ def _check_value(name: str, value: object) -> None:
     bool where a number goes, no number where a bool goes)."""
     if name in CHOICES:
         if value not in CHOICES[name]:
-            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.",
-                                name=name, text=value, choices=", ".join(CHOICES[name]))
+            raise not_a_choice(name, value, CHOICES[name])
     elif name in BOOLS:
         if value.__class__ is not bool:
             raise NotationError("{name}={text!r} is not allowed: write true or false.", name=name, text=value)
@@ -140,8 +139,7 @@ def _parse_value(name: str, text: str) -> object:
     low = text.strip().lower()
     if name in CHOICES:
         if low not in CHOICES[name]:
-            raise NotationError("{name}={text!r} is not allowed: choose one of {choices}.",
-                                name=name, text=text, choices=", ".join(CHOICES[name]))
+            raise not_a_choice(name, text, CHOICES[name])
         return low
     if name in BOOLS:
         if low in ("true", "yes", "on", "1"):
